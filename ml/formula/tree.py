@@ -1,0 +1,86 @@
+"""Immutable labelled trees shared by Symbol Layout Trees and Operator Trees.
+
+A node carries a label (`type!value`, e.g. `V!x`, `N!2`, `U!plus`, or a bare
+operator symbol such as `+` in an SLT) and an ordered tuple of labelled edges to
+its children. SLT edge labels are the layout relations of DESIGN.md §2
+(`n a b o u c d e w`); OPT edge labels are argument positions (`"0"`, `"1"`, …),
+all `"0"` under a commutative operator.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Iterator
+
+
+@dataclass(frozen=True)
+class Node:
+    label: str
+    children: tuple[tuple[str, "Node"], ...] = ()
+
+    def child(self, edge: str) -> "Node | None":
+        """The first child reached by `edge`, or None."""
+        for label, node in self.children:
+            if label == edge:
+                return node
+        return None
+
+
+@dataclass(frozen=True)
+class Tree:
+    """A rooted tree; `kind` is "slt" or "opt"."""
+
+    root: Node
+    kind: str
+    _order: tuple[Node, ...] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "_order", tuple(_preorder(self.root)))
+
+    @property
+    def nodes(self) -> tuple[Node, ...]:
+        """Nodes in pre-order; a node's index here is its id in `edges` and `to_pyg`."""
+        return self._order
+
+    @property
+    def labels(self) -> list[str]:
+        return [node.label for node in self._order]
+
+    @property
+    def edges(self) -> list[tuple[int, int, str]]:
+        """(parent index, child index, edge label) for every parent→child edge."""
+        index = {id(node): i for i, node in enumerate(self._order)}
+        return [
+            (index[id(parent)], index[id(child)], label)
+            for parent in self._order
+            for label, child in parent.children
+        ]
+
+    def __len__(self) -> int:
+        return len(self._order)
+
+    def to_pyg(self):
+        """This tree as a torch_geometric `Data` graph with reverse edges (see `ml.formula.pyg`)."""
+        from ml.formula.pyg import tree_to_pyg  # torch is heavy; only graph users pay for it
+
+        return tree_to_pyg(self)
+
+
+def _preorder(root: Node) -> Iterator[Node]:
+    # Iterative so that deeply nested formulas cannot hit the recursion limit.
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        yield node
+        stack.extend(child for _, child in reversed(node.children))
+
+
+def node_type(label: str) -> str:
+    """The type letter of a label (`V` for `V!x`); `*` for a bare operator symbol such as `+`."""
+    head, sep, _ = label.partition("!")
+    return head if sep else "*"
+
+
+def node_value(label: str) -> str:
+    """The value part of a label (`x` for `V!x`); the whole label for a bare symbol."""
+    head, sep, value = label.partition("!")
+    return value if sep else head
