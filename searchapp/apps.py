@@ -1,0 +1,6 @@
+from django.apps import AppConfig
+
+
+class SearchAppConfig(AppConfig):
+    name = "searchapp"
+    verbose_name = "MathSearch"

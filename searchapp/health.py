@@ -1,0 +1,52 @@
+"""Health of the parts the site depends on: the database, its pgvector extension and the broker."""
+from __future__ import annotations
+
+import redis
+from django.conf import settings
+from django.db import connection
+from django.db.utils import Error as DatabaseError
+
+
+def check_database() -> tuple[bool, str]:
+    try:
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT 1")
+        return True, "ok"
+    except DatabaseError as error:
+        return False, _first_line(error)
+
+
+def check_vector() -> tuple[bool, str]:
+    try:
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT extversion FROM pg_extension WHERE extname = 'vector'")
+            row = cursor.fetchone()
+    except DatabaseError as error:
+        return False, _first_line(error)
+    return (True, f"pgvector {row[0]}") if row else (False, "the vector extension is not installed")
+
+
+def check_broker() -> tuple[bool, str]:
+    client = redis.Redis.from_url(settings.CELERY_BROKER_URL, socket_connect_timeout=2, socket_timeout=2)
+    try:
+        client.ping()
+        return True, "ok"
+    except redis.RedisError as error:
+        return False, _first_line(error)
+    finally:
+        client.close()
+
+
+CHECKS = {"database": check_database, "vector": check_vector, "broker": check_broker}
+
+
+def health_report() -> dict:
+    """`{"status": "ok"|"down", "checks": {name: {"ok": bool, "detail": str}}, "down": [names]}`."""
+    checks = {name: dict(zip(("ok", "detail"), check())) for name, check in CHECKS.items()}
+    down = [name for name, result in checks.items() if not result["ok"]]
+    return {"status": "down" if down else "ok", "checks": checks, "down": down}
+
+
+def _first_line(error: Exception) -> str:
+    text = str(error).strip()
+    return text.splitlines()[0] if text else type(error).__name__

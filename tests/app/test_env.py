@@ -1,0 +1,67 @@
+import pytest
+from django.core.exceptions import ImproperlyConfigured
+
+from mathsearch.env import database_config, env_bool, env_int, redis_url
+
+
+@pytest.mark.parametrize("url, expected", [
+    pytest.param("postgres://u:p%40ss@db.example:6543/search",
+                 {"NAME": "search", "USER": "u", "PASSWORD": "p@ss", "HOST": "db.example", "PORT": "6543"},
+                 id="tcp-with-password"),
+    pytest.param("postgresql://postgres:@/mathsearch?host=/var/run/pg",
+                 {"NAME": "mathsearch", "USER": "postgres", "PASSWORD": "", "HOST": "/var/run/pg", "PORT": ""},
+                 id="unix-socket"),
+    pytest.param("postgresql://db/x", {"NAME": "x", "USER": "", "HOST": "db", "PORT": ""}, id="host-only"),
+])
+def test_database_config_parses(url, expected):
+    config = database_config(url)
+    assert config["ENGINE"] == "django.db.backends.postgresql"
+    assert {key: config[key] for key in expected} == expected
+
+
+@pytest.mark.parametrize("url, message", [
+    pytest.param("mysql://u@h/db", "must start with postgres", id="wrong-scheme"),
+    pytest.param("postgres://u@h:notaport/db", "invalid port", id="bad-port"),
+    pytest.param("postgres://u@h/", "names no database", id="no-database"),
+    pytest.param("not a url", "must start with postgres", id="garbage"),
+])
+def test_database_config_rejects_malformed(url, message):
+    with pytest.raises(ImproperlyConfigured, match=message):
+        database_config(url)
+
+
+def test_database_config_error_hides_password():
+    with pytest.raises(ImproperlyConfigured) as raised:
+        database_config("mysql://user:secret@h/db")
+    assert "secret" not in str(raised.value)
+
+
+@pytest.mark.parametrize("url", ["redis://127.0.0.1:6379/0", "rediss://:pw@cache:6380/2", "redis://h"])
+def test_redis_url_accepts(url):
+    assert redis_url(url) == url
+
+
+@pytest.mark.parametrize("url, message", [
+    pytest.param("http://h:6379", "must start with redis", id="wrong-scheme"),
+    pytest.param("redis://h:99999999/0", "invalid port", id="bad-port"),
+    pytest.param("redis:///0", "names no host", id="no-host"),
+    pytest.param("redis://h/zero", "must be a number", id="bad-db"),
+])
+def test_redis_url_rejects_malformed(url, message):
+    with pytest.raises(ImproperlyConfigured, match=message):
+        redis_url(url)
+
+
+def test_env_helpers_read_present_absent_and_malformed(monkeypatch):
+    monkeypatch.delenv("MS_FLAG", raising=False)
+    assert env_bool("MS_FLAG", True) is True
+    monkeypatch.setenv("MS_FLAG", "yes")
+    assert env_bool("MS_FLAG") is True
+    monkeypatch.setenv("MS_FLAG", "maybe")
+    with pytest.raises(ImproperlyConfigured, match="MS_FLAG"):
+        env_bool("MS_FLAG")
+    monkeypatch.setenv("MS_NUM", "12")
+    assert env_int("MS_NUM", 1) == 12
+    monkeypatch.setenv("MS_NUM", "twelve")
+    with pytest.raises(ImproperlyConfigured, match="not an integer"):
+        env_int("MS_NUM", 1)

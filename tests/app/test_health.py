@@ -1,0 +1,58 @@
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+from tests.conftest import REPO
+
+DEAD_DATABASE = "postgres://nobody@127.0.0.1:1/none"
+DEAD_BROKER = "redis://127.0.0.1:1/0"
+
+
+@pytest.mark.django_db
+def test_healthz_reports_all_up(client):
+    response = client.get("/healthz")
+    assert response.status_code == 200
+    body = response.json()
+    assert body["status"] == "ok"
+    assert body["checks"]["vector"]["detail"].startswith("pgvector 0.8")
+
+
+@pytest.mark.django_db
+def test_healthz_names_the_broker_when_it_is_down(client, settings):
+    settings.CELERY_BROKER_URL = DEAD_BROKER
+    response = client.get("/healthz")
+    assert response.status_code == 503
+    assert response.json()["down"] == ["broker"]
+
+
+def run_manage(*args, **env):
+    return subprocess.run([sys.executable, "manage.py", *args], cwd=REPO, capture_output=True, text=True,
+                          env={**os.environ, **env}, timeout=60)
+
+
+def test_healthcheck_command_reports_unreachable_servers():
+    result = run_manage("healthcheck", DATABASE_URL=DEAD_DATABASE, REDIS_URL=DEAD_BROKER)
+    assert result.returncode == 1
+    assert json.loads(result.stdout)["down"] == ["database", "vector", "broker"]
+
+
+@pytest.mark.parametrize("env, message", [
+    pytest.param({"DATABASE_URL": "mysql://x/y", "REDIS_URL": DEAD_BROKER}, "DATABASE_URL must start", id="db"),
+    pytest.param({"DATABASE_URL": DEAD_DATABASE, "REDIS_URL": "http://x"}, "REDIS_URL must start", id="redis"),
+])
+def test_malformed_urls_give_one_line_and_nonzero_exit(env, message):
+    result = run_manage("check", **env)
+    assert result.returncode == 2
+    assert message in result.stderr
+    assert "Traceback" not in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1
+
+
+def test_unreachable_database_gives_one_line_and_nonzero_exit():
+    result = run_manage("migrate", DATABASE_URL=DEAD_DATABASE, REDIS_URL=DEAD_BROKER)
+    assert result.returncode == 3
+    assert result.stderr.startswith("cannot reach the database:")
+    assert "Traceback" not in result.stderr

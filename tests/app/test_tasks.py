@@ -1,0 +1,10 @@
+import pytest
+
+from searchapp.tasks import ping
+
+
+@pytest.mark.django_db(transaction=True)
+def test_ping_runs_in_a_real_worker_process(celery_worker_process):
+    result = ping.delay().get(timeout=60)
+    assert result == {"pong": True, "database": "test_mathsearch"}
+    assert celery_worker_process.poll() is None

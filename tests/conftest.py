@@ -1,0 +1,54 @@
+"""Shared fixtures. The database is the real embedded (or DATABASE_URL) Postgres; see mathsearch.embedded."""
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+SHARED_DATA = REPO.parent / "shared" / "data"
+
+
+def database_url(settings_dict: dict) -> str:
+    """A DATABASE_URL for the database Django is using now (the test database inside tests)."""
+    auth = settings_dict["USER"] + (f":{settings_dict['PASSWORD']}" if settings_dict["PASSWORD"] else ":")
+    host = settings_dict["HOST"]
+    if host.startswith("/"):
+        return f"postgresql://{auth}@/{settings_dict['NAME']}?host={host}"
+    return f"postgresql://{auth}@{host}:{settings_dict['PORT'] or 5432}/{settings_dict['NAME']}"
+
+
+@pytest.fixture(scope="session")
+def shared_data() -> Path:
+    if not SHARED_DATA.is_dir():
+        pytest.skip(f"benchmark data not found at {SHARED_DATA}")
+    return SHARED_DATA
+
+
+@pytest.fixture(scope="session")
+def service_env(django_db_setup, django_db_blocker) -> dict:
+    """Environment for child processes (workers, servers) that must use the test database and broker."""
+    from django.conf import settings
+    from django.db import connection
+
+    with django_db_blocker.unblock():
+        url = database_url(connection.settings_dict)
+    return {**os.environ, "DATABASE_URL": url, "REDIS_URL": settings.REDIS_URL, "PYTHONUNBUFFERED": "1"}
+
+
+@pytest.fixture(scope="session")
+def celery_worker_process(service_env):
+    """A real Celery worker process on the test database, for the whole session."""
+    worker = subprocess.Popen(
+        [sys.executable, "-m", "celery", "-A", "mathsearch", "worker", "--pool", "solo",
+         "--loglevel", "WARNING", "-Q", "celery,index", "--without-heartbeat", "--without-gossip",
+         "--without-mingle"],
+        cwd=REPO, env=service_env,
+    )
+    yield worker
+    worker.terminate()
+    try:
+        worker.wait(timeout=20)
+    except subprocess.TimeoutExpired:
+        worker.kill()
