@@ -51,6 +51,8 @@ class Command(BaseCommand):
         ]
 
     def _wait(self, children: list[subprocess.Popen]) -> None:
+        # Installed explicitly: a shell that starts us in the background leaves SIGINT ignored.
+        signal.signal(signal.SIGINT, _interrupt)
         signal.signal(signal.SIGTERM, _interrupt)
         try:
             while all(child.poll() is None for child in children):
