@@ -1,0 +1,84 @@
+"""R-GCN node encoders for Symbol Layout Graphs and Operator Graphs (In+Out, DESIGN.md §3)."""
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+
+import torch
+import torch.nn.functional as F
+from torch import nn
+from torch_geometric.data import Batch
+from torch_geometric.nn import RGCNConv
+
+from ml.formula.relations import NODE_TYPES, NUM_OPT_RELATIONS, NUM_SLT_RELATIONS
+from ml.models.features import NodeFeaturizer
+
+
+@dataclass(frozen=True)
+class EncoderConfig:
+    """Hyper-parameters a saved model needs to rebuild itself (written to `config.json`)."""
+
+    dim: int = 64
+    layers: int = 2
+
+    def __post_init__(self) -> None:
+        if self.dim < 1 or self.layers < 1:
+            raise ValueError(f"dim and layers must be positive, got dim={self.dim} layers={self.layers}")
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+
+class FormulaEncoder(nn.Module):
+    r"""Node vectors of one graph form (SLG or OPG) by relational graph convolution.
+
+    Input  h_i^{(0)} = E_type[t_i] + E_value[v_i].
+    Layer  h_i^{(l+1)} = σ( Σ_r Σ_{j ∈ N_i^r} (1/|N_i^r|) W_r^{(l)} h_j^{(l)} + W_0^{(l)} h_i^{(l)} )   (In+Out eq. 1)
+    with σ = ReLU between layers; the last layer has no ReLU, so the output can use the whole sphere.
+    Output z_i = h_i^{(L)} / ||h_i^{(L)}||.
+
+    Args:
+        num_relations: relation types including reverse edges (18 for SLGs, 16 for OPGs).
+        num_values: size of the value vocabulary plus hash buckets.
+        config: dimension and depth.
+
+    Shapes: node_type, value (N,); edge_index (2, E); edge_type (E,) → (N, dim), unit rows.
+    """
+
+    def __init__(self, num_relations: int, num_values: int, config: EncoderConfig) -> None:
+        super().__init__()
+        self.type_embedding = nn.Embedding(len(NODE_TYPES), config.dim)
+        self.value_embedding = nn.Embedding(num_values, config.dim)
+        self.layers = nn.ModuleList(
+            RGCNConv(config.dim, config.dim, num_relations, aggr="mean", root_weight=True)
+            for _ in range(config.layers)
+        )
+
+    def forward(self, node_type: torch.Tensor, value: torch.Tensor, edge_index: torch.Tensor,
+                edge_type: torch.Tensor) -> torch.Tensor:
+        h = self.type_embedding(node_type) + self.value_embedding(value)  # (N, dim)
+        for i, layer in enumerate(self.layers):
+            h = layer(h, edge_index, edge_type)  # (N, dim)
+            if i < len(self.layers) - 1:
+                h = F.relu(h)
+        return F.normalize(h, dim=-1)  # (N, dim)
+
+    def encode(self, batch: Batch) -> torch.Tensor:
+        """Node vectors of a PyG batch made by `NodeFeaturizer.graph`; rows follow `batch`'s node order."""
+        return self(batch.node_type, batch.value, batch.edge_index, batch.edge_type)
+
+
+class NodeEncoderModel(nn.Module):
+    """The pair of encoders trained jointly (one for SLGs, one for OPGs) with their featurizer."""
+
+    def __init__(self, featurizer: NodeFeaturizer, config: EncoderConfig) -> None:
+        super().__init__()
+        self.featurizer = featurizer
+        self.config = config
+        self.slg = FormulaEncoder(NUM_SLT_RELATIONS, featurizer.num_values, config)
+        self.opg = FormulaEncoder(NUM_OPT_RELATIONS, featurizer.num_values, config)
+
+    def encoder(self, kind: str) -> FormulaEncoder:
+        """The encoder for a tree kind: "slt" → SLG encoder, "opt" → OPG encoder."""
+        if kind not in ("slt", "opt"):
+            raise ValueError(f"unknown tree kind {kind!r}; expected 'slt' or 'opt'")
+        return self.slg if kind == "slt" else self.opg

@@ -1,0 +1,69 @@
+"""Node inputs for the encoders: a type id and a value id per node, and the graphs that carry them.
+
+Values seen often in training get their own id; every other value falls into one of a fixed number of
+hash buckets (crc32, stable across processes, unlike Python's salted `hash`), so no value is ever out
+of vocabulary at query time.
+"""
+from __future__ import annotations
+
+import json
+import zlib
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+
+import torch
+from torch_geometric.data import Data
+
+from ml.formula.augment import MASK_VALUE, WILDCARD
+from ml.formula.tree import Tree, node_value
+
+SPECIAL_VALUES = (MASK_VALUE, node_value(WILDCARD))
+"""Always in the vocabulary, so augmentation tokens never share a bucket with real symbols."""
+
+
+@dataclass(frozen=True)
+class NodeFeaturizer:
+    """Maps a node value to an id: `values[i]` → i, anything else → len(values) + crc32(value) % buckets."""
+
+    values: tuple[str, ...]
+    buckets: int
+
+    def __post_init__(self) -> None:
+        if self.buckets < 1:
+            raise ValueError(f"buckets must be at least 1, got {self.buckets}")
+        object.__setattr__(self, "_index", {value: i for i, value in enumerate(self.values)})
+
+    @property
+    def num_values(self) -> int:
+        return len(self.values) + self.buckets
+
+    def value_id(self, value: str) -> int:
+        known = self._index.get(value)
+        if known is not None:
+            return known
+        return len(self.values) + zlib.crc32(value.encode("utf-8")) % self.buckets
+
+    def graph(self, tree: Tree) -> Data:
+        """The tree's SLG/OPG with `value` (N,) ids beside `node_type` (N,); labels are dropped to keep batching cheap."""
+        data = tree.to_pyg()
+        del data.labels
+        data.value = torch.tensor([self.value_id(node_value(label)) for label in tree.labels], dtype=torch.long)
+        return data
+
+    @classmethod
+    def build(cls, trees: Iterable[Tree], max_values: int, min_count: int, buckets: int) -> NodeFeaturizer:
+        """The `max_values` most frequent values seen at least `min_count` times (ties by value, for determinism)."""
+        counts = Counter(node_value(label) for tree in trees for label in tree.labels)
+        frequent = sorted((value for value, n in counts.items() if n >= min_count and value not in SPECIAL_VALUES),
+                          key=lambda value: (-counts[value], value))
+        return cls(SPECIAL_VALUES + tuple(frequent[: max(0, max_values - len(SPECIAL_VALUES))]), buckets)
+
+    def save(self, path: Path) -> None:
+        path.write_text(json.dumps({"buckets": self.buckets, "values": list(self.values)}, ensure_ascii=False))
+
+    @classmethod
+    def load(cls, path: Path) -> NodeFeaturizer:
+        data = json.loads(path.read_text())
+        return cls(tuple(data["values"]), int(data["buckets"]))
