@@ -64,6 +64,12 @@ class Tree:
 
         return tree_to_pyg(self)
 
+    def to_slt_string(self) -> str:
+        """The canonical Tangent-S string of this SLT (see `ml.formula.slt_string`)."""
+        from ml.formula.slt_string import to_slt_string
+
+        return to_slt_string(self)
+
 
 def _preorder(root: Node) -> Iterator[Node]:
     # Iterative so that deeply nested formulas cannot hit the recursion limit.

@@ -1,0 +1,62 @@
+"""Formula text → both graphs: the Symbol Layout Tree and, when one can be built, the Operator Tree."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ml.formula.errors import ParseError, check_length
+from ml.formula.latex_parser import latex_to_slt
+from ml.formula.slt_string import parse_slt_string as _slt_from_string
+from ml.formula.tree import Tree
+
+OPT_UNAVAILABLE = "operator trees not available"
+_DOLLARS = (("$$", "$$"), ("$", "$"), ("\\(", "\\)"), ("\\[", "\\]"))
+
+
+@dataclass(frozen=True)
+class FormulaGraphs:
+    source: str
+    slt: Tree
+    opt: Tree | None
+    opt_error: str | None = None
+
+
+def parse_latex(latex: str) -> FormulaGraphs:
+    """Parse one LaTeX formula (math mode; surrounding `$…$`, `\\(…\\)` are dropped)."""
+    check_length(latex)
+    return _with_opt(latex, Tree(latex_to_slt(strip_math_delimiters(latex)), "slt"))
+
+
+def parse_slt_string(text: str) -> FormulaGraphs:
+    """Parse a Tangent-S SLT string such as `[V!x,a[N!2]]`."""
+    return _with_opt(text, _slt_from_string(text))
+
+
+def parse_mathml(mathml: str) -> FormulaGraphs:
+    """Parse Presentation MathML (a `<math>` element, e.g. LaTeXML output; Content MathML parts are ignored)."""
+    from ml.formula.mathml import mathml_to_slt
+
+    return _with_opt(mathml, Tree(mathml_to_slt(mathml), "slt"))
+
+
+def strip_math_delimiters(latex: str) -> str:
+    text = latex.strip()
+    for opening, closing in _DOLLARS:
+        if len(text) >= len(opening) + len(closing) and text.startswith(opening) and text.endswith(closing):
+            return text[len(opening):len(text) - len(closing)]
+    return text
+
+
+def _with_opt(source: str, slt: Tree) -> FormulaGraphs:
+    try:
+        from ml.formula.opt import OptError, build_opt
+    except ImportError:
+        return FormulaGraphs(source, slt, None, OPT_UNAVAILABLE)
+    try:
+        return FormulaGraphs(source, slt, build_opt(slt), None)
+    except OptError as error:
+        return FormulaGraphs(source, slt, None, str(error) or type(error).__name__)
+    except RecursionError:  # a pathological layout must not take the SLT down with it
+        return FormulaGraphs(source, slt, None, "formula too deeply nested for an operator tree")
+
+
+__all__ = ["FormulaGraphs", "ParseError", "parse_latex", "parse_mathml", "parse_slt_string", "strip_math_delimiters"]

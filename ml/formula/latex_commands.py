@@ -1,0 +1,225 @@
+"""Handlers for LaTeX commands that take arguments or build structure: fractions, roots, fences, fonts,
+accents, text, environments. Each handler reads its arguments through the parser and appends boxes.
+"""
+from __future__ import annotations
+
+from typing import Callable
+
+from ml.formula import latex_symbols as sym
+from ml.formula.errors import ParseError
+from ml.formula.layout import Box, fenced_group, matrix_box
+
+_NEGATIONS = {"=": "≠", "∈": "∉", "<": "≮", ">": "≯", "≤": "≰", "≥": "≱", "⊂": "⊄", "⊆": "⊈", "≡": "≢",
+              "∃": "∄", "∣": "∤", "∼": "≁", "≈": "≉", "≅": "≇"}
+_DELIMITERS = {".": "", "<": "⟨", ">": "⟩", "\\{": "{", "\\}": "}"}
+
+
+def fraction(parser, token, boxes, depth) -> None:
+    box = Box("O!divide")
+    box.attach("o", parser.argument(depth))
+    box.attach("u", parser.argument(depth))
+    boxes.append(box)
+
+
+def binomial(parser, token, boxes, depth) -> None:
+    top = parser.argument(depth)
+    boxes.append(matrix_box("()", [[top], [parser.argument(depth)]]))
+
+
+def root(parser, token, boxes, depth) -> None:
+    box = Box("O!root")
+    box.attach("c", parser.optional_argument(depth) or [])
+    box.attach("w", parser.argument(depth))
+    boxes.append(box)
+
+
+def left(parser, token, boxes, depth) -> None:
+    """`\\left( … \\right)`: must pair up, unlike bare fences, which stay symbols when unpaired."""
+    opening = delimiter(parser, token)
+    content = parser.expression(depth + 1)
+    if parser.i >= len(parser.tokens) or parser.tokens[parser.i].text != r"\right":
+        raise ParseError(r"\left without a matching \right", token.pos, "unbalanced_delimiters")
+    parser.i += 1
+    boxes.append(fenced_group(opening, delimiter(parser, parser.tokens[parser.i - 1]), content))
+
+
+def delimiter(parser, token) -> str:
+    if parser.i >= len(parser.tokens):
+        raise ParseError(f"{token.text} needs a delimiter", token.pos, "unbalanced_delimiters")
+    text = parser.tokens[parser.i].text
+    parser.i += 1
+    if text in _DELIMITERS:
+        return _DELIMITERS[text]
+    return (sym.symbol_char(text) or text) if text.startswith("\\") else text
+
+
+def font(parser, token, boxes, depth) -> None:
+    style = sym.FONT_STYLES[token.text]
+    for box in parser.argument(depth):
+        value = box.label[2:]
+        if box.label[:2] in ("V!", "N!") and len(value) == 1:
+            box.label = sym.symbol_label(sym.styled(value, style))
+        boxes.append(box)
+
+
+def upright(parser, token, boxes, depth) -> None:
+    """`\\operatorname{Tr}`, `\\mathrm{Ord}`: a multi-letter name is one identifier, like `\\sin`."""
+    start = parser.i
+    word = parser.raw_group().strip()
+    if len(word) > 1 and word.isalpha():
+        name = sym.OPERATOR_NAMES.get(word, word)
+        label = name if word in sym.OPERATOR_NAMES else "V!" + name
+        boxes.append(Box(label, limits=name in sym.LIMIT_NAMES or token.text.endswith("*")))
+        return
+    parser.i = start
+    boxes.extend(parser.argument(depth))
+
+
+def text(parser, token, boxes, depth) -> None:
+    content = parser.raw_group()
+    if content.strip():
+        boxes.append(Box("T!" + content.strip()))
+
+
+def accent(parser, token, boxes, depth) -> None:
+    relation, mark_char = sym.ACCENTS[token.text]
+    base = parser.argument(depth)
+    mark = Box(mark_char, limits=True)
+    if base:
+        base[-1].attach(relation, [mark])
+        boxes.extend(base)
+    else:
+        boxes.append(mark)
+    follow = parser.tokens[parser.i].kind if parser.i < len(parser.tokens) else ""
+    if mark_char in "⏟⏞" and follow == ("_" if relation == "u" else "^"):
+        parser.i += 1  # the label of an under/over brace hangs from the brace itself
+        mark.attach(relation, parser.argument(depth))
+
+
+def over_under(parser, token, boxes, depth) -> None:
+    script = parser.argument(depth)
+    base = parser.argument(depth) or [Box("E!")]
+    base[-1].attach(sym.OVER_UNDER[token.text], script)
+    boxes.extend(base)
+
+
+def labelled_arrow(parser, token, boxes, depth) -> None:
+    arrow = Box(sym.ARROWS_WITH_LABELS[token.text])
+    arrow.attach("u", parser.optional_argument(depth) or [])
+    arrow.attach("o", parser.argument(depth))
+    boxes.append(arrow)
+
+
+def big_operator(parser, token, boxes, depth) -> None:
+    boxes.append(Box(sym.BIG_OPERATORS[token.text], limits=True))
+
+
+def named_function(parser, token, boxes, depth) -> None:
+    name = token.text[1:]
+    label = sym.OPERATOR_NAMES.get(name)
+    if label is None:
+        label = "V!" + name
+    boxes.append(Box(label, limits=sym.OPERATOR_NAMES.get(name, name) in sym.LIMIT_NAMES))
+
+
+def modulus(parser, token, boxes, depth) -> None:
+    boxes.append(fenced_group("(", ")", [Box("mod")] + parser.argument(depth)))
+
+
+def negation(parser, token, boxes, depth) -> None:
+    negated: list[Box] = []
+    if parser.i < len(parser.tokens):
+        parser.atom(negated, depth + 1, single=True)
+    if not negated:
+        boxes.append(Box("/"))
+        return
+    target = negated[0]
+    target.label = _NEGATIONS.get(target.label, target.label + "\u0338")
+    target.fence = ""
+    boxes.extend(negated)
+
+
+def skip_argument(parser, token, boxes, depth) -> None:
+    parser.raw_group()
+
+
+def transparent(parser, token, boxes, depth) -> None:
+    boxes.extend(parser.argument(depth))
+
+
+def coloured(parser, token, boxes, depth) -> None:
+    parser.raw_group()
+    boxes.extend(parser.argument(depth))
+
+
+def fence_symbol(parser, token, boxes, depth) -> None:
+    char = sym.symbol_char(token.text)
+    boxes.append(Box(sym.symbol_label(char), fence=char))
+
+
+def environment(parser, token, boxes, depth) -> None:
+    name = parser.raw_group().strip()
+    if name not in sym.ENVIRONMENT_FENCES:
+        raise ParseError(f"unknown environment {name!r}", token.pos, "unknown_environment")
+    if name in sym.ENVIRONMENTS_WITH_SPEC:
+        parser.raw_group()
+    rows = table_rows(parser, token, depth, closing=r"\end")
+    end_name = parser.raw_group().strip()
+    if end_name != name:
+        raise ParseError(f"\\begin{{{name}}} ended by \\end{{{end_name}}}", token.pos, "unbalanced_environment")
+    if name in sym.SINGLE_CELL_ENVIRONMENTS:
+        boxes.extend(box for row in rows for cell in row for box in cell)
+    else:
+        boxes.append(matrix_box(sym.ENVIRONMENT_FENCES[name], rows))
+
+
+def substack(parser, token, boxes, depth) -> None:
+    if parser.i >= len(parser.tokens) or parser.tokens[parser.i].kind != "{":
+        boxes.extend(parser.argument(depth))
+        return
+    parser.i += 1
+    boxes.append(matrix_box("", table_rows(parser, token, depth, closing="}")))
+
+
+def table_rows(parser, token, depth: int, closing: str) -> list[list[list]]:
+    """Cells split by `&` and rows by `\\\\`, up to `closing` (consumed); a trailing empty row is dropped."""
+    rows: list[list[list]] = [[]]
+    while True:
+        rows[-1].append(parser.expression(depth + 1))
+        if parser.i >= len(parser.tokens):
+            raise ParseError(f"{token.text} is never closed", token.pos, "unbalanced_environment")
+        stop = parser.tokens[parser.i]
+        parser.i += 1
+        if stop.kind == "&":
+            continue
+        if stop.kind == "row":
+            parser.optional_argument(depth)  # `\\[2pt]`
+            rows.append([])
+        elif stop.text == closing:
+            break
+        else:
+            raise ParseError(f"{stop.text!r} inside {token.text} closes nothing", stop.pos, "unbalanced_environment")
+    if len(rows) > 1 and not any(rows[-1]):
+        rows.pop()
+    return rows
+
+
+_BY_NAME: dict[str, Callable] = {
+    r"\left": left, r"\sqrt": root, r"\begin": environment, r"\not": negation, r"\pmod": modulus,
+    r"\textcolor": coloured, r"\substack": substack,
+    **{name: fence_symbol for name in (r"\{", r"\}", r"\|", r"\lvert", r"\rvert", r"\lVert", r"\rVert",
+                                       r"\vert", r"\Vert", r"\lbrace", r"\rbrace", r"\lbrack", r"\rbrack")},
+}
+_BY_CATEGORY: tuple[tuple[frozenset | dict, Callable], ...] = (
+    (sym.FRACTIONS, fraction), (sym.BINOMIALS, binomial), (sym.FONT_STYLES, font), (sym.UPRIGHT_NAMES, upright),
+    (sym.TEXT_COMMANDS, text), (sym.ACCENTS, accent), (sym.OVER_UNDER, over_under),
+    (sym.ARROWS_WITH_LABELS, labelled_arrow), (sym.BIG_OPERATORS, big_operator),
+    (sym.SKIP_ONE_ARGUMENT, skip_argument), (sym.TRANSPARENT, transparent),
+    ({"\\" + name for name in sym.FUNCTIONS | set(sym.OPERATOR_NAMES)}, named_function),
+)
+_HANDLERS = {**{name: handler for names, handler in _BY_CATEGORY for name in names}, **_BY_NAME}
+
+
+def handler_for(command: str) -> Callable | None:
+    """The structural handler of a command, or None for plain symbols and unknown macros."""
+    return _HANDLERS.get(command)

@@ -1,0 +1,82 @@
+"""LaTeX source → tokens with their character offsets (the first stage of the LaTeX → SLT pipeline).
+
+Whitespace is dropped (TeX ignores it in math), `%` starts a comment, the HTML entities that survive in
+ARQMath LaTeX (`&amp;`, `&lt;`, `&gt;`) become their characters, and an unknown control word such as
+`\\topx` (whitespace-stripped `\\top x`) is split into the longest known command plus single letters.
+"""
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from ml.formula.latex_symbols import KNOWN_COMMANDS, MAX_COMMAND_LENGTH
+
+SPECIAL = {"{": "{", "}": "}", "^": "^", "_": "_", "&": "&", "'": "'"}
+_ENTITIES = (("&amp;", "&"), ("&lt;", "<"), ("&gt;", ">"), ("&nbsp;", " "))
+
+
+class Token(NamedTuple):
+    kind: str  # "cmd", "char", "{", "}", "^", "_", "&", "'", or "row" for `\\`
+    text: str
+    pos: int
+
+
+def tokenize(source: str) -> list[Token]:
+    tokens: list[Token] = []
+    pos, end = 0, len(source)
+    while pos < end:
+        char = source[pos]
+        if char.isspace():
+            pos += 1
+        elif char == "%":
+            newline = source.find("\n", pos)
+            pos = end if newline < 0 else newline
+        elif char == "\\":
+            pos = _control_sequence(source, pos, tokens)
+        elif char == "&":
+            pos = _ampersand(source, pos, tokens)
+        else:
+            tokens.append(Token(SPECIAL.get(char, "char"), char, pos))
+            pos += 1
+    return tokens
+
+
+def _ampersand(source: str, pos: int, tokens: list[Token]) -> int:
+    for entity, char in _ENTITIES:
+        if source.startswith(entity, pos):
+            if not char.isspace():
+                tokens.append(Token("&" if char == "&" else "char", char, pos))
+            return pos + len(entity)
+    tokens.append(Token("&", "&", pos))
+    return pos + 1
+
+
+def _control_sequence(source: str, pos: int, tokens: list[Token]) -> int:
+    start, pos = pos, pos + 1
+    while pos < len(source) and source[pos].isascii() and source[pos].isalpha():
+        pos += 1
+    if pos == start + 1:  # a control symbol: `\\`, `\,`, `\{`, or a lone backslash at the end
+        if pos >= len(source):
+            tokens.append(Token("char", "\\", start))
+            return pos
+        text = source[start:pos + 1]
+        tokens.append(Token("row", text, start) if text == "\\\\" else Token("cmd", text, start))
+        return pos + 1
+    if pos < len(source) and source[pos] == "*" and source[start:pos + 1] in KNOWN_COMMANDS:
+        pos += 1
+    word = source[start:pos]
+    if word not in KNOWN_COMMANDS:
+        prefix = _known_prefix(word)
+        if prefix:
+            tokens.append(Token("cmd", prefix, start))
+            tokens.extend(Token("char", source[i], i) for i in range(start + len(prefix), pos))
+            return pos
+    tokens.append(Token("cmd", word, start))
+    return pos
+
+
+def _known_prefix(word: str) -> str | None:
+    """Longest known command (two letters at least) that `word` starts with."""
+    for length in range(min(len(word) - 1, MAX_COMMAND_LENGTH), 2, -1):
+        if word[:length] in KNOWN_COMMANDS:
+            return word[:length]
+    return None

@@ -1,0 +1,146 @@
+"""Baseline boxes → Symbol Layout Tree nodes, shared by the LaTeX and the Presentation MathML parsers.
+
+A parser collects each baseline as a list of `Box`es (a symbol with the baselines hanging off it: scripts,
+limits, numerator, radicand, ...). `build` turns a baseline into the right-leaning `next` chain of Tangent-S,
+right to left so that a long baseline costs no recursion. `group_fences` pairs `(`…`)`, `[`…`)`, `|`…`|`
+into `M!()1xK` groups the way LaTeXML does: separators stay at the end of their element, elements are
+chained by `e` from the first symbol of one to the first symbol of the next.
+"""
+from __future__ import annotations
+
+from ml.formula.tree import Node
+
+CHILD_ORDER = {edge: rank for rank, edge in enumerate("nabcdouwe")}
+"""The order in which Tangent-S strings list a node's children."""
+
+OPENERS = {"(": "()[", "[": ")]", "{": "}", "|": "|", "∥": "∥"}
+"""Opening fence → the closing fences that may end its group (LaTeXML also pairs `[0,1)`)."""
+CLOSERS = frozenset(")]}")
+PRIME_LABELS = {1: "′", 2: "V!′′", 3: "V!′′′"}
+
+
+class Box:
+    __slots__ = ("label", "rels", "cells", "limits", "fence", "primes")
+
+    def __init__(self, label: str, limits: bool = False, fence: str = "") -> None:
+        self.label = label
+        self.rels: dict[str, list[Box]] = {}
+        self.cells: list[list[Box]] | None = None  # group / matrix elements, chained under `w` by `e`
+        self.limits = limits  # scripts go over / under instead of a / b
+        self.fence = fence  # the delimiter character while the box may still open or close a group
+        self.primes = 0
+
+    def attach(self, relation: str, boxes: list["Box"]) -> None:
+        if boxes:
+            self.rels.setdefault(relation, []).extend(boxes)
+
+    def script_relation(self, superscript: bool) -> str:
+        if self.limits:
+            return "o" if superscript else "u"
+        return "a" if superscript else "b"
+
+
+def build(boxes: list[Box], first_extra: tuple[tuple[str, Node], ...] = ()) -> Node | None:
+    """The `next` chain of a baseline; `first_extra` adds edges to its first node (the `e` link of a cell)."""
+    node = None
+    for index in range(len(boxes) - 1, -1, -1):
+        children = _children(boxes[index])
+        if node is not None:
+            children.append(("n", node))
+        if index == 0:
+            children.extend(first_extra)
+        children.sort(key=lambda child: CHILD_ORDER[child[0]])
+        node = Node(boxes[index].label, tuple(children))
+    return node
+
+
+def _children(box: Box) -> list[tuple[str, Node]]:
+    children = []
+    rels = box.rels
+    if box.primes:
+        rels = {**rels, "a": [Box(PRIME_LABELS.get(box.primes, "V!" + "′" * box.primes))] + rels.get("a", [])}
+    for relation, boxes in rels.items():
+        node = build(boxes)
+        if node is not None:
+            children.append((relation, node))
+    if box.cells:
+        node = build_cells(box.cells)
+        if node is not None:
+            children.append(("w", node))
+    return children
+
+
+def build_cells(cells: list[list[Box]]) -> Node | None:
+    """Elements linked by `e`, each from the first symbol of the element before it."""
+    node = None
+    for cell in reversed(cells):
+        if cell:
+            node = build(cell, (("e", node),) if node is not None else ())
+    return node
+
+
+def group_fences(boxes: list[Box]) -> list[Box]:
+    """Pair fence boxes of one baseline into group boxes; unpaired fences stay as plain symbols."""
+    if not any(box.fence for box in boxes):
+        return boxes
+    stack: list[tuple[Box, list[Box]]] = []
+    current: list[Box] = []
+    for box in boxes:
+        if box.fence in CLOSERS or (box.fence in "|∥" and box.fence and _bar_closes(stack, box.fence)):
+            current = _close(stack, current, box)
+        elif box.fence in OPENERS:
+            stack.append((box, current))
+            current = []
+        else:
+            current.append(box)
+    while stack:
+        opener, outer = stack.pop()
+        current = outer + [_plain(opener)] + current
+    return current
+
+
+def _bar_closes(stack: list[tuple[Box, list[Box]]], bar: str) -> bool:
+    return any(opener.fence == bar for opener, _ in stack)
+
+
+def _close(stack: list[tuple[Box, list[Box]]], current: list[Box], closer: Box) -> list[Box]:
+    while stack:
+        opener, outer = stack.pop()
+        if closer.fence in OPENERS[opener.fence]:
+            return outer + [fenced_group(opener.fence, closer.fence, current, closer)]
+        current = outer + [_plain(opener)] + current
+    return current + [_plain(closer)]
+
+
+def _plain(box: Box) -> Box:
+    box.fence = ""
+    return box
+
+
+def fenced_group(open_char: str, close_char: str, content: list[Box], closer: Box | None = None) -> Box:
+    """`M!()1xK` for a fenced list of K comma-separated elements; the closer's scripts move to the group."""
+    cells = split_elements(content)
+    group = Box(f"M!{open_char}{close_char}1x{len(cells)}")
+    group.cells = cells
+    if closer is not None:
+        group.rels, group.primes = closer.rels, closer.primes
+    return group
+
+
+def split_elements(content: list[Box]) -> list[list[Box]]:
+    cells: list[list[Box]] = [[]]
+    for box in content:
+        cells[-1].append(box)
+        if box.label == "," and not box.rels:
+            cells.append([])
+    if not cells[-1] and len(cells) > 1:
+        cells.pop()
+    return cells
+
+
+def matrix_box(fences: str, rows: list[list[list[Box]]]) -> Box:
+    """`M!()RxC` with the cells in reading order."""
+    columns = max((len(row) for row in rows), default=0)
+    box = Box(f"M!{fences}{len(rows)}x{columns}")
+    box.cells = [cell for row in rows for cell in row]
+    return box
