@@ -1,0 +1,68 @@
+"""Training options, read from JSON and checked up front so a bad option fails before any work is spent."""
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, dataclass, fields
+from pathlib import Path
+
+from ml.training.pairs import AUGMENTATIONS, CONDITIONS
+
+
+@dataclass(frozen=True)
+class TrainConfig:
+    condition: str = "inner+outer"
+    """Which graph pairings train the encoders (In+Out §3): one of CONDITIONS."""
+    dim: int = 64
+    layers: int = 2
+    epochs: int = 3
+    batch_size: int = 128
+    learning_rate: float = 1e-3
+    temperature: float = 0.1
+    seed: int = 0
+    max_values: int = 20_000
+    """Vocabulary size (frequent values with their own embedding); the rest share `hash_buckets`."""
+    min_count: int = 2
+    hash_buckets: int = 2_048
+    max_nodes: int = 150
+    """Formulas with a larger SLT or OPT are left out of training: they dominate the batch's padding cost."""
+    augmentations: tuple[str, ...] = ()
+    """Extra augmentations of the non-reference graphs, from AUGMENTATIONS (sub-expressions are always on)."""
+    substructure_p: tuple[float, ...] = (0.3, 0.005, 0.002)
+    mask_p: float = 0.01
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "condition", self.condition.lower())
+        object.__setattr__(self, "augmentations", tuple(self.augmentations))
+        object.__setattr__(self, "substructure_p", tuple(self.substructure_p))
+        if self.condition not in CONDITIONS:
+            raise ValueError(f"condition {self.condition!r} is not one of {sorted(CONDITIONS)}")
+        unknown = [name for name in self.augmentations if name not in AUGMENTATIONS]
+        if unknown:
+            raise ValueError(f"augmentations {unknown} are not among {list(AUGMENTATIONS)}")
+        positive = ("dim", "layers", "epochs", "max_values", "hash_buckets", "max_nodes")
+        bad = [name for name in positive if getattr(self, name) < 1]
+        if bad:
+            raise ValueError(f"{bad} must be positive")
+        if self.batch_size < 2:
+            raise ValueError(f"batch_size must be at least 2 (in-batch negatives), got {self.batch_size}")
+        if self.temperature <= 0 or self.learning_rate <= 0:
+            raise ValueError("temperature and learning_rate must be positive")
+
+    @classmethod
+    def from_dict(cls, data: dict) -> TrainConfig:
+        known = {f.name for f in fields(cls)}
+        unknown = sorted(set(data) - known)
+        if unknown:
+            raise ValueError(f"unknown training options {unknown}; valid options are {sorted(known)}")
+        return cls(**data)
+
+    @classmethod
+    def from_file(cls, path: str | Path) -> TrainConfig:
+        return cls.from_dict(json.loads(Path(path).read_text()))
+
+    def to_dict(self) -> dict:
+        data = asdict(self)
+        return {key: list(value) if isinstance(value, tuple) else value for key, value in data.items()}
+
+
+DEFAULT_CONFIG_FILE = Path(__file__).with_name("default_config.json")

@@ -1,0 +1,44 @@
+"""Node-level contrastive loss of In+Out (eqs. 2–3), vectorised over a whole batch.
+
+Each reference node i of formula f scores every formula g of the batch by its best match there,
+s(i, g) = max_{j ∈ other graph of g} z_i · z_j; the positive is g = f, the N−1 others are negatives.
+We use the usual InfoNCE form, with the positive in the denominator (a softmax cross-entropy): the
+paper's eq. 2 leaves it out, which only shifts the loss but lets it go negative and has no softmax reading.
+"""
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import torch
+import torch.nn.functional as F
+
+
+def maxsim_logits(reference: torch.Tensor, other: torch.Tensor, other_owner: torch.Tensor,
+                  num_formulas: int) -> torch.Tensor:
+    """s(i, g) for every reference node i and formula g; -inf where g has no other graph.
+
+    reference (M, d) and other (K, d) unit rows; other_owner (K,) the batch position of each other node.
+    One (M, K) product and a per-formula max: no padding, so a long formula costs its own nodes only.
+    """
+    sims = reference @ other.T  # (M, K)
+    owners = other_owner.expand(len(reference), -1)  # (M, K)
+    empty = sims.new_full((len(reference), num_formulas), float("-inf"))  # (M, N)
+    return empty.scatter_reduce(1, owners, sims, reduce="amax", include_self=True)  # (M, N)
+
+
+def node_losses(reference: torch.Tensor, reference_owner: torch.Tensor, other: torch.Tensor,
+                other_owner: torch.Tensor, num_formulas: int, temperature: float) -> torch.Tensor:
+    """ℓ_i = −log softmax_g(s(i, g)/τ)[f(i)] for reference nodes whose own formula has the other graph; (M',)."""
+    logits = maxsim_logits(reference, other, other_owner, num_formulas)  # (M, N)
+    own = logits.gather(1, reference_owner[:, None]).squeeze(1)  # (M,)
+    keep = torch.isfinite(own)
+    return F.cross_entropy(logits[keep] / temperature, reference_owner[keep], reduction="none")  # (M',)
+
+
+def in_out_loss(slg_terms: Sequence[torch.Tensor], opg_terms: Sequence[torch.Tensor]) -> torch.Tensor | None:
+    """Eq. 3: the mean ℓ over SLG reference nodes and over OPG reference nodes, then their average.
+
+    A side with no nodes (condition SLG only, or no OPTs in the batch) drops out; None if both do.
+    """
+    means = [torch.cat(terms).mean() for terms in (slg_terms, opg_terms) if sum(len(t) for t in terms)]
+    return torch.stack(means).mean() if means else None

@@ -1,0 +1,187 @@
+"""Contrastive training of the SLG and OPG encoders (In+Out §3): seeded, resumable, one checkpoint per epoch.
+
+Epoch e draws its formula order, sub-expressions and augmentations from `random.Random(f"{seed}:{e}")`,
+so a run resumed after epoch e continues exactly as an uninterrupted run would.
+"""
+from __future__ import annotations
+
+import logging
+import random
+import time
+from collections import Counter
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import torch
+from torch_geometric.data import Batch
+
+from ml.formula.tree import Tree
+from ml.models.checkpoint import load_model, save_model
+from ml.models.encoders import EncoderConfig, NodeEncoderModel
+from ml.models.features import NodeFeaturizer
+from ml.training.config import TrainConfig
+from ml.training.corpus import CorpusFormula, parse_formula
+from ml.training.loss import in_out_loss, node_losses
+from ml.training.pairs import CONDITIONS, Augment, PairKind, augmenter, make_views, view_names
+
+log = logging.getLogger(__name__)
+
+STATE_FILE = "training_state.pt"
+"""Optimizer state and finished epochs, beside the model files in the output directory."""
+
+Graphs = tuple[Tree, Tree | None]
+
+
+@dataclass(frozen=True)
+class Progress:
+    epoch: int
+    step: int
+    steps: int
+    loss: float
+    formulas_per_second: float
+
+
+@dataclass(frozen=True)
+class EpochStats:
+    epoch: int
+    loss: float
+    seconds: float
+    formulas_per_second: float
+
+
+@dataclass
+class TrainResult:
+    model: NodeEncoderModel
+    formulas: int
+    """Formulas trained on (parsed, not too large)."""
+    skipped: Counter = field(default_factory=Counter)
+    """Formulas left out, by reason (a parse error kind, or "too_large")."""
+    epochs: list[EpochStats] = field(default_factory=list)
+    """Epochs run by this call (none if the checkpoint had already finished them)."""
+
+
+def train(config: TrainConfig, formulas: Iterable[CorpusFormula], out_dir: str | Path,
+          progress: Callable[[Progress], None] | None = None,
+          parse: Callable[[CorpusFormula], object] = parse_formula) -> TrainResult:
+    """Train (or resume training) into `out_dir`, which holds a loadable model after every epoch."""
+    out_dir = Path(out_dir)
+    graphs, skipped = load_graphs(formulas, parse, config.max_nodes)
+    if len(graphs) < 2:
+        raise ValueError(f"need at least 2 usable formulas to train, got {len(graphs)} (skipped: {dict(skipped)})")
+    model, optimizer, done = _start_or_resume(config, graphs, out_dir)
+    result = TrainResult(model, len(graphs), skipped)
+    for epoch in range(done, config.epochs):
+        stats = run_epoch(model, optimizer, graphs, config, epoch, progress)
+        save_model(model, out_dir)
+        torch.save({"epochs_done": epoch + 1, "optimizer": optimizer.state_dict(), "config": config.to_dict()},
+                   out_dir / STATE_FILE)
+        log.info("epoch %d: loss %.4f, %.1f formulas/s", epoch, stats.loss, stats.formulas_per_second)
+        result.epochs.append(stats)
+    model.eval()
+    return result
+
+
+def load_graphs(formulas: Iterable[CorpusFormula], parse: Callable[[CorpusFormula], object],
+                max_nodes: int) -> tuple[list[Graphs], Counter]:
+    """Parse every formula once; failures and oversized formulas are counted, never fatal."""
+    graphs, skipped = [], Counter()
+    for formula in formulas:
+        try:
+            parsed = parse(formula)
+        except (ValueError, RecursionError) as error:  # ParseError is a ValueError
+            skipped[getattr(error, "kind", type(error).__name__)] += 1
+            continue
+        slt, opt = parsed.slt, parsed.opt
+        if slt is None:
+            skipped["no_slt"] += 1
+        elif len(slt) > max_nodes or (opt is not None and len(opt) > max_nodes):
+            skipped["too_large"] += 1
+        else:
+            graphs.append((slt, opt))
+    return graphs, skipped
+
+
+def _start_or_resume(config: TrainConfig, graphs: list[Graphs], out_dir: Path):
+    state_path = out_dir / STATE_FILE
+    if state_path.exists():
+        state = torch.load(state_path, weights_only=True)
+        _check_same_run(config, state["config"], state_path)
+        model = load_model(out_dir).train()
+        optimizer = torch.optim.Adam(model.parameters(), lr=config.learning_rate)
+        optimizer.load_state_dict(state["optimizer"])
+        return model, optimizer, state["epochs_done"]
+    torch.manual_seed(config.seed)
+    trees = [tree for pair in graphs for tree in pair if tree is not None]
+    featurizer = NodeFeaturizer.build(trees, config.max_values, config.min_count, config.hash_buckets)
+    model = NodeEncoderModel(featurizer, EncoderConfig(dim=config.dim, layers=config.layers)).train()
+    return model, torch.optim.Adam(model.parameters(), lr=config.learning_rate), 0
+
+
+def _check_same_run(config: TrainConfig, saved: dict, path: Path) -> None:
+    """Only `epochs` may change on resume; anything else would silently mix two different runs."""
+    current = config.to_dict()
+    changed = sorted(key for key in current if key != "epochs" and saved.get(key) != current[key])
+    if changed:
+        raise ValueError(f"{path} was written with different options {changed}; use a new output directory")
+
+
+def run_epoch(model: NodeEncoderModel, optimizer: torch.optim.Optimizer, graphs: Sequence[Graphs],
+              config: TrainConfig, epoch: int, progress: Callable[[Progress], None] | None) -> EpochStats:
+    rng = random.Random(f"{config.seed}:{epoch}")
+    order = list(range(len(graphs)))
+    rng.shuffle(order)
+    kinds = CONDITIONS[config.condition]
+    augment = augmenter(config.augmentations, config.substructure_p, config.mask_p)
+    names = view_names(kinds, augment is not None)
+    starts = range(0, len(order), config.batch_size)
+    began, seen, losses = time.perf_counter(), 0, []
+    for step, start in enumerate(starts):
+        batch = [graphs[i] for i in order[start:start + config.batch_size]]
+        views = [make_views(slt, opt, names, rng, augment) for slt, opt in batch]
+        loss = batch_loss(model, views, names, kinds, augment is not None, config.temperature)
+        seen += len(batch)
+        if loss is None:
+            continue
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+        losses.append(loss.item())
+        if progress:
+            progress(Progress(epoch, step + 1, len(starts), losses[-1], seen / (time.perf_counter() - began)))
+    seconds = time.perf_counter() - began
+    return EpochStats(epoch, sum(losses) / max(len(losses), 1), seconds, seen / seconds)
+
+
+def batch_loss(model: NodeEncoderModel, views: list[dict[str, Tree | None]], names: Sequence[str],
+               kinds: Sequence[PairKind], augmented: bool, temperature: float) -> torch.Tensor | None:
+    """Eq. 3 over one batch; None when no pair has both sides (e.g. an OPG condition on SLT-only formulas)."""
+    encoded = encode_views(model, views, names)
+    terms: dict[str, list[torch.Tensor]] = {"slg": [], "opg": []}
+    for kind in kinds:
+        reference, reference_owner = encoded[kind.reference]
+        other, other_owner = encoded[kind.other_view(augmented)]
+        if len(reference) and len(other):
+            terms[kind.reference].append(
+                node_losses(reference, reference_owner, other, other_owner, len(views), temperature))
+    return in_out_loss(terms["slg"], terms["opg"])
+
+
+def encode_views(model: NodeEncoderModel, views: list[dict[str, Tree | None]],
+                 names: Sequence[str]) -> dict[str, tuple[torch.Tensor, torch.Tensor]]:
+    """Node vectors (n, d) and owning batch position (n,) per view; one encoder pass per graph form."""
+    encoded = {}
+    for form, encoder in (("slg", model.slg), ("opg", model.opg)):
+        mine = [name for name in names if name.startswith(form)]
+        present = [(name, position, v[name]) for name in mine for position, v in enumerate(views)
+                   if v[name] is not None]
+        if not present:
+            empty = torch.zeros((0, model.config.dim)), torch.zeros(0, dtype=torch.long)
+            encoded.update({name: empty for name in mine})
+            continue
+        batch = Batch.from_data_list([model.featurizer.graph(tree) for _, _, tree in present])
+        vectors = encoder.encode(batch)  # (Σ nodes, d)
+        owners = torch.tensor([position for _, position, _ in present])[batch.batch]  # (Σ nodes,)
+        sizes = [sum(len(tree) for n, _, tree in present if n == name) for name in mine]
+        encoded.update(zip(mine, zip(vectors.split(sizes), owners.split(sizes))))
+    return encoded

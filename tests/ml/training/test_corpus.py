@@ -1,0 +1,62 @@
+from pathlib import Path
+
+import pytest
+
+from ml.formula.tree import Tree
+from ml.training.corpus import CorpusFormula, parse_formula, read_corpus, unique
+
+SHARED = Path(__file__).resolve().parents[3] / ".." / "shared" / "data" / "arqmath"
+
+
+@pytest.mark.parametrize(
+    "fmt, content, expected",
+    [
+        pytest.param("latex", "x^2\n\n\\frac{a}{b}\n", [("x^2", "latex", "f:1"), ("\\frac{a}{b}", "latex", "f:3")],
+                     id="latex-lines"),
+        pytest.param("visual_ids", "3\t[V!x]\tNone\r\n4\tNone\tx+1\n5\tNone\tNone\n",
+                     [("[V!x]", "slt", "f:3"), ("x+1", "latex", "f:4")], id="visual-ids-prefer-latex"),
+        pytest.param("slt_strings", "16\t99\t[V!f[M!()1x1,w[V!x]]]\n", [("[V!f[M!()1x1,w[V!x]]]", "slt", "f:16")],
+                     id="slt-strings"),
+        pytest.param("topics", "B.1 \t f(x)= \\frac{1}{x}\nB.2\t\n", [("f(x)= \\frac{1}{x}", "latex", "f:B.1")],
+                     id="topic-text"),
+        pytest.param("jsonl", '{"latex": "a+b", "post": 1}\n', [("a+b", "latex", "f:1")], id="jsonl"),
+    ],
+)
+def test_readers(tmp_path, fmt, content, expected):
+    path = tmp_path / "f"
+    path.write_bytes(content.encode())
+    assert [(f.text, f.kind, f.source) for f in read_corpus(path, fmt)] == expected
+
+
+def test_topic_xml(tmp_path):
+    path = tmp_path / "t.xml"
+    path.write_text('<Topic number="B.1"><Latex>a &lt; b</Latex></Topic><Topic><Latex>\n x\n</Latex></Topic>')
+    assert [f.text for f in read_corpus(path, "topics")] == ["a < b", "x"]
+
+
+def test_unknown_format_names_the_valid_ones(tmp_path):
+    with pytest.raises(ValueError, match=r"expected one of \['jsonl', 'latex', 'slt_strings'"):
+        read_corpus(tmp_path / "f", "csv")
+
+
+def test_unique_keeps_first_of_each_text():
+    items = [CorpusFormula("x", "latex", "a"), CorpusFormula("x", "slt", "b"), CorpusFormula("x", "latex", "c")]
+    assert [f.source for f in unique(items)] == ["a", "b"]
+
+
+def test_parse_slt_string_formula_has_no_opt():
+    parsed = parse_formula(CorpusFormula("[V!x,a[N!2]]", "slt"))
+    assert isinstance(parsed.slt, Tree) and parsed.slt.labels == ["V!x", "N!2"] and parsed.opt is None
+
+
+def test_parse_unknown_kind():
+    with pytest.raises(ValueError, match="unknown formula kind 'mathml'"):
+        parse_formula(CorpusFormula("<math/>", "mathml"))
+
+
+def test_shared_visual_id_file_counts():
+    path = SHARED / "arqmath1-task2-judged-formulas" / "visual_id_file.tsv"
+    if not path.exists():
+        pytest.skip(f"benchmark data not found at {path}")
+    kinds = [f.kind for f in read_corpus(path, "visual_ids")]
+    assert (kinds.count("latex"), kinds.count("slt")) == (8483, 1443)

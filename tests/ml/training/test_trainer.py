@@ -1,0 +1,93 @@
+import pytest
+import torch
+
+from ml.models.checkpoint import load_model
+from ml.training.config import TrainConfig
+from ml.training.trainer import STATE_FILE, train
+
+TINY = dict(dim=16, layers=2, batch_size=8, learning_rate=0.01, min_count=1, hash_buckets=16)
+
+
+def weights(model):
+    return {name: tensor.detach().clone() for name, tensor in model.state_dict().items()}
+
+
+def same_weights(a, b):
+    return a.keys() == b.keys() and all(torch.equal(a[k], b[k]) for k in a)
+
+
+@pytest.mark.parametrize(
+    "condition, augmentations",
+    [
+        pytest.param("inner+outer", [], id="inner+outer"),
+        pytest.param("slg", [], id="slg"),
+        pytest.param("opg", ["substitute_variables"], id="opg-variables"),
+        pytest.param("outer", ["substitute_variables", "substitute_substructures", "mask_attributes"],
+                     id="outer-all-augmentations"),
+    ],
+)
+def test_loss_falls(corpus, tmp_path, condition, augmentations):
+    items, parse = corpus
+    config = TrainConfig(condition=condition, augmentations=augmentations, epochs=8, **TINY)
+    result = train(config, items, tmp_path / "out", parse=parse)
+    losses = [epoch.loss for epoch in result.epochs]
+    assert len(losses) == 8 and losses[-1] < losses[0]
+    assert all(epoch.formulas_per_second > 0 for epoch in result.epochs)
+
+
+def test_oversized_formulas_are_counted(corpus, tmp_path):
+    items, parse = corpus
+    with pytest.raises(ValueError, match="got 0 \\(skipped: {'too_large': 21, 'invalid_slt_string': 1}\\)"):
+        train(TrainConfig(epochs=1, max_nodes=2, **TINY), items, tmp_path / "out", parse=parse)
+
+
+def test_skipped_counts(corpus, tmp_path):
+    items, parse = corpus
+    result = train(TrainConfig(epochs=1, **TINY), items, tmp_path / "out", parse=parse)
+    assert result.formulas == 21 and dict(result.skipped) == {"invalid_slt_string": 1}
+
+
+def test_too_few_formulas_is_a_clear_error(corpus, tmp_path):
+    items, parse = corpus
+    with pytest.raises(ValueError, match="need at least 2 usable formulas"):
+        train(TrainConfig(epochs=1, **TINY), items[-2:], tmp_path / "out", parse=parse)
+
+
+def test_same_seed_same_model_other_seed_other_model(corpus, tmp_path):
+    items, parse = corpus
+    runs = [train(TrainConfig(epochs=2, seed=seed, **TINY), items, tmp_path / f"run{i}", parse=parse)
+            for i, seed in enumerate((1, 1, 2))]
+    first, again, other = (weights(r.model) for r in runs)
+    assert same_weights(first, again)
+    assert not same_weights(first, other)
+
+
+def test_resume_continues_exactly(corpus, tmp_path):
+    items, parse = corpus
+    straight = train(TrainConfig(epochs=3, **TINY), items, tmp_path / "straight", parse=parse)
+    train(TrainConfig(epochs=1, **TINY), items, tmp_path / "resumed", parse=parse)
+    resumed = train(TrainConfig(epochs=3, **TINY), items, tmp_path / "resumed", parse=parse)
+    assert [e.epoch for e in resumed.epochs] == [1, 2]
+    assert same_weights(weights(straight.model), weights(resumed.model))
+    assert train(TrainConfig(epochs=3, **TINY), items, tmp_path / "resumed", parse=parse).epochs == []
+
+
+def test_every_epoch_leaves_a_loadable_model(corpus, tmp_path):
+    items, parse = corpus
+    result = train(TrainConfig(epochs=1, **TINY), items, tmp_path / "out", parse=parse)
+    assert (tmp_path / "out" / STATE_FILE).exists()
+    assert same_weights(weights(load_model(tmp_path / "out")), weights(result.model))
+
+
+def test_resume_with_other_options_is_refused(corpus, tmp_path):
+    items, parse = corpus
+    train(TrainConfig(epochs=1, **TINY), items, tmp_path / "out", parse=parse)
+    with pytest.raises(ValueError, match=r"different options \['condition'\]"):
+        train(TrainConfig(epochs=2, condition="slg", **TINY), items, tmp_path / "out", parse=parse)
+
+
+def test_progress_reports_every_step(corpus, tmp_path):
+    items, parse = corpus
+    seen = []
+    train(TrainConfig(epochs=2, **TINY), items, tmp_path / "out", progress=seen.append, parse=parse)
+    assert [(p.epoch, p.step, p.steps) for p in seen] == [(e, s, 3) for e in range(2) for s in (1, 2, 3)]
