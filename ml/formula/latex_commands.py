@@ -173,12 +173,13 @@ def environment(parser, token, boxes, depth) -> None:
         boxes.append(matrix_box(sym.ENVIRONMENT_FENCES[name], rows))
 
 
-def substack(parser, token, boxes, depth) -> None:
+def braced_table(parser, token, boxes, depth) -> None:
+    """`\substack{a\\b}`, `\pmatrix{a&b\cr c&d}`: a table whose rows end at the closing brace."""
     if parser.i >= len(parser.tokens) or parser.tokens[parser.i].kind != "{":
         boxes.extend(parser.argument(depth))
         return
     parser.i += 1
-    boxes.append(matrix_box("", table_rows(parser, token, depth, closing="}")))
+    boxes.append(matrix_box(sym.PLAIN_TEX_TABLES.get(token.text, ""), table_rows(parser, token, depth, closing="}")))
 
 
 def table_rows(parser, token, depth: int, closing: str) -> list[list[list]]:
@@ -206,7 +207,8 @@ def table_rows(parser, token, depth: int, closing: str) -> list[list[list]]:
 
 _BY_NAME: dict[str, Callable] = {
     r"\left": left, r"\sqrt": root, r"\begin": environment, r"\not": negation, r"\pmod": modulus,
-    r"\textcolor": coloured, r"\substack": substack,
+    r"\textcolor": coloured, r"\substack": braced_table,
+    **{name: braced_table for name in sym.PLAIN_TEX_TABLES},
     **{name: fence_symbol for name in (r"\{", r"\}", r"\|", r"\lvert", r"\rvert", r"\lVert", r"\rVert",
                                        r"\vert", r"\Vert", r"\lbrace", r"\rbrace", r"\lbrack", r"\rbrack")},
 }

@@ -84,6 +84,9 @@ ENVIRONMENT_FENCES = {
     "multline*": "", "pmatrix": "()", "bmatrix": "[]", "Bmatrix": "{}", "vmatrix": "||", "Vmatrix": "∥∥",
     "cases": "{", "dcases": "{", "rcases": "}", "array*": "",
 }
+PLAIN_TEX_TABLES = {r"\matrix": "", r"\pmatrix": "()", r"\bmatrix": "[]", r"\vmatrix": "||", r"\cases": "{",
+                    r"\eqalign": "", r"\eqalignno": "", r"\array": ""}
+"""Plain TeX / MathJax tables written as one brace argument, rows separated by `\cr` or `\\\\`."""
 ENVIRONMENTS_WITH_SPEC = frozenset({"array", "subarray", "alignat", "alignat*", "alignedat", "array*"})
 SINGLE_CELL_ENVIRONMENTS = frozenset({"equation", "equation*"})
 
@@ -92,7 +95,8 @@ _STRUCTURAL = (
     | set(ACCENTS) | IGNORED | SKIP_ONE_ARGUMENT | TRANSPARENT | TEXT_COMMANDS | set(BIG_OPERATORS)
     | {"\\" + name for name in FUNCTIONS | set(OPERATOR_NAMES)}
     | {r"\sqrt", r"\left", r"\right", r"\begin", r"\end", r"\not", r"\pmod", r"\textcolor", r"\substack",
-       r"\operatorname", r"\over", r"\choose"}
+       r"\operatorname", r"\over", r"\choose", r"\cr", r"\newline"}
+    | set(PLAIN_TEX_TABLES)
 )
 KNOWN_COMMANDS = frozenset(_STRUCTURAL | set(SYMBOLS) | set(_OVERRIDES))
 MAX_COMMAND_LENGTH = max(len(command) for command in KNOWN_COMMANDS)

@@ -6,12 +6,15 @@ ARQMath LaTeX (`&amp;`, `&lt;`, `&gt;`) become their characters, and an unknown 
 """
 from __future__ import annotations
 
+import html
+import re
 from typing import NamedTuple
 
 from ml.formula.latex_symbols import KNOWN_COMMANDS, MAX_COMMAND_LENGTH
 
 SPECIAL = {"{": "{", "}": "}", "^": "^", "_": "_", "&": "&", "'": "'"}
-_ENTITIES = (("&amp;", "&"), ("&lt;", "<"), ("&gt;", ">"), ("&nbsp;", " "))
+_ENTITY = re.compile(r"&(?:#[0-9]{1,7}|#x[0-9a-fA-F]{1,6}|[a-zA-Z]{2,8});")
+ROW_COMMANDS = frozenset({"\\cr", "\\newline"})
 
 
 class Token(NamedTuple):
@@ -41,13 +44,14 @@ def tokenize(source: str) -> list[Token]:
 
 
 def _ampersand(source: str, pos: int, tokens: list[Token]) -> int:
-    for entity, char in _ENTITIES:
-        if source.startswith(entity, pos):
-            if not char.isspace():
-                tokens.append(Token("&" if char == "&" else "char", char, pos))
-            return pos + len(entity)
-    tokens.append(Token("&", "&", pos))
-    return pos + 1
+    match = _ENTITY.match(source, pos)
+    text = html.unescape(match.group()) if match else "&"
+    if len(text) != 1:  # not an entity after all: a plain alignment mark
+        tokens.append(Token("&", "&", pos))
+        return pos + 1
+    if not text.isspace():
+        tokens.append(Token(SPECIAL.get(text, "char") if text in "&'" else "char", text, pos))
+    return pos + (match.end() - match.start() if match else 1)
 
 
 def _control_sequence(source: str, pos: int, tokens: list[Token]) -> int:
@@ -67,10 +71,10 @@ def _control_sequence(source: str, pos: int, tokens: list[Token]) -> int:
     if word not in KNOWN_COMMANDS:
         prefix = _known_prefix(word)
         if prefix:
-            tokens.append(Token("cmd", prefix, start))
+            tokens.append(Token("row" if prefix in ROW_COMMANDS else "cmd", prefix, start))
             tokens.extend(Token("char", source[i], i) for i in range(start + len(prefix), pos))
             return pos
-    tokens.append(Token("cmd", word, start))
+    tokens.append(Token("row" if word in ROW_COMMANDS else "cmd", word, start))
     return pos
 
 

@@ -118,10 +118,17 @@ def _plain(box: Box) -> Box:
 
 
 def fenced_group(open_char: str, close_char: str, content: list[Box], closer: Box | None = None) -> Box:
-    """`M!()1xK` for a fenced list of K comma-separated elements; the closer's scripts move to the group."""
-    cells = split_elements(content)
-    group = Box(f"M!{open_char}{close_char}1x{len(cells)}")
-    group.cells = cells
+    """`M!()1xK` for a fenced list of K comma-separated elements; the closer's scripts move to the group.
+
+    A fenced bare matrix (`\\left(\\matrix{…}\\right)`) becomes one fenced matrix, as `pmatrix` would.
+    """
+    if len(content) == 1 and content[0].cells is not None and content[0].label[2:3].isdigit() and not content[0].rels:
+        group = content[0]
+        group.label = f"M!{open_char}{close_char}{group.label[2:]}"
+    else:
+        cells = split_elements(content)
+        group = Box(f"M!{open_char}{close_char}1x{len(cells)}")
+        group.cells = cells
     if closer is not None:
         group.rels, group.primes = closer.rels, closer.primes
     return group
