@@ -30,11 +30,14 @@ _EXTRA_OPERATORS = {
     "root": "O!root", "factorial": "O!factorial", "binomial": "O!binom", "continued-fraction": "O!divide",
     "cases": "O!cases", "conditional-set": "O!condset", "formulae-sequence": "O!list",
     "evaluated-at": "O!evaluated-at", "differential-d": "O!d", "max": "F!max", "min": "F!min",
+    "percent": "O!percent",
     "fragments": "O!fragments", "annotated": "O!annotated", "compose": "O!compose",
     **SCRIPT_LABELS,
 }
-_LEAVES = {"exponentiale": "V!e", "imaginaryi": "V!i", "true": "C!true", "false": "C!false",
-           "percent": "V!%"}
+_LEAVES = {"exponentiale": "V!e", "imaginaryi": "V!i", "true": "C!true", "false": "C!false"}
+_BIG_FORMS = {"U!union": "O!bigcup", "U!intersect": "O!bigcap", "U!oplus": "O!bigoplus",
+              "U!and": "O!bigwedge", "U!or": "O!bigvee"}
+"""Binary operators LaTeXML also uses for their big forms (`\\bigcup_{n}` is a scripted `<union/>`)."""
 _CONTAINERS = {"list": "O!list", "set": "U!set", "vector": "O!tuple", "matrix": "O!matrix",
                "matrixrow": "O!row", "cerror": "O!fragments", "merror": "O!fragments"}
 _INTERVALS = {"open": "O!tuple", "closed": "O!interval-cc", "open-closed": "O!interval-oc",
@@ -180,6 +183,8 @@ class _Converter:
         if head is None:
             return make("O!list", args)
         base, limits = _split_scripts(head)
+        if base.label in _BIG_FORMS and not base.children and limits:
+            return make(_BIG_FORMS[base.label], limits + args)
         if base.label in BIG_OPERATORS.values() and not base.children:
             return make(base.label, limits + _integrand(base.label, args))
         if base.label in _FUNCTION_LIKE_BIG.values() and not base.children and limits:
@@ -218,23 +223,33 @@ def _integrand(op: str, args: list[Node]) -> list[Node]:
 
 
 def _apply_function_letters(args: list[Node]) -> list[Node]:
-    """`times(f, x)` → `F!f(x)`: LaTeXML's reading of `f(x)` turned into ours.
+    """`times(f, x)` → `F!f(x)`, `times(f′, x)` → `O!apply(O!SUP(F!f, ′), x)`: LaTeXML's products made ours.
 
-    LaTeXML writes `f(x)` and `fx` alike; a following power, index or text (`hx^2`, `g\text{ and }`)
+    LaTeXML writes `f(x)` and `fx` alike; a following power, index or text (`hx^2`, `g\\text{ and }`)
     is taken as a product, anything else as the argument.
     """
     out: list[Node] = []
     i = 0
     while i < len(args):
-        arg = args[i]
-        if (arg.label[2:] in FUNCTION_LETTERS and arg.label[:2] == "V!" and i + 1 < len(args)
-                and args[i + 1].label not in ("O!SUP", "O!SUB") and not args[i + 1].label.startswith("T!")):
-            out.append(make(f"F!{arg.label[2:]}", [args[i + 1]]))
+        head = _as_function(args[i])
+        if (head is not None and i + 1 < len(args) and args[i + 1].label not in ("O!SUP", "O!SUB")
+                and not args[i + 1].label.startswith("T!")):
+            out.append(make(head.label, [args[i + 1]]) if not head.children else make("O!apply", [head, args[i + 1]]))
             i += 2
             continue
-        out.append(arg)
+        out.append(args[i])
         i += 1
     return out
+
+
+def _as_function(arg: Node) -> Node | None:
+    """The function-letter reading of `f` (→ `F!f`) or of a scripted `f′`/`f_X` (base → `F!f`); else None."""
+    if arg.label[:2] == "V!" and arg.label[2:] in FUNCTION_LETTERS and not arg.children:
+        return leaf(f"F!{arg.label[2:]}")
+    if arg.label not in ("O!SUP", "O!SUB") or len(arg.children) != 2:
+        return None
+    base = _as_function(arg.children[0][1])
+    return None if base is None else make(arg.label, [base, arg.children[1][1]])
 
 
 def _operator_label(name: str) -> str | None:
@@ -269,7 +284,12 @@ def _identifier(text: str) -> Node:
     return leaf(f"V!{value}")
 
 
+_ITALIC_RANGES = ((0x1D434, 0x1D467), (0x1D6E2, 0x1D71B))
+"""Mathematical Italic Latin and Greek: LaTeXML's spelling of plain math letters (𝑥 for x)."""
+
+
 def _plain_letters(text: str) -> str:
-    """Math-alphanumeric letters (𝑥, 𝐰, ℎ) → plain ones; ℝ, ℕ and other letterlike symbols stay."""
-    return "".join(unicodedata.normalize("NFKC", ch) if 0x1D400 <= ord(ch) <= 0x1D7FF or ch == "ℎ" else ch
+    """Italic math letters (𝑥, 𝜋, ℎ) → plain ones; bold 𝐰, script 𝒢, ℝ keep their style, as in our SLTs."""
+    return "".join(unicodedata.normalize("NFKC", ch) if ch == "ℎ" or any(lo <= ord(ch) <= hi for lo, hi in
+                                                                         _ITALIC_RANGES) else ch
                    for ch in text)

@@ -39,6 +39,7 @@ MAX_NESTING = 120
 """Budget of nested parse calls (baselines + precedence levels); deeper input raises OptError."""
 
 _OPERAND_KINDS = frozenset({"atom", "func", "big", "group", "prefix", "diff", "sym"})
+_POSTFIX = {"!": "O!factorial", "%": "O!percent"}
 _SIGNS = {"-": "O!minus", "−": "O!minus", "+": "U!plus", "±": "O!pm", "∓": "O!mp"}
 
 
@@ -267,7 +268,7 @@ class _Parser:
     def postfix(self, node: Node) -> Node:
         while self.peek() is not None and self.peek().kind == "post":
             tok = self.take()
-            node = make("O!SUP", [node, tok.base]) if tok.text == "prime" else make("O!factorial", [node])
+            node = make("O!SUP", [node, tok.base]) if tok.text == "prime" else make(_POSTFIX[tok.text], [node])
         return node
 
 

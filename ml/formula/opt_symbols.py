@@ -53,6 +53,8 @@ _INFIX_SPELLINGS: dict[OpInfo, tuple[str, ...]] = {
     OpInfo("O!ni", REL): ("∋", "\\ni", "contains"),
     OpInfo("O!subset", REL): ("⊂", "\\subset", "subset", "prsubset"),
     OpInfo("O!subseteq", REL): ("⊆", "\\subseteq", "subset-of-or-equals"),
+    OpInfo("O!nsubset", REL): ("⊄", "\\not\\subset", "not-subset-of"),
+    OpInfo("O!nsubseteq", REL): ("⊈", "\\nsubseteq", "not-subset-of-or-equals"),
     OpInfo("O!supset", REL): ("⊃", "\\supset", "superset-of"),
     OpInfo("O!supseteq", REL): ("⊇", "\\supseteq", "superset-of-or-equals"),
     OpInfo("O!to", REL): ("→", "⟶", "\\to", "\\rightarrow", "\\longrightarrow", "tends"),

@@ -114,7 +114,7 @@ def _symbol_token(value: str, scripts: dict[str, Node]) -> Token:
 
 _SIMPLE_KINDS = {**{c: "open" for c in OPENERS}, **{c: "close" for c in CLOSERS},
                  **{c: "bar" for c in BARS}, **{c: "sep" for c in SEPARATORS},
-                 **{c: "diff" for c in DIFFERENTIALS}, "!": "post", ".": "skip", "": "skip",
+                 **{c: "diff" for c in DIFFERENTIALS}, "!": "post", "%": "post", ".": "skip", "": "skip",
                  "&": "skip"}
 
 
@@ -145,6 +145,8 @@ def _matrix_token(slt: Node, parse: Parse, parse_items: ParseCells) -> Token:
                                                                           fences[len(fences) // 2:])
     scripts = {edge: parse(child) for edge, child in slt.children if edge in SCRIPT_LABELS}
     cells = _cells(slt)
+    if not cells and opener == "|" and not scripts:  # `||x||` laid out as two empty |…| groups
+        return Token("bar", text="‖")
     token = Token("group", opener=opener, closer=closer, scripts=scripts)
     if rows > 1:
         parsed = [parse(cell) for cell in cells]
@@ -186,10 +188,16 @@ def match_delimiters(tokens: list[Token], to_group: Callable[[Token, Token, list
                 inner = out[start + 1:]
                 del out[start:]
                 out.append(to_group(opener, tok, inner))
+        elif tok.kind == "atom" and out and _is_digits(out[-1]) and _is_digits(tok):
+            out[-1] = Token("atom", base=leaf(f"{out[-1].base.label}{tok.base.label[2:]}"))  # `1\ 000`
         elif tok.kind != "skip":
             out.append(tok)
     openers = {id(opener) for opener, _ in stack}
     return [tok for tok in out if id(tok) not in openers]
+
+
+def _is_digits(tok: Token) -> bool:
+    return tok.kind == "atom" and not tok.scripts and tok.base.label.startswith("N!") and not tok.base.children
 
 
 def _closes_bar(out: list[Token], start: int) -> bool:
