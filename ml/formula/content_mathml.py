@@ -225,14 +225,14 @@ def _integrand(op: str, args: list[Node]) -> list[Node]:
 def _apply_function_letters(args: list[Node]) -> list[Node]:
     """`times(f, x)` → `F!f(x)`, `times(f′, x)` → `O!apply(O!SUP(F!f, ′), x)`: LaTeXML's products made ours.
 
-    LaTeXML writes `f(x)` and `fx` alike; a following power, index or text (`hx^2`, `g\\text{ and }`)
-    is taken as a product, anything else as the argument.
+    LaTeXML writes `f(x)` and `fx` alike; a following power, index, differential or text (`hx^2`,
+    `f\\,dx`, `g\\text{ and }`) is taken as a product, anything else as the argument.
     """
     out: list[Node] = []
     i = 0
     while i < len(args):
         head = _as_function(args[i])
-        if (head is not None and i + 1 < len(args) and args[i + 1].label not in ("O!SUP", "O!SUB")
+        if (head is not None and i + 1 < len(args) and args[i + 1].label not in ("O!SUP", "O!SUB", "O!d")
                 and not args[i + 1].label.startswith("T!")):
             out.append(make(head.label, [args[i + 1]]) if not head.children else make("O!apply", [head, args[i + 1]]))
             i += 2

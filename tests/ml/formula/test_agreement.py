@@ -1,0 +1,54 @@
+"""Agreement of our LaTeX → OPT with the organisers' Content MathML → OPT, and the F1 it rests on."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from ml.formula.agreement import agreement, alttext, format_table, label_f1
+
+DATA = Path(__file__).resolve().parents[3] / ".." / "shared" / "data"
+
+
+@pytest.mark.parametrize("ours, theirs, expected", [
+    pytest.param(["a", "b"], ["a", "b"], 1.0, id="identical"),
+    pytest.param(["a", "b"], ["b", "a"], 1.0, id="order-ignored"),
+    pytest.param(["a"], ["b"], 0.0, id="disjoint"),
+    pytest.param(["a", "a", "b"], ["a", "b"], 0.8, id="multiset-counts-repeats"),
+    pytest.param([], [], 1.0, id="both-empty"),
+    pytest.param(["a"], [], 0.0, id="one-empty"),
+])
+def test_label_f1(ours, theirs, expected):
+    assert label_f1(ours, theirs) == pytest.approx(expected)
+
+
+@pytest.mark.parametrize("mathml, latex", [
+    pytest.param('<math alttext="x^{2}+1"/>', "x^{2}+1", id="plain"),
+    pytest.param('<math alttext="\\frac{1}{N^{% 4}}"/>', "\\frac{1}{N^{4}}", id="latexml-line-break"),
+    pytest.param('<math alttext="100\\%"/>', "100\\%", id="escaped-percent-kept"),
+    pytest.param('<math alttext="a&lt;b"/>', "a<b", id="xml-entities"),
+    pytest.param("<math", "", id="broken-xml"),
+])
+def test_alttext(mathml, latex):
+    assert alttext(mathml) == latex
+
+
+@pytest.fixture(scope="module")
+def result():
+    return agreement(DATA)
+
+
+def test_opt_agreement_bar(result):
+    """The brief's bar: mean node-label F1 ≥ 0.85 over the 843 formulas of the 2021 topics."""
+    assert result["count"] == 843
+    assert result["means"]["opt_f1"] >= 0.85
+
+
+def test_opt_coverage_on_topic_formulas(result):
+    assert result["means"]["opt_coverage"] >= 0.98
+
+
+def test_format_table_lists_means_and_worst_rows(result):
+    table = format_table(result, worst=3)
+    assert f"{result['means']['opt_f1']:.3f}" in table
+    assert len(table.splitlines()) == 7 + 3
