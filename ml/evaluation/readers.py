@@ -47,7 +47,7 @@ def data_lines(text: str) -> Iterator[tuple[int, str]]:
             yield line_no, line
 
 
-def _parse_lines(text: str, parse_line: Callable[[list[str]], tuple[str, str, object]], into: dict) -> Read:
+def _parse_lines(text: str, parse_line: Callable[[str], tuple[str, str | None, object]], into: dict) -> Read:
     """Run `parse_line` over each line; it returns (key, subkey, value) or raises ValueError with the reason."""
     read = Read(into)
     for line_no, line in data_lines(text):

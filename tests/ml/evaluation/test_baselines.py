@@ -2,24 +2,26 @@ import time
 
 import pytest
 
+from ml.evaluation.arqmath_dev import load_dev_split
 from ml.evaluation.baselines import average_evaluations, latex_tfidf_run, random_baseline, tfidf_run
 from ml.evaluation.metrics import evaluate
-from ml.evaluation.readers import read_qrels, read_topic_latex, read_visual_ids
 
 HEADLINE = ("ndcg_prime", "map_prime", "p10_prime")
 
 
 @pytest.fixture(scope="module")
 def dev_split(shared_data):
-    arqmath = shared_data / "arqmath"
-    qrels = read_qrels(arqmath / "qrels" / "qrels.arqmath-2020-task2-dev-visual_ids.txt").value
-    topics = read_topic_latex(arqmath / "topics" / "topics.arqmath-2020-task2.txt").value
-    visual_ids = read_visual_ids(arqmath / "arqmath1-task2-judged-formulas" / "visual_id_file.tsv").value
-    return qrels, topics, {vid: record.latex for vid, record in visual_ids.items()}
+    return load_dev_split(shared_data)
+
+
+def test_dev_split_loads_cleanly(dev_split):
+    assert all(problems == [] for problems in dev_split.problems.values())
+    assert (len(dev_split.qrels), len(dev_split.topics_latex), len(dev_split.visual_ids)) == (29, 85, 9926)
+    assert set(dev_split.qrels) <= set(dev_split.topics_latex)
 
 
 def test_random_order_on_dev_split_matches_design_notes(dev_split):
-    result = random_baseline(dev_split[0], seed=7, repeats=30)
+    result = random_baseline(dev_split.qrels, seed=7, repeats=30)
     assert result["topics"] == 29 and result["judged_at_10"] == 1.0
     assert [result[name] for name in HEADLINE] == pytest.approx([0.54, 0.17, 0.15], abs=0.025)
 
@@ -31,9 +33,9 @@ def test_random_baseline_is_seeded():
 
 
 def test_latex_tfidf_on_dev_split_beats_random_and_reproduces_design_notes(dev_split):
-    qrels, topics, doc_latex = dev_split
+    qrels = dev_split.qrels
     started = time.perf_counter()
-    ranking = latex_tfidf_run(qrels, topics, doc_latex)
+    ranking = latex_tfidf_run(qrels, dev_split.topics_latex, dev_split.doc_latex())
     result = evaluate(ranking.run, qrels)
     assert time.perf_counter() - started < 20
     assert (ranking.missing_docs, ranking.missing_topics) == ({}, [])
