@@ -22,8 +22,11 @@ def fraction(parser, token, boxes, depth) -> None:
 
 
 def binomial(parser, token, boxes, depth) -> None:
-    top = parser.argument(depth)
-    boxes.append(matrix_box("()", [[top], [parser.argument(depth)]]))
+    """Drawn as a fraction without a bar inside parentheses; LaTeXML and Tangent write it that way too."""
+    box = Box("O!divide")
+    box.attach("o", parser.argument(depth))
+    box.attach("u", parser.argument(depth))
+    boxes.append(fenced_group("(", ")", [box]))
 
 
 def root(parser, token, boxes, depth) -> None:
@@ -139,6 +142,15 @@ def negation(parser, token, boxes, depth) -> None:
     boxes.extend(negated)
 
 
+def sized_delimiter(parser, token, boxes, depth) -> None:
+    """`\big(` needs nothing, but `\big{\{}` wraps its delimiter in braces, which must not hide it from pairing."""
+    tokens, i = parser.tokens, parser.i
+    if i + 2 < len(tokens) and tokens[i].kind == "{" and tokens[i + 2].kind == "}" and tokens[i + 1].kind in ("char", "cmd"):
+        parser.i += 1
+        parser.atom(boxes, depth + 1, single=True)
+        parser.i += 1
+
+
 def skip_argument(parser, token, boxes, depth) -> None:
     parser.raw_group()
 
@@ -162,6 +174,7 @@ def environment(parser, token, boxes, depth) -> None:
     if name not in sym.ENVIRONMENT_FENCES:
         raise ParseError(f"unknown environment {name!r}", token.pos, "unknown_environment")
     if name in sym.ENVIRONMENTS_WITH_SPEC:
+        parser.optional_argument(depth)  # `\begin{array}[t]{cc}`
         parser.raw_group()
     rows = table_rows(parser, token, depth, closing=r"\end")
     end_name = parser.raw_group().strip()
@@ -169,6 +182,10 @@ def environment(parser, token, boxes, depth) -> None:
         raise ParseError(f"\\begin{{{name}}} ended by \\end{{{end_name}}}", token.pos, "unbalanced_environment")
     if name in sym.SINGLE_CELL_ENVIRONMENTS:
         boxes.extend(box for row in rows for cell in row for box in cell)
+    elif sym.ENVIRONMENT_FENCES[name] in ("{", "}"):  # cases: one brace beside a table, as LaTeXML writes it
+        brace = Box(sym.ENVIRONMENT_FENCES[name])
+        table = matrix_box("", rows)
+        boxes.extend([brace, table] if brace.label == "{" else [table, brace])
     else:
         boxes.append(matrix_box(sym.ENVIRONMENT_FENCES[name], rows))
 
@@ -179,7 +196,11 @@ def braced_table(parser, token, boxes, depth) -> None:
         boxes.extend(parser.argument(depth))
         return
     parser.i += 1
-    boxes.append(matrix_box(sym.PLAIN_TEX_TABLES.get(token.text, ""), table_rows(parser, token, depth, closing="}")))
+    table = matrix_box(sym.PLAIN_TEX_TABLES.get(token.text, ""), table_rows(parser, token, depth, closing="}"))
+    if table.label.startswith("M!{"):  # \cases, like the cases environment
+        table.label = "M!" + table.label[3:]
+        boxes.append(Box("{"))
+    boxes.append(table)
 
 
 def table_rows(parser, token, depth: int, closing: str) -> list[list[list]]:
@@ -207,6 +228,7 @@ def table_rows(parser, token, depth: int, closing: str) -> list[list[list]]:
 
 _BY_NAME: dict[str, Callable] = {
     r"\left": left, r"\sqrt": root, r"\begin": environment, r"\not": negation, r"\pmod": modulus,
+    **{name: sized_delimiter for name in sym.SIZED_DELIMITERS},
     r"\textcolor": coloured, r"\substack": braced_table,
     **{name: braced_table for name in sym.PLAIN_TEX_TABLES},
     **{name: fence_symbol for name in (r"\{", r"\}", r"\|", r"\lvert", r"\rvert", r"\lVert", r"\rVert",

@@ -10,7 +10,7 @@ from ml.formula import latex_symbols as sym
 from ml.formula.errors import MAX_DEPTH, ParseError
 from ml.formula.latex_commands import handler_for
 from ml.formula.latex_tokens import Token, tokenize
-from ml.formula.layout import CLOSERS, OPENERS, Box, build, fenced_group, group_fences, matrix_box
+from ml.formula.layout import CLOSERS, OPENERS, Box, build, fenced_group, group_fences, mark_differentials
 from ml.formula.tree import Node
 
 _STOP_KINDS = frozenset({"}", "&", "row"})
@@ -66,7 +66,7 @@ class _Parser:
             else:
                 self.atom(boxes, depth)
         boxes = group_fences(boxes)
-        _mark_differentials(boxes)
+        mark_differentials(boxes)
         return boxes
 
     def scripts(self, boxes: list[Box], depth: int) -> None:
@@ -86,12 +86,10 @@ class _Parser:
             self.i += 1
 
     def infix_fraction(self, token: Token, above: list[Box], below: list[Box]) -> Box:
-        if token.text == r"\choose":
-            return matrix_box("()", [[above], [below]])
         box = Box("O!divide")
         box.attach("o", above)
         box.attach("u", below)
-        return box
+        return fenced_group("(", ")", [box]) if token.text == r"\choose" else box
 
     # ---- single items ----------------------------------------------------------------------------------
     def argument(self, depth: int) -> list[Box]:
@@ -131,13 +129,21 @@ class _Parser:
         char = token.text
         if char.isdigit() and char.isascii():
             boxes.append(Box("N!" + (char if single else self.number(char))))
+        elif char == "|" and self._next_is("|"):  # `||x||` is drawn as the norm `\|x\|`
+            self.i += 1
+            boxes.append(Box("∥", fence="∥"))
         elif char in OPENERS or char in CLOSERS:
             boxes.append(Box(char, fence=char))
+        elif char == "." and self._next_is(".") and self._is_text_at(self.i + 1, "."):
+            self.i += 2
+            boxes.append(Box("V!…"))
+        elif char == "~":  # a non-breaking space
+            return
         elif char in ":!" and self._next_is(char if char == "!" else "="):
             self.i += 1
             boxes.append(Box(char + self.tokens[self.i - 1].text))
         else:
-            boxes.append(Box(sym.symbol_label(char)))
+            boxes.append(Box(sym.symbol_label(sym.MINUS_SIGNS.get(char, char))))
 
     def number(self, first: str) -> str:
         digits, tokens, seen_point = [first], self.tokens, False
@@ -173,6 +179,9 @@ class _Parser:
 
     def _next_is(self, text: str) -> bool:
         return self.i < len(self.tokens) and self.tokens[self.i].text == text and self.tokens[self.i].kind == "char"
+
+    def _is_text_at(self, index: int, text: str) -> bool:
+        return index < len(self.tokens) and self.tokens[index].kind == "char" and self.tokens[index].text == text
 
     def _is_digit_at(self, index: int) -> bool:
         return index < len(self.tokens) and self.tokens[index].kind == "char" and self.tokens[index].text.isdigit()
@@ -210,14 +219,3 @@ def _base(boxes: list[Box]) -> Box:
     if not boxes:
         boxes.append(Box("E!"))
     return boxes[-1]
-
-
-def _mark_differentials(boxes: list[Box]) -> None:
-    """After an integral sign, `d` before a variable is the differential `𝑑`, as LaTeXML marks it."""
-    seen_integral = False
-    for index, box in enumerate(boxes):
-        if box.label in sym.INTEGRALS:
-            seen_integral = True
-        elif (seen_integral and box.label == "V!d" and not box.rels and index + 1 < len(boxes)
-              and boxes[index + 1].label.startswith("V!")):
-            box.label = "𝑑"

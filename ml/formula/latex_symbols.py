@@ -20,8 +20,9 @@ _OVERRIDES = {
     r"\setminus": "∖", r"\smallsetminus": "∖", r"\vert": "|", r"\mid": "∣", r"\Vert": "∥", r"\|": "∥",
     r"\lvert": "|", r"\rvert": "|", r"\lVert": "∥", r"\rVert": "∥", r"\{": "{", r"\}": "}", r"\lbrace": "{",
     r"\rbrace": "}", r"\lbrack": "[", r"\rbrack": "]", r"\%": "%", r"\$": "$", r"\#": "#", r"\&": "&",
-    r"\_": "_", r"\star": "⋆", r"\ast": "∗", r"\Re": "ℜ", r"\Im": "ℑ", r"\tilde": "~", r"\dagger": "†",
+    r"\_": "_", r"\star": "⋆", r"\ast": "∗", r"\Re": "ℜ", r"\Im": "ℑ", r"\tilde": "~", r"\dagger": "†", r"\sim": "∼",
 }
+MINUS_SIGNS = {"−": "-", "–": "-"}
 VARIABLE_SYMBOLS = frozenset("∞…⋯⋮⋱∅¬∠△ℵℓ℘ℏ")
 """Non-letters that LaTeXML marks up as identifiers (<mi>), hence `V!` nodes in Tangent strings."""
 
@@ -39,7 +40,6 @@ BIG_OPERATORS = {
     r"\oint": "∮", r"\bigcup": "⋃", r"\bigcap": "⋂", r"\bigoplus": "⨁", r"\bigotimes": "⨂",
     r"\bigodot": "⨀", r"\bigvee": "⋁", r"\bigwedge": "⋀", r"\biguplus": "⨄", r"\bigsqcup": "⨆",
 }
-INTEGRALS = frozenset("∫∬∭∮")
 
 ACCENTS = {  # command -> (relation, mark)
     r"\hat": ("o", "^"), r"\widehat": ("o", "^"), r"\bar": ("o", "¯"), r"\overline": ("o", "¯"),
@@ -52,12 +52,14 @@ ACCENTS = {  # command -> (relation, mark)
 
 IGNORED = frozenset(
     r"\, \; \: \! \> \  \quad \qquad \enspace \thinspace \medspace \thickspace \negthinspace \negmedspace "
-    r"\displaystyle \textstyle \scriptstyle \scriptscriptstyle \limits \nolimits \big \Big \bigg \Bigg "
-    r"\bigl \bigr \Bigl \Bigr \biggl \biggr \Biggl \Biggr \bigm \Bigm \biggm \Biggm \hline \hdashline "
+    r"\displaystyle \textstyle \scriptstyle \scriptscriptstyle \limits \nolimits \hline \hdashline "
     r"\nonumber \notag \mathstrut \strut \allowbreak \nobreak \relax \noindent \centering \smallskip "
     r"\medskip \bigskip \rm \bf \it \cal \sf \tt \small \large \Large \normalsize \tiny \footnotesize "
     r"\middle \left. \right.".split()
 ) | {"\\ ", "\\\n", "\\\t"}
+SIZED_DELIMITERS = frozenset(
+    r"\big \Big \bigg \Bigg \bigl \bigr \Bigl \Bigr \biggl \biggr \Biggl \Biggr \bigm \Bigm \biggm \Biggm".split()
+)
 SKIP_ONE_ARGUMENT = frozenset(
     r"\hspace \vspace \hspace* \vspace* \phantom \hphantom \vphantom \label \tag \tag* \color \mspace".split()
 )
@@ -92,7 +94,7 @@ SINGLE_CELL_ENVIRONMENTS = frozenset({"equation", "equation*"})
 
 _STRUCTURAL = (
     set(FONT_STYLES) | UPRIGHT_NAMES | FRACTIONS | BINOMIALS | set(OVER_UNDER) | set(ARROWS_WITH_LABELS)
-    | set(ACCENTS) | IGNORED | SKIP_ONE_ARGUMENT | TRANSPARENT | TEXT_COMMANDS | set(BIG_OPERATORS)
+    | set(ACCENTS) | IGNORED | SIZED_DELIMITERS | SKIP_ONE_ARGUMENT | TRANSPARENT | TEXT_COMMANDS | set(BIG_OPERATORS)
     | {"\\" + name for name in FUNCTIONS | set(OPERATOR_NAMES)}
     | {r"\sqrt", r"\left", r"\right", r"\begin", r"\end", r"\not", r"\pmod", r"\textcolor", r"\substack",
        r"\operatorname", r"\over", r"\choose", r"\cr", r"\newline"}

@@ -31,8 +31,10 @@ def tokenize(source: str) -> list[Token]:
         if char.isspace():
             pos += 1
         elif char == "%":
+            # A comment runs to the end of its line; ARQMath / LaTeXML text lost its newlines, and there
+            # a `%` only marked a line break, so without a newline just the `%` itself is dropped.
             newline = source.find("\n", pos)
-            pos = end if newline < 0 else newline
+            pos = pos + 1 if newline < 0 else newline
         elif char == "\\":
             pos = _control_sequence(source, pos, tokens)
         elif char == "&":

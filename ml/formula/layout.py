@@ -16,6 +16,7 @@ CHILD_ORDER = {edge: rank for rank, edge in enumerate("nabcdouwe")}
 OPENERS = {"(": "()[", "[": ")]", "{": "}", "|": "|", "∥": "∥"}
 """Opening fence → the closing fences that may end its group (LaTeXML also pairs `[0,1)`)."""
 CLOSERS = frozenset(")]}")
+INTEGRALS = frozenset("∫∬∭∮")
 PRIME_LABELS = {1: "′", 2: "V!′′", 3: "V!′′′"}
 
 
@@ -143,6 +144,17 @@ def split_elements(content: list[Box]) -> list[list[Box]]:
     if not cells[-1] and len(cells) > 1:
         cells.pop()
     return cells
+
+
+def mark_differentials(boxes: list[Box]) -> None:
+    """After an integral sign, `d` before a variable is the differential `𝑑`, as LaTeXML marks it."""
+    seen_integral = False
+    for index, box in enumerate(boxes):
+        if box.label in INTEGRALS:
+            seen_integral = True
+        elif (seen_integral and box.label in ("V!d", "d") and not box.rels and index + 1 < len(boxes)
+              and boxes[index + 1].label.startswith("V!")):
+            box.label = "𝑑"
 
 
 def matrix_box(fences: str, rows: list[list[list[Box]]]) -> Box:
