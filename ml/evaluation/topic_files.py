@@ -1,6 +1,6 @@
 """Readers for the ARQMath topic posts: the official `*-origin.xml` files and the `*-context.json` files.
 
-Like `readers`, they are tolerant: a topic or formula that cannot be read becomes a `Problem`, and a file that
+Like `benchmark_files`, they are tolerant: a topic or formula that cannot be read becomes a `Problem`, and a file that
 breaks off mid-way still yields the topics before the break.
 """
 from __future__ import annotations
@@ -12,7 +12,7 @@ from html import unescape
 from pathlib import Path
 from xml.parsers import expat
 
-from ml.evaluation.readers import Problem, Read, read_text
+from ml.evaluation.benchmark_files import Problem, Read, read_text
 
 
 @dataclass(frozen=True)

@@ -2,7 +2,7 @@ import json
 
 import pytest
 
-from ml.evaluation.readers import Problem
+from ml.evaluation.benchmark_files import Problem
 from ml.evaluation.topic_files import (
     TopicContext, TopicFormula, math_containers, parse_topic_contexts, parse_topic_xml, read_topic_contexts,
     read_topic_xml,
