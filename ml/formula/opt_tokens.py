@@ -84,7 +84,7 @@ def make_token(slt: Node, parse: Parse, parse_items: ParseCells) -> Token:
         return _symbol_token(value, scripts)
     if kind in ("V", "F", "C"):
         return _identifier_token(kind, value, scripts)
-    if label == "E!":
+    if label == "E!" and not scripts:  # an empty base (`{}^\circ`) only matters for its scripts
         return Token("skip")
     return Token("atom", base=leaf(f"T!{value.strip()}" if kind == "T" else label), scripts=scripts)
 
