@@ -3,8 +3,12 @@ import time
 import pytest
 
 from ml.evaluation.arqmath_dev import load_dev_split
-from ml.evaluation.baselines import average_evaluations, latex_tfidf_run, random_baseline, tfidf_run
+from ml.evaluation.baselines import average_evaluations, latex_tfidf_run, random_baseline, tfidf_run, tree_terms
+from ml.evaluation.benchmark_files import VisualIdRecord
 from ml.evaluation.metrics import evaluate
+from ml.formula.api import parse_latex, parse_slt_string
+from ml.formula.errors import ParseError
+from ml.formula.tree import Node, Tree
 
 HEADLINE = ("ndcg_prime", "map_prime", "p10_prime")
 
@@ -56,3 +60,38 @@ def test_tfidf_run_over_node_labels():
 def test_average_of_nothing_is_an_error():
     with pytest.raises(ValueError, match="nothing to average"):
         average_evaluations([])
+
+
+X_SQUARED_PLUS_ONE = Tree(Node("U!plus", (("0", Node("O!SUP", (("0", Node("V!x")), ("1", Node("N!2"))))),
+                                          ("0", Node("N!1")))), "opt")
+
+
+@pytest.mark.parametrize("tree, with_edges, terms", [
+    pytest.param(X_SQUARED_PLUS_ONE, False, ["opt:U!plus", "opt:O!SUP", "opt:V!x", "opt:N!2", "opt:N!1"],
+                 id="labels"),
+    pytest.param(X_SQUARED_PLUS_ONE, True,
+                 ["opt:U!plus", "opt:O!SUP", "opt:V!x", "opt:N!2", "opt:N!1", "opt:U!plus 0 O!SUP",
+                  "opt:O!SUP 0 V!x", "opt:O!SUP 1 N!2", "opt:U!plus 0 N!1"], id="labels-and-triples"),
+    pytest.param(Tree(Node("V!x", (("a", Node("N!2")),)), "slt"), True, ["slt:V!x", "slt:N!2", "slt:V!x a N!2"],
+                 id="slt-prefix"),
+    pytest.param(None, True, [], id="no-tree"),
+])
+def test_tree_terms(tree, with_edges, terms):
+    assert sorted(tree_terms(tree, with_edges)) == sorted(terms)
+
+
+def test_opt_terms_on_dev_split_beat_random(dev_split):
+    pool = {doc for judged in dev_split.qrels.values() for doc in judged}
+    docs = {doc: _opt_terms(dev_split.visual_ids[doc]) for doc in pool}
+    queries = {topic: _opt_terms(VisualIdRecord(topic, None, dev_split.topics_latex[topic]))
+               for topic in dev_split.qrels}
+    result = evaluate(tfidf_run(dev_split.qrels, queries, docs, bigrams=False).run, dev_split.qrels)
+    assert result["map_prime"] > 0.4 and result["p10_prime"] > 0.4  # random: 0.17 / 0.15
+
+
+def _opt_terms(record: VisualIdRecord) -> list[str]:
+    try:
+        graphs = parse_latex(record.latex) if record.latex else parse_slt_string(record.slt)
+    except ParseError:
+        return []
+    return tree_terms(graphs.opt)
