@@ -1,1 +1,1 @@
-"""Evaluation: benchmark file readers, ARQMath prime metrics, pool ranking and the baselines results are reported against."""
+"""Evaluation: benchmark file readers, ARQMath prime metrics, pool ranking, and the baselines to report against."""

@@ -13,8 +13,9 @@ from ml.evaluation.benchmark_files import (
     pytest.param("q1 0 d1 2\nq2 0 d2 1", {"q1": {"d1": 2}, "q2": {"d2": 1}}, [], id="space-no-final-newline"),
     pytest.param("q1 0 d1 2\n\nq1 0 d2 x\n", {"q1": {"d1": 2}}, [Problem(3, "relevance 'x' is not a number")],
                  id="bad-grade"),
-    pytest.param("q1 0 d1\nq1 0 d2 1.5\n", {}, [Problem(1, "expected 4 fields (topic iteration doc relevance), found 3"),
-                                                Problem(2, "relevance '1.5' is not a whole grade")], id="bad-lines"),
+    pytest.param("q1 0 d1\nq1 0 d2 1.5\n", {},
+                 [Problem(1, "expected 4 fields (topic iteration doc relevance), found 3"),
+                  Problem(2, "relevance '1.5' is not a whole grade")], id="bad-lines"),
     pytest.param("q1 0 d1 2\nq1 0 d1 0\n", {"q1": {"d1": 2}}, [Problem(2, "duplicate entry for q1 d1")],
                  id="duplicate-keeps-first"),
 ])
