@@ -30,6 +30,7 @@ _INFIX_SPELLINGS: dict[OpInfo, tuple[str, ...]] = {
     OpInfo("O!colon", COLON): (":",),
     OpInfo("O!implies", IMPLIES): ("⇒", "⟹", "\\implies", "\\Rightarrow", "\\Longrightarrow", "implies"),
     OpInfo("U!iff", IMPLIES): ("⇔", "⟺", "\\iff", "\\Leftrightarrow", "\\Longleftrightarrow", "iff",
+                               "↔", "\\leftrightarrow",
                                "equivalent-to"),
     OpInfo("O!impliedby", IMPLIES): ("⇐", "⟸", "\\impliedby", "\\Leftarrow"),
     OpInfo("U!or", OR): ("∨", "\\lor", "\\vee", "or"),

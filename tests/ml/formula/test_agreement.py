@@ -44,6 +44,11 @@ def test_opt_agreement_bar(result):
     assert result["means"]["opt_f1"] >= 0.85
 
 
+def test_slt_agreement_bar(result):
+    """LaTeX → SLT against the organisers' Presentation MathML → SLT: mean label F1 ≥ 0.95."""
+    assert result["means"]["slt_f1"] >= 0.95
+
+
 def test_opt_coverage_on_topic_formulas(result):
     assert result["means"]["opt_coverage"] >= 0.98
 
