@@ -19,20 +19,19 @@ import xml.etree.ElementTree as ET
 from ml.formula.errors import ParseError
 from ml.formula.opt_nodes import leaf, make
 from ml.formula.opt_symbols import (BIG_OPERATORS, CMML_FUNCTIONS, CONSTANTS, DELIMITED, FUNCTION_LETTERS,
-                                    FUNCTIONS, INFIX, INTEGRALS, PREFIX, SCRIPT_LABELS)
+                                    FUNCTIONS, INFIX, INTEGRALS, PREFIX, CMML_SCRIPTS)
 from ml.formula.tree import Node, Tree
 
 MAX_CHARS = 200_000
-MAX_DEPTH = 150
+MAX_DEPTH = 100
+"""Nesting refused beyond this (real LaTeXML output stays under 20); keeps well inside the recursion limit."""
 
 _TRANSPARENT, _ABSENT = "delimited-[]", "absent"
 _EXTRA_OPERATORS = {
     "root": "O!root", "factorial": "O!factorial", "binomial": "O!binom", "continued-fraction": "O!divide",
     "cases": "O!cases", "conditional-set": "O!condset", "formulae-sequence": "O!list",
     "evaluated-at": "O!evaluated-at", "differential-d": "O!d", "max": "F!max", "min": "F!min",
-    "percent": "O!percent",
-    "fragments": "O!fragments", "annotated": "O!annotated", "compose": "O!compose",
-    **SCRIPT_LABELS,
+    "percent": "O!percent", "fragments": "O!fragments", "annotated": "O!annotated", **CMML_SCRIPTS,
 }
 _LEAVES = {"exponentiale": "V!e", "imaginaryi": "V!i", "true": "C!true", "false": "C!false"}
 _BIG_FORMS = {"U!union": "O!bigcup", "U!intersect": "O!bigcap", "U!oplus": "O!bigoplus",

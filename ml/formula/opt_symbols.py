@@ -128,4 +128,5 @@ DELIMITED = {"|": "O!abs", "abs": "O!abs", "‖": "O!norm", "∥": "O!norm", "no
              "⟨": "O!angle"}
 """Opening delimiter (or MathML name) → the operator a delimited group denotes."""
 
-SCRIPT_LABELS = {"superscript": "O!SUP", "subscript": "O!SUB"}
+CMML_SCRIPTS = {"superscript": "O!SUP", "subscript": "O!SUB"}
+"""LaTeXML's `csymbol cd="ambiguous"` names of scripts."""
