@@ -1,10 +1,17 @@
 from django.contrib import admin
 from django.urls import path
 
-from searchapp import views
+from searchapp import api, api_more, views
 
 urlpatterns = [
     path("", views.home, name="home"),
+    path("posts", views.posts, name="posts"),
+    path("formula/<int:pk>", views.formula, name="formula"),
+    path("feedback", views.feedback, name="feedback"),
     path("healthz", views.healthz, name="healthz"),
+    path("api/search", api.search, name="api-search"),
+    path("api/formulas/<int:pk>", api_more.formula, name="api-formula"),
+    path("api/feedback", api_more.feedback, name="api-feedback"),
+    path("api/schema", api_more.schema, name="api-schema"),
     path("admin/", admin.site.urls),
 ]

@@ -1,12 +1,38 @@
-from django.contrib import admin
+from django.contrib import admin, messages
+from django.urls import path, reverse
+from django.utils.html import format_html
 
-from searchapp.models import Corpus, Post
+from searchapp import admin_views
+from searchapp.models import Corpus, Feedback, IndexJob, Post
+from searchapp.uploads import delete_corpus, reindex_corpus
 
 
 @admin.register(Corpus)
 class CorpusAdmin(admin.ModelAdmin):
     list_display = ("name", "created_at")
     search_fields = ("name",)
+    actions = ["reindex", "delete_with_contents"]
+
+    def get_actions(self, request):
+        actions = super().get_actions(request)
+        # The stock action lists every related row on its confirmation page: unusable for 100k formulas.
+        actions.pop("delete_selected", None)
+        return actions
+
+    @admin.action(description="Re-index selected corpora from their uploaded files")
+    def reindex(self, request, queryset):
+        for corpus in queryset:
+            jobs = reindex_corpus(corpus)
+            level = messages.SUCCESS if jobs else messages.WARNING
+            self.message_user(request, f"{corpus}: {len(jobs)} indexing job(s) started"
+                              + ("" if jobs else " — none of its files is still on disk"), level)
+
+    @admin.action(description="Delete selected corpora with their posts and formulas", permissions=["delete"])
+    def delete_with_contents(self, request, queryset):
+        names = [corpus.name for corpus in queryset]
+        for corpus in queryset:
+            delete_corpus(corpus)
+        self.message_user(request, f"Deleted {', '.join(names)}.", messages.SUCCESS)
 
 
 @admin.register(Post)
@@ -14,3 +40,53 @@ class PostAdmin(admin.ModelAdmin):
     list_display = ("title", "corpus", "source_id")
     list_filter = ("corpus",)
     search_fields = ("title", "source_id")
+
+
+@admin.register(IndexJob)
+class IndexJobAdmin(admin.ModelAdmin):
+    """Job history; new jobs come from the upload page (or `manage.py index_corpus`)."""
+
+    list_display = ("id", "corpus", "format", "state", "progress", "formulas_added", "failed", "created_at",
+                    "finished_at", "live_link")
+    list_filter = ("state", "format", "corpus")
+    readonly_fields = [field.name for field in IndexJob._meta.fields]
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    @admin.display(description="processed")
+    def progress(self, job):
+        return f"{job.cursor} / {job.total}"
+
+    @admin.display(description="live")
+    def live_link(self, job):
+        return format_html('<a href="{}">progress</a>', reverse("admin:searchapp_indexjob_live", args=[job.pk]))
+
+    def get_urls(self):
+        view = self.admin_site.admin_view
+        return [
+            path("upload/", view(admin_views.upload), name="searchapp_indexjob_upload"),
+            path("<int:pk>/live/", view(admin_views.live), name="searchapp_indexjob_live"),
+            path("<int:pk>/progress.json", view(admin_views.progress), name="searchapp_indexjob_progress"),
+        ] + super().get_urls()
+
+
+@admin.register(Feedback)
+class FeedbackAdmin(admin.ModelAdmin):
+    list_display = ("query", "formula", "kind", "rank", "fusion", "session_key", "created_at")
+    list_filter = ("kind", "fusion")
+    search_fields = ("query",)
+    list_select_related = ("formula",)
+    readonly_fields = [field.name for field in Feedback._meta.fields]
+
+    def has_add_permission(self, request):
+        return False
+
+    def get_urls(self):
+        return [
+            path("by-query/", self.admin_site.admin_view(admin_views.feedback_by_query),
+                 name="searchapp_feedback_by_query"),
+        ] + super().get_urls()

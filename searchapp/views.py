@@ -1,11 +1,25 @@
 """Thin views: validate, call a service, render or return JSON."""
+from django.contrib import messages
 from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse, JsonResponse
-from django.shortcuts import render
-from django.views.decorators.http import require_GET
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.views.decorators.csrf import ensure_csrf_cookie
+from django.views.decorators.http import require_GET, require_POST
 
+from ml.formula import ParseError
+from ml.retrieval.fusion import FUSIONS
+from searchapp import pages
+from searchapp.api import int_param, search_params
+from searchapp.errors import ApiError
+from searchapp.feedback import client_key, parse_feedback, record_feedback
 from searchapp.health import health_report
-from searchapp.models import Post
+from searchapp.models import Corpus, Formula, Post
+from searchapp.search import search_formulas
+from searchapp.trees_svg import tree_svg
+from searchapp.tuning import load_setting
+
+MAX_PAGES = 50
 
 
 @require_GET
@@ -15,7 +29,67 @@ def healthz(request: HttpRequest) -> JsonResponse:
 
 
 @require_GET
+@ensure_csrf_cookie  # the page's feedback requests send this token back
 def home(request: HttpRequest) -> HttpResponse:
-    posts = Post.objects.select_related("corpus").order_by("id")
-    page = Paginator(posts, 50).get_page(request.GET.get("page"))
-    return render(request, "searchapp/home.html", {"page": page})
+    """The search page; with `?q=` it also renders the results, so searching works without JavaScript."""
+    context = {"query": request.GET.get("q", "").strip(), "examples": pages.EXAMPLES, "palette": pages.PALETTE,
+               "fusions": FUSIONS, "fusion": request.GET.get("fusion") or load_setting()["fusion"],
+               "corpus": request.GET.get("corpus", ""), "corpora": Corpus.objects.values_list("name", flat=True)}
+    status = 200
+    if context["query"]:
+        try:
+            context.update(_search(request))
+        except ParseError as error:
+            context["error"], status = pages.error_context(error.message, error.pos), 400
+        except ApiError as error:
+            context["error"], status = pages.error_context(error.message, error.pos), error.status
+    return render(request, "searchapp/search.html", context, status=status)
+
+
+def _search(request: HttpRequest) -> dict:
+    params = search_params(request)
+    tuned = load_setting()
+    fusion = params["fusion"] if request.GET.get("fusion") else tuned["fusion"]
+    page = int_param(request, "page", 1, 1, MAX_PAGES)
+    results = search_formulas(params["latex"], k=pages.PAGE_SIZE, offset=(page - 1) * pages.PAGE_SIZE,
+                              fusion=fusion, corpus=params["corpus"], slg_weight=tuned["slg_weight"])
+    return {"results": results, "items": pages.result_items(results), "fusion": fusion, "pager": pages.page_numbers(results.candidates, page, MAX_PAGES),
+            "query_tree": pages.query_tree_svg(params["latex"])}
+
+
+@require_GET
+def formula(request: HttpRequest, pk: int) -> HttpResponse:
+    """One formula: the posts it occurs in, its SLT and OPT, and its nearest neighbours."""
+    found = get_object_or_404(Formula.objects.select_related("corpus"), pk=pk)
+    trees = pages.formula_trees(found.slt_string, found.latex)
+    svgs = {name: tree_svg(tree, title=f"{found.latex[:80]} as {name.upper()}")
+            for name, tree in (("slt", trees["slg"]), ("opt", trees["opg"])) if tree is not None}
+    occurrences = found.occurrences.select_related("post").order_by("post_id", "position")
+    return render(request, "searchapp/formula.html", {
+        "formula": found, "svgs": svgs, "opt_error": found.opt_error,
+        "occurrences": [pages.snippet(o) for o in occurrences[:pages.MAX_OCCURRENCES]],
+        "occurrence_count": occurrences.count(), "nearest": pages.nearest_formulas(found),
+        "query": request.GET.get("q", ""),
+    })
+
+
+@require_POST
+def feedback(request: HttpRequest) -> HttpResponse:
+    """The no-JavaScript path of the relevant / not relevant buttons: record, then go back to the results."""
+    try:
+        client = client_key(request)
+        record_feedback(parse_feedback(request.POST), request.session.session_key, client)
+        messages.success(request, "Thanks, your judgement was recorded.")
+    except ApiError as error:
+        messages.error(request, error.message)
+    target = request.POST.get("next", "")
+    if not url_has_allowed_host_and_scheme(target, {request.get_host()}, request.is_secure()):
+        target = "/"
+    return redirect(target)
+
+
+@require_GET
+def posts(request: HttpRequest) -> HttpResponse:
+    listing = Post.objects.select_related("corpus").order_by("id")
+    page = Paginator(listing, 50).get_page(request.GET.get("page"))
+    return render(request, "searchapp/posts.html", {"page": page})

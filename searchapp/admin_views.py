@@ -1,0 +1,69 @@
+"""Staff pages inside the admin: corpus upload, a job's live progress, feedback grouped by query.
+
+Each is wrapped by `admin_site.admin_view` in `searchapp.admin`, which enforces staff login.
+"""
+from __future__ import annotations
+
+from django.conf import settings
+from django.contrib import admin
+from django.db.models import Count, Max, Q
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import get_object_or_404, redirect, render
+
+from searchapp.forms import UploadForm
+from searchapp.indexing import start_index_job
+from searchapp.models import Feedback, IndexJob
+from searchapp.qrels import query_id
+from searchapp.uploads import job_progress, save_upload
+
+FORM_OVERHEAD_BYTES = 64 * 1024
+"""Multipart headers and the other fields, on top of the file itself."""
+
+
+def upload(request: HttpRequest) -> HttpResponse:
+    status = 200
+    if request.method == "POST":
+        # Refuse an oversized body before Django reads (and spools) any of it.
+        declared = int(request.META.get("CONTENT_LENGTH") or 0)
+        if declared > settings.MATHSEARCH_MAX_UPLOAD_BYTES + FORM_OVERHEAD_BYTES:
+            form, status = UploadForm(), 413
+            form.add_error(None, f"The upload has {declared:,} bytes; the limit is "
+                                 f"{settings.MATHSEARCH_MAX_UPLOAD_BYTES:,}.")
+        else:
+            form = UploadForm(request.POST, request.FILES)
+            if form.is_valid():
+                job = start_index_job(save_upload(form.cleaned_data["file"]), form.cleaned_data["format"],
+                                      form.cleaned_data["corpus"])
+                return redirect("admin:searchapp_indexjob_live", job.pk)
+            status = 400
+    else:
+        form = UploadForm()
+    context = {**admin.site.each_context(request), "title": "Upload a corpus", "form": form,
+               "limit": settings.MATHSEARCH_MAX_UPLOAD_BYTES,
+               "recent": IndexJob.objects.select_related("corpus")[:10]}
+    return render(request, "admin/searchapp/upload.html", context, status=status)
+
+
+def live(request: HttpRequest, pk: int) -> HttpResponse:
+    job = get_object_or_404(IndexJob.objects.select_related("corpus"), pk=pk)
+    context = {**admin.site.each_context(request), "title": f"Indexing job {job.pk}", "job": job,
+               "progress": job_progress(job)}
+    return render(request, "admin/searchapp/job_live.html", context)
+
+
+def progress(request: HttpRequest, pk: int) -> JsonResponse:
+    job = get_object_or_404(IndexJob.objects.select_related("corpus"), pk=pk)
+    return JsonResponse(job_progress(job))
+
+
+def feedback_by_query(request: HttpRequest) -> HttpResponse:
+    """One row per query: how many relevant / not relevant judgements and clicks it received."""
+    rows = (Feedback.objects.values("query")
+            .annotate(relevant=Count("id", filter=Q(kind=Feedback.Kind.RELEVANT)),
+                      not_relevant=Count("id", filter=Q(kind=Feedback.Kind.NOT_RELEVANT)),
+                      clicks=Count("id", filter=Q(kind=Feedback.Kind.CLICK)),
+                      formulas=Count("formula", distinct=True), last=Max("created_at"))
+            .order_by("-last"))
+    queries = [{**row, "query_id": query_id(row["query"])} for row in rows[:500]]
+    context = {**admin.site.each_context(request), "title": "Feedback per query", "queries": queries}
+    return render(request, "admin/searchapp/feedback_by_query.html", context)

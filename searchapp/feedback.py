@@ -1,0 +1,87 @@
+"""Relevance feedback actions: validate and store a click or judgement, rate-limited per session and address."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.conf import settings
+from django.core.cache import cache
+
+from ml.retrieval.fusion import FUSIONS
+from searchapp.api import MAX_QUERY_CHARS
+from searchapp.errors import ApiError
+from searchapp.models import Feedback, Formula
+
+RATE_WINDOW_SECONDS = 60
+
+
+class RateLimited(ApiError):
+    status = 429
+
+    def __init__(self, limit: int, window: int):
+        super().__init__("rate_limited", f"at most {limit} feedback signals per {window} s; try again shortly")
+        self.limit, self.window = limit, window
+
+
+@dataclass(frozen=True)
+class FeedbackInput:
+    query: str
+    formula_id: int
+    kind: str
+    rank: int
+    fusion: str = "max"
+
+
+def parse_feedback(data) -> FeedbackInput:
+    """Validated feedback fields from a JSON object or a form's QueryDict."""
+    query = str(data.get("query") or "").strip()
+    if not query or len(query) > MAX_QUERY_CHARS:
+        raise ApiError("invalid_parameter", f"query must have 1 to {MAX_QUERY_CHARS} characters")
+    kind = data.get("kind")
+    if kind not in Feedback.Kind.values:
+        raise ApiError("invalid_parameter", f"kind must be one of {', '.join(Feedback.Kind.values)}, got {kind!r}")
+    fusion = data.get("fusion") or "max"
+    if fusion not in FUSIONS:
+        raise ApiError("invalid_parameter", f"fusion must be one of {', '.join(FUSIONS)}, got {fusion!r}")
+    return FeedbackInput(query, _positive_int(data, "formula_id"), kind, _positive_int(data, "rank"), fusion)
+
+
+def _positive_int(data, name: str) -> int:
+    raw = data.get(name)
+    try:
+        value = int(raw)
+    except (TypeError, ValueError):
+        raise ApiError("invalid_parameter", f"{name} must be a positive integer, got {raw!r}") from None
+    if value < 1:
+        raise ApiError("invalid_parameter", f"{name} must be a positive integer, got {value}")
+    return value
+
+
+def check_rate(client: str) -> None:
+    """Count one signal for `client` in the current window; raise RateLimited past the configured limit."""
+    limit = settings.MATHSEARCH_FEEDBACK_PER_MINUTE
+    key = f"feedback-rate:{client}"
+    # add() only creates the counter, so the window starts at the first signal and expires with it.
+    cache.add(key, 0, RATE_WINDOW_SECONDS)
+    try:
+        count = cache.incr(key)
+    except ValueError:  # expired between add() and incr()
+        cache.set(key, 1, RATE_WINDOW_SECONDS)
+        count = 1
+    if count > limit:
+        raise RateLimited(limit, RATE_WINDOW_SECONDS)
+
+
+def record_feedback(signal: FeedbackInput, session_key: str, client: str) -> Feedback:
+    """Store one signal after the rate check; an unknown formula is a 404."""
+    check_rate(client)
+    if not Formula.objects.filter(pk=signal.formula_id).exists():
+        raise ApiError("not_found", f"no formula with id {signal.formula_id}", status=404)
+    return Feedback.objects.create(query=signal.query, formula_id=signal.formula_id, kind=signal.kind,
+                                   rank=signal.rank, fusion=signal.fusion, session_key=session_key)
+
+
+def client_key(request) -> str:
+    """Session plus address: people sharing one address (a campus NAT) do not throttle each other."""
+    if not request.session.session_key:
+        request.session.save()
+    return f"{request.session.session_key}:{request.META.get('REMOTE_ADDR', '')}"

@@ -1,0 +1,115 @@
+"""The OpenAPI 3 description of the JSON API, written by hand (the API is small and changes rarely)."""
+from __future__ import annotations
+
+from ml.retrieval.fusion import FUSIONS
+from searchapp.models import Feedback
+from searchapp.search import MAX_K
+
+
+def _error(description: str) -> dict:
+    return {"description": description,
+            "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}
+
+
+def _ok(description: str, ref: str) -> dict:
+    return {"description": description,
+            "content": {"application/json": {"schema": {"$ref": f"#/components/schemas/{ref}"}}}}
+
+
+def _query(name: str, description: str, schema: dict, required: bool = False) -> dict:
+    return {"name": name, "in": "query", "required": required, "description": description, "schema": schema}
+
+
+SEARCH = {
+    "get": {
+        "summary": "Formulas most similar to a LaTeX query",
+        "operationId": "search",
+        "parameters": [
+            _query("q", "the query formula in LaTeX", {"type": "string", "maxLength": 5000}, required=True),
+            _query("k", "results to return", {"type": "integer", "minimum": 1, "maximum": MAX_K, "default": 10}),
+            _query("offset", "results to skip", {"type": "integer", "minimum": 0, "default": 0}),
+            _query("fusion", "how SLG and OPG scores combine", {"type": "string", "enum": list(FUSIONS),
+                                                                  "default": "max"}),
+            _query("corpus", "only formulas of this corpus", {"type": "string"}),
+        ],
+        "responses": {"200": _ok("ranked results", "SearchResults"),
+                      "400": _error("missing or invalid parameter, or a query that cannot be parsed (with pos)")},
+    },
+}
+
+FORMULA = {
+    "get": {
+        "summary": "One stored formula: its posts and its SLT / OPT",
+        "operationId": "formula",
+        "parameters": [{"name": "id", "in": "path", "required": True, "schema": {"type": "integer"}}],
+        "responses": {"200": _ok("the formula", "Formula"), "404": _error("no such formula")},
+    },
+}
+
+FEEDBACK = {
+    "post": {
+        "summary": "Record a click on a result or a relevance judgement",
+        "description": "Needs Django's CSRF token (cookie `csrftoken`, header `X-CSRFToken`). "
+                       "Rate-limited per session and address.",
+        "operationId": "feedback",
+        "requestBody": {"required": True, "content": {
+            "application/json": {"schema": {"$ref": "#/components/schemas/FeedbackInput"}},
+            "application/x-www-form-urlencoded": {"schema": {"$ref": "#/components/schemas/FeedbackInput"}},
+        }},
+        "responses": {"201": _ok("stored", "Feedback"), "400": _error("invalid field"),
+                      "403": _error("CSRF check failed"), "404": _error("no such formula"),
+                      "429": _error("too many signals; try again in a minute")},
+    },
+}
+
+TREE = {"type": ["object", "null"], "properties": {
+    "labels": {"type": "array", "items": {"type": "string"}, "description": "node labels in pre-order"},
+    "edges": {"type": "array", "description": "[parent index, child index, edge label]",
+              "items": {"type": "array", "prefixItems": [{"type": "integer"}, {"type": "integer"},
+                                                         {"type": "string"}]}},
+}}
+
+SCHEMAS = {
+    "Error": {"type": "object", "required": ["code", "message"], "properties": {
+        "code": {"type": "string"}, "message": {"type": "string"},
+        "pos": {"type": "integer", "description": "character offset of a LaTeX error in the query"}}},
+    "Alignment": {"type": "object", "properties": {
+        "query_labels": {"type": "array", "items": {"type": "string"}},
+        "result_labels": {"type": "array", "items": {"type": "string"}},
+        "pairs": {"type": "array", "description": "[query node, result node, cosine], node = pre-order index",
+                  "items": {"type": "array"}}}},
+    "SearchResults": {"type": "object", "properties": {
+        "query": {"type": "string"}, "fusion": {"type": "string"}, "candidates": {"type": "integer"},
+        "elapsed_ms": {"type": "number"},
+        "results": {"type": "array", "items": {"type": "object", "properties": {
+            "id": {"type": "integer"}, "rank": {"type": "integer"}, "latex": {"type": "string"},
+            "corpus": {"type": "string"}, "score": {"type": "number"},
+            "parts": {"type": "object", "properties": {"slg": {"type": "number"}, "opg": {"type": "number"}}},
+            "alignment": {"type": "object", "additionalProperties": {"$ref": "#/components/schemas/Alignment"}},
+            "posts": {"type": "array", "items": {"type": "object"}}}}}}},
+    "Formula": {"type": "object", "properties": {
+        "id": {"type": "integer"}, "latex": {"type": "string"}, "corpus": {"type": "string"},
+        "slt_string": {"type": "string"}, "occurrences": {"type": "integer"},
+        "posts": {"type": "array", "items": {"type": "object"}},
+        "trees": {"type": "object", "properties": {"slt": TREE, "opt": TREE}}}},
+    "FeedbackInput": {"type": "object", "required": ["query", "formula_id", "kind", "rank"], "properties": {
+        "query": {"type": "string"}, "formula_id": {"type": "integer"},
+        "kind": {"type": "string", "enum": list(Feedback.Kind.values)}, "rank": {"type": "integer", "minimum": 1},
+        "fusion": {"type": "string", "enum": list(FUSIONS), "default": "max"}}},
+    "Feedback": {"type": "object", "properties": {
+        "id": {"type": "integer"}, "query": {"type": "string"}, "formula_id": {"type": "integer"},
+        "kind": {"type": "string"}, "rank": {"type": "integer"}, "fusion": {"type": "string"}}},
+}
+
+
+def schema(server_url: str) -> dict:
+    return {
+        "openapi": "3.1.0",
+        "info": {"title": "MathSearch API", "version": "1.0",
+                 "description": "Search math formulas by structure. Errors are JSON {code, message, pos?}."},
+        "servers": [{"url": server_url}],
+        "paths": {"/api/search": SEARCH, "/api/formulas/{id}": FORMULA, "/api/feedback": FEEDBACK,
+                  "/api/schema": {"get": {"summary": "This document", "operationId": "schema",
+                                          "responses": {"200": {"description": "OpenAPI 3 document"}}}}},
+        "components": {"schemas": SCHEMAS},
+    }

@@ -1,0 +1,83 @@
+"""Draw an SLT or OPT as a small SVG, server-side, with optional colour-matched nodes.
+
+Nodes carry `data-node` (their pre-order index, the id used by search alignments) so the page
+script can recolour them; every piece of text is escaped here, so the result is safe markup.
+"""
+from __future__ import annotations
+
+from html import escape
+
+from django.utils.safestring import SafeString, mark_safe
+
+from ml.formula.tree import Tree, node_type, node_value
+
+X_STEP = 44
+Y_STEP = 52
+NODE_HEIGHT = 24
+MARGIN = 16
+MAX_CHARS = 6
+HIDDEN_EDGE_LABELS = {"n"}
+"""SLT "next" edges are the common case; labelling only the others keeps small trees readable."""
+
+
+def layout(tree: Tree) -> list[tuple[float, int]]:
+    """(x slot, depth) per node in pre-order: leaves take consecutive slots, parents centre over children."""
+    children: dict[int, list[int]] = {}
+    depth = [0] * len(tree)
+    for parent, child, _ in tree.edges:
+        children.setdefault(parent, []).append(child)
+        depth[child] = depth[parent] + 1
+    x = [0.0] * len(tree)
+    leaves = [index for index in range(len(tree)) if index not in children]
+    for slot, index in enumerate(leaves):
+        x[index] = float(slot)
+    # Reverse pre-order visits every child before its parent, without recursion.
+    for index in range(len(tree) - 1, -1, -1):
+        kids = children.get(index)
+        if kids:
+            x[index] = (x[kids[0]] + x[kids[-1]]) / 2
+    return list(zip(x, depth))
+
+
+def short_label(label: str) -> str:
+    value = node_value(label)
+    return value if len(value) <= MAX_CHARS else value[:MAX_CHARS - 1] + "…"
+
+
+def tree_svg(tree: Tree, highlights: dict[int, int] | None = None, title: str = "") -> SafeString:
+    """The tree as an `<svg>`; `highlights` maps node index → colour number (CSS class `hl-N`)."""
+    highlights = highlights or {}
+    positions = layout(tree)
+    width = (max(x for x, _ in positions) + 1) * X_STEP + 2 * MARGIN
+    height = (max(d for _, d in positions) + 1) * Y_STEP + MARGIN
+    parts = [f'<svg class="tree tree-{escape(tree.kind)}" viewBox="0 0 {width:.0f} {height:.0f}" '
+             f'width="{width:.0f}" height="{height:.0f}" role="img" aria-label="{escape(title or tree.kind.upper())}">']
+    parts += [_edge(positions[p], positions[c], label) for p, c, label in tree.edges]
+    parts += [_node(i, label, positions[i], highlights.get(i)) for i, label in enumerate(tree.labels)]
+    parts.append("</svg>")
+    return mark_safe("".join(parts))
+
+
+def _centre(position: tuple[float, int]) -> tuple[float, float]:
+    x, depth = position
+    return MARGIN + x * X_STEP + X_STEP / 2, MARGIN + depth * Y_STEP + NODE_HEIGHT / 2
+
+
+def _edge(parent: tuple[float, int], child: tuple[float, int], label: str) -> str:
+    (x1, y1), (x2, y2) = _centre(parent), _centre(child)
+    line = f'<line class="edge" x1="{x1:.1f}" y1="{y1:.1f}" x2="{x2:.1f}" y2="{y2:.1f}"/>'
+    if label in HIDDEN_EDGE_LABELS:
+        return line
+    return line + (f'<text class="edge-label" x="{(x1 + x2) / 2 + 3:.1f}" y="{(y1 + y2) / 2:.1f}">'
+                   f'{escape(label)}</text>')
+
+
+def _node(index: int, label: str, position: tuple[float, int], colour: int | None) -> str:
+    x, y = _centre(position)
+    classes = f"node type-{'op' if node_type(label) == '*' else escape(node_type(label))}"
+    if colour is not None:
+        classes += f" hl hl-{colour}"
+    box = X_STEP - 6
+    return (f'<g class="{classes}" data-node="{index}"><title>{escape(label)}</title>'
+            f'<rect x="{x - box / 2:.1f}" y="{y - NODE_HEIGHT / 2:.1f}" width="{box}" height="{NODE_HEIGHT}" rx="5"/>'
+            f'<text x="{x:.1f}" y="{y + 4:.1f}">{escape(short_label(label))}</text></g>')

@@ -1,0 +1,36 @@
+// Live progress of an indexing job: poll its JSON once a second until it finishes.
+(function () {
+  "use strict";
+  const POLL_MS = 1000;
+  const root = document.getElementById("job-progress");
+  if (!root) return;
+
+  function show(p) {
+    document.getElementById("job-bar").value = p.percent;
+    const state = document.getElementById("job-state");
+    state.textContent = p.state;
+    state.dataset.state = p.state;
+    document.getElementById("job-counts").textContent =
+      p.processed + " / " + p.total + " records (" + p.done + " indexed, " + p.failed + " failed, " +
+      p.formulas_added + " new formulas, " + p.formula_errors + " formula errors) · " + p.rate_per_s +
+      " records/s" + (p.eta_s === null ? "" : " · ETA " + p.eta_s + " s");
+    const message = document.getElementById("job-message");
+    message.hidden = !p.message;
+    message.textContent = p.message;
+    document.getElementById("job-error-count").textContent = "(" + p.errors.length + ")";
+    const list = document.getElementById("job-errors");
+    list.replaceChildren.apply(list, p.errors.map(function (e) {
+      const item = document.createElement("li");
+      item.textContent = "line " + e.line + ": " + e.message;  // textContent: file contents are untrusted
+      return item;
+    }));
+  }
+
+  function poll() {
+    fetch(root.dataset.url, { credentials: "same-origin", headers: { Accept: "application/json" } })
+      .then(function (response) { return response.json(); })
+      .then(function (p) { show(p); if (!p.finished) setTimeout(poll, POLL_MS); })
+      .catch(function () { setTimeout(poll, POLL_MS * 3); });
+  }
+  if (document.getElementById("job-state").dataset.state !== "done") poll();
+})();

@@ -1,0 +1,168 @@
+// Progressive enhancement of the search and formula pages: KaTeX rendering, live preview,
+// palette, alignment highlighting on hover/focus/tap, and feedback without a page reload.
+// Everything here is optional: the pages work as plain HTML forms and links without it.
+(function () {
+  "use strict";
+
+  const PREVIEW_DELAY_MS = 150;
+  const HL_CLASSES = ["hl", "hl-0", "hl-1", "hl-2", "hl-3", "hl-4", "hl-5"];
+
+  function renderMath(root) {
+    if (!window.katex) return;
+    root.querySelectorAll(".math[data-latex]").forEach(function (el) {
+      try {
+        window.katex.render(el.dataset.latex, el, {
+          throwOnError: true, trust: false, displayMode: el.classList.contains("display"),
+        });
+        el.classList.add("rendered");
+      } catch (err) {
+        el.classList.add("unrendered");  // keep the LaTeX source visible
+      }
+    });
+  }
+
+  function csrfToken() {
+    const match = document.cookie.match(/(?:^|;\s*)csrftoken=([^;]+)/);
+    return match ? decodeURIComponent(match[1]) : "";
+  }
+
+  // ---- live preview -------------------------------------------------------
+  function setupPreview() {
+    const input = document.getElementById("q");
+    const preview = document.getElementById("preview");
+    const status = document.getElementById("preview-error");
+    if (!input || !preview || !window.katex) return;
+    let timer = null;
+    function update() {
+      const latex = input.value;
+      status.textContent = "";
+      input.removeAttribute("aria-invalid");
+      if (!latex.trim()) { preview.hidden = true; preview.textContent = ""; return; }
+      preview.hidden = false;
+      try {
+        window.katex.render(latex, preview, { throwOnError: true, trust: false, displayMode: true });
+      } catch (err) {
+        preview.textContent = "";
+        const pos = typeof err.position === "number" ? err.position : null;
+        status.textContent = (pos === null ? "" : "At character " + pos + ": ") +
+          String(err.message || err).replace(/^KaTeX parse error: /, "");
+        input.setAttribute("aria-invalid", "true");
+        if (pos !== null) showErrorPosition(preview, latex, pos);
+      }
+    }
+    input.addEventListener("input", function () {
+      clearTimeout(timer);
+      timer = setTimeout(update, PREVIEW_DELAY_MS);
+    });
+    input.addEventListener("preview", update);
+    update();
+  }
+
+  function showErrorPosition(preview, latex, pos) {
+    const code = document.createElement("code");
+    code.className = "error-source";
+    const bad = document.createElement("mark");
+    bad.textContent = latex.slice(pos, pos + 1) || " ";
+    code.append(latex.slice(0, pos), bad, latex.slice(pos + 1));
+    preview.appendChild(code);
+  }
+
+  // ---- palette --------------------------------------------------------------
+  function setupPalette() {
+    const input = document.getElementById("q");
+    if (!input) return;
+    document.querySelectorAll(".palette-item").forEach(function (button) {
+      button.addEventListener("click", function () {
+        const text = button.dataset.insert;
+        const start = input.selectionStart ?? input.value.length;
+        const end = input.selectionEnd ?? start;
+        input.setRangeText(text, start, end, "end");
+        const hole = text.indexOf("{}");  // put the cursor in the first empty group
+        if (hole >= 0) input.setSelectionRange(start + hole + 1, start + hole + 1);
+        input.focus();
+        input.dispatchEvent(new Event("preview"));
+      });
+    });
+  }
+
+  // ---- "why this matched" highlighting ----------------------------------------
+  function clearHighlights() {
+    document.querySelectorAll(".result.active").forEach(function (r) { r.classList.remove("active"); });
+    document.querySelectorAll("#query-tree .node.hl").forEach(function (n) {
+      n.classList.remove.apply(n.classList, HL_CLASSES);
+    });
+  }
+
+  function activate(result) {
+    if (result.classList.contains("active")) return;
+    clearHighlights();
+    result.classList.add("active");
+    let highlight;
+    try { highlight = JSON.parse(result.dataset.highlight || "{}"); } catch (err) { return; }
+    Object.entries(highlight.query || {}).forEach(function ([node, colour]) {
+      const el = document.querySelector('#query-tree .node[data-node="' + Number(node) + '"]');
+      if (el) el.classList.add("hl", "hl-" + Number(colour));
+    });
+  }
+
+  function setupHighlights() {
+    document.querySelectorAll(".result").forEach(function (result) {
+      result.addEventListener("mouseenter", function () { activate(result); });
+      result.addEventListener("focusin", function () { activate(result); });
+      result.addEventListener("touchstart", function () { activate(result); }, { passive: true });
+    });
+    const list = document.querySelector(".results");
+    if (list) list.addEventListener("mouseleave", clearHighlights);
+  }
+
+  // ---- feedback and click logging ---------------------------------------------
+  function sendFeedback(form, kind, keepalive) {
+    const body = {
+      query: form.elements.query.value, formula_id: Number(form.elements.formula_id.value),
+      rank: Number(form.elements.rank.value), fusion: form.elements.fusion.value, kind: kind,
+    };
+    return fetch("/api/feedback", {
+      method: "POST", credentials: "same-origin", keepalive: keepalive,
+      headers: { "Content-Type": "application/json", "X-CSRFToken": csrfToken() },
+      body: JSON.stringify(body),
+    });
+  }
+
+  function setupFeedback() {
+    document.querySelectorAll("form.feedback").forEach(function (form) {
+      const status = form.querySelector(".feedback-status");
+      form.addEventListener("submit", function (event) {
+        event.preventDefault();
+        const button = event.submitter;
+        const kind = button ? button.value : "relevant";
+        status.textContent = "Saving…";
+        sendFeedback(form, kind, false).then(function (response) {
+          return response.json().then(function (data) { return { ok: response.ok, data: data }; });
+        }).then(function (answer) {
+          if (!answer.ok) throw new Error(answer.data.message || "could not save");
+          form.querySelectorAll("button").forEach(function (b) {
+            b.setAttribute("aria-pressed", String(b === button));
+          });
+          status.textContent = kind === "relevant" ? "Marked relevant" : "Marked not relevant";
+        }).catch(function (err) { status.textContent = "Not saved: " + err.message; });
+      });
+    });
+    document.querySelectorAll(".result a").forEach(function (link) {
+      link.addEventListener("click", function () {
+        const form = link.closest(".result").querySelector("form.feedback");
+        if (form) sendFeedback(form, "click", true).catch(function () { /* logging is best effort */ });
+      });
+    });
+  }
+
+  function start() {
+    renderMath(document);
+    setupPreview();
+    setupPalette();
+    setupHighlights();
+    setupFeedback();
+  }
+
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
+  else start();
+})();

@@ -1,0 +1,116 @@
+"""The search page and the formula page, server-rendered (no JavaScript), on the real database."""
+import json
+import re
+
+import pytest
+
+from searchapp.models import Formula, Occurrence, Post
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def indexed(index_file):
+    return index_file()
+
+
+def result_ids(html: str) -> list[int]:
+    return [int(i) for i in re.findall(r'<li class="result"[^>]*data-formula="(\d+)"', html)]
+
+
+def test_home_without_query_offers_the_query_box_palette_and_examples(client):
+    response = client.get("/")
+    html = response.content.decode()
+    assert response.status_code == 200
+    assert '<label for="q"' in html and 'id="q"' in html
+    assert html.count('class="palette-item"') >= 10
+    assert 'href="?q=x%5E2%20%2B%20y%5E2%20%3D%20z%5E2"' in html
+    assert "vendor/katex/katex.min.js" in html and "cdn" not in html.lower()
+    assert "csrftoken" in response.cookies
+
+
+def test_results_are_rendered_on_the_server_with_scores_and_snippets(indexed, client):
+    html = client.get("/", {"q": r"\sin^2 x + \cos^2 x = 1"}).content.decode()
+    ids = result_ids(html)
+    top = Formula.objects.get(pk=ids[0])
+    assert top.latex == r"\sin^2 x + \cos^2 x = 1"
+    assert re.search(r"\d+ results? in\s+\d+ ms", html)
+    assert "SLG 1.000" in html or "OPG 1.000" in html
+    assert html.count('class="feedback"') == len(ids)
+    assert 'id="query-tree"' in html and 'data-node="0"' in html
+
+
+def test_results_explain_the_match_with_colour_linked_nodes(indexed, client):
+    html = client.get("/", {"q": r"e^{i\pi} + 1 = 0"}).content.decode()
+    first = html[html.index('<li class="result"'):html.index("</li>", html.index('<li class="result"'))]
+    highlight = json.loads(re.search(r'data-highlight="([^"]*)"', first).group(1).replace("&quot;", '"'))
+    assert highlight["query"] and highlight["result"]
+    # Every colour used on the query side also marks a result node, which the result's SVG draws.
+    assert set(highlight["query"].values()) <= set(highlight["result"].values())
+    for node, colour in highlight["result"].items():
+        assert re.search(rf'class="node [^"]*hl-{colour}" data-node="{node}"', first)
+    assert 'class="chip hl-0"' in first
+
+
+@pytest.mark.parametrize("query, status, message", [
+    pytest.param(r"\frac{1}{", 400, "at character", id="unbalanced-brace"),
+    pytest.param("x" * 5001, 400, "limit is 5000", id="too-long"),
+])
+def test_bad_queries_explain_themselves(indexed, client, query, status, message):
+    response = client.get("/", {"q": query})
+    assert response.status_code == status
+    assert message in response.content.decode()
+
+
+def test_pagination_shows_twenty_per_page(index_file, client):
+    index_file([f"x^{{{n}}} + {n}" for n in range(1, 26)])
+    first = client.get("/", {"q": "x^{3} + 3"}).content.decode()
+    second = client.get("/", {"q": "x^{3} + 3", "page": 2, "fusion": "max"}).content.decode()
+    assert len(result_ids(first)) == 20
+    assert 'start="21"' in second
+    assert set(result_ids(first)).isdisjoint(result_ids(second))
+    assert len(result_ids(first)) + len(result_ids(second)) == Formula.objects.count()
+    assert "Page 2 of 2" in second
+
+
+def test_the_tuned_fusion_is_the_default(indexed, client, settings, tmp_path):
+    settings.MATHSEARCH_FUSION_FILE = tmp_path / "fusion.json"
+    settings.MATHSEARCH_FUSION_FILE.write_text(json.dumps({"fusion": "rrf", "slg_weight": 0.5}))
+    assert "fusion rrf" in client.get("/", {"q": "x^2"}).content.decode()
+    assert "fusion avg" in client.get("/", {"q": "x^2", "fusion": "avg"}).content.decode()
+
+
+def test_post_content_is_escaped_and_unsafe_links_dropped(index_file, client):
+    line = json.dumps({"id": "p1", "title": "<script>alert(1)</script>", "url": "javascript:alert(1)",
+                       "body": "Consider <b>bold</b> $x^2 + 1$ and more &amp; more."})
+    index_file([line], name="posts.jsonl", format="jsonl")
+    html = client.get("/", {"q": "x^2 + 1"}).content.decode()
+    assert "<script>alert(1)</script>" not in html
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in html
+    assert "javascript:" not in html
+    assert "Consider bold" in html and "and more &amp; more." in html
+
+
+def test_formula_page_lists_posts_trees_and_neighbours(index_file, client):
+    lines = [json.dumps({"id": f"p{n}", "title": f"Post {n}", "url": f"https://example.org/{n}",
+                         "body": f"We have $a^2 + b^2 = c^2$ here and $a^{n} + b$ there."}) for n in range(3)]
+    index_file(lines, name="posts.jsonl", format="jsonl")
+    formula = Formula.objects.get(latex="a^2 + b^2 = c^2")
+    html = client.get(f"/formula/{formula.pk}").content.decode()
+    assert all(f'href="https://example.org/{n}"' in html for n in range(3))
+    assert "Symbol layout tree (SLT)" in html and "Operator tree (OPT)" in html
+    assert html.count('<svg class="tree') == 2
+    nearest = html[html.index('id="nearest-title"'):]
+    assert f'href="/formula/{formula.pk}"' not in nearest
+    assert re.search(r'href="/formula/\d+"', nearest)
+
+
+def test_unknown_formula_is_404(client):
+    assert client.get("/formula/999999").status_code == 404
+
+
+def test_posts_listing_is_still_reachable(indexed, client):
+    response = client.get("/posts")
+    assert response.status_code == 200
+    assert f"{Post.objects.count()} posts indexed" in response.content.decode()
+    assert Occurrence.objects.exists()
