@@ -28,6 +28,7 @@ SEP, COLON, IMPLIES, OR, AND, REL, SETOP, ADD, MUL, DIV, UNARY = range(1, 12)
 
 _INFIX_SPELLINGS: dict[OpInfo, tuple[str, ...]] = {
     OpInfo("O!colon", COLON): (":",),
+    OpInfo("O!divides", COLON): ("|",),  # an unpaired bar: "such that" / "given", binding like `:`
     OpInfo("O!implies", IMPLIES): ("⇒", "⟹", "\\implies", "\\Rightarrow", "\\Longrightarrow", "implies"),
     OpInfo("U!iff", IMPLIES): ("⇔", "⟺", "\\iff", "\\Leftrightarrow", "\\Longleftrightarrow", "iff",
                                "↔", "\\leftrightarrow",

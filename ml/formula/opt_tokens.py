@@ -172,7 +172,8 @@ def match_delimiters(tokens: list[Token], to_group: Callable[[Token, Token, list
     """Pair bare opening/closing delimiters (and `|…|`) into group tokens; drop unmatched ones.
 
     A bar closes the innermost open bar of the same kind unless it directly follows an
-    operator (then it opens a new one), which reads `|a|+|b|` and `||x||` as intended.
+    operator (then it opens a new one), which reads `|a|+|b|` and `||x||` as intended. A bar
+    left unpaired separates like `:` (`P(A|B)`, `\\{x | x>0\\}`), not a delimiter.
     """
     out: list[Token] = []
     stack: list[tuple[Token, int]] = []
@@ -192,8 +193,9 @@ def match_delimiters(tokens: list[Token], to_group: Callable[[Token, Token, list
             out[-1] = Token("atom", base=leaf(f"{out[-1].base.label}{tok.base.label[2:]}"))  # `1\ 000`
         elif tok.kind != "skip":
             out.append(tok)
-    openers = {id(opener) for opener, _ in stack}
-    return [tok for tok in out if id(tok) not in openers]
+    unpaired = {id(opener) for opener, _ in stack}
+    return [Token("infix", text="|", scripts=tok.scripts) if tok.kind == "bar" else tok
+            for tok in out if id(tok) not in unpaired or tok.kind == "bar"]
 
 
 def _is_digits(tok: Token) -> bool:

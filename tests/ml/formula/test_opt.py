@@ -168,3 +168,15 @@ def test_any_slt_gives_a_tree_or_opt_error(root):
         return
     assert tree.kind == "opt" and len(tree) >= 1
     assert all(label.isdigit() for _, _, label in tree.edges)
+
+
+@pytest.mark.parametrize("latex, expected", [
+    pytest.param(r"\{x | x>0\}", "O!condset(V!x,O!gt(V!x,N!0))", id="set-builder-bar"),
+    pytest.param(r"\{x \in A : x>0\}", "O!condset(O!in(V!x,V!A),O!gt(V!x,N!0))", id="set-builder-colon"),
+    pytest.param("P(A|B)", "U!times(O!divides(V!A,V!B),V!P)", id="given-bar-kept"),
+    pytest.param(r"\sin^2 x", "O!apply(O!SUP(F!sin,N!2),V!x)", id="sin-squared"),
+    pytest.param(r"f^{-1}(x)", "O!apply(O!SUP(F!f,O!minus(N!1)),V!x)", id="inverse-function"),
+    pytest.param(r"\forall x \in A, x > 0", "O!list(O!in(O!forall(V!x),V!A),O!gt(V!x,N!0))", id="quantifier"),
+])
+def test_latex_to_opt(latex, expected):
+    assert opt_of_latex(latex) == expected
