@@ -24,7 +24,9 @@ Label scheme (what the trees look like):
   an integral's body runs up to its `dx`, other bodies are the product that follows.
 * Groups: `(a)` is transparent, `(a,b)` → `O!tuple`, `[a,b]` → `O!interval-cc` (`-co`, `-oc`),
   `\\{a,b\\}` → `U!set`, `\\{x : P\\}` → `O!condset(x, P)`, `|x|` → `O!abs`, `\\|x\\|` → `O!norm`,
-  matrices → `O!matrix(O!row(…), …)`, cases → `O!cases(O!row(…), …)`, top-level commas → `O!list`.
+  matrices → `O!matrix(O!row(…), …)`, cases → `O!cases(O!row(…), …)`, top-level commas → `O!list`;
+  a bar without a partner separates like `:` (`P(A|B)` → `O!divides(V!A, V!B)` under the product).
+* Postfix: `n!` → `O!factorial`, `5\\%` → `O!percent`, a prime on the baseline → `O!SUP(x, V!′)`.
 * Leaves: `N!2`, `V!x`, `C!π`/`C!∞`/`C!∅`, `T!text`, `F!sin` for an unapplied function.
 """
 from __future__ import annotations
