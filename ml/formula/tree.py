@@ -47,13 +47,21 @@ class Tree:
 
     @property
     def edges(self) -> list[tuple[int, int, str]]:
-        """(parent index, child index, edge label) for every parent→child edge."""
-        index = {id(node): i for i, node in enumerate(self._order)}
-        return [
-            (index[id(parent)], index[id(child)], label)
-            for parent in self._order
-            for label, child in parent.children
-        ]
+        """(parent index, child index, edge label) for every parent→child edge.
+
+        Indices come from walking the tree, not from node identity: equal sub-trees may share one
+        immutable `Node` object (the OPT builder reuses them), and each occurrence is its own node.
+        """
+        edges: list[tuple[int, int, str]] = []
+        stack: list[tuple[Node, int, str]] = [(self.root, -1, "")]
+        index = 0
+        while stack:  # same visiting order as _preorder, so indices match `nodes`
+            node, parent, label = stack.pop()
+            if parent >= 0:
+                edges.append((parent, index, label))
+            stack.extend((child, index, edge) for edge, child in reversed(node.children))
+            index += 1
+        return edges
 
     def __len__(self) -> int:
         return len(self._order)

@@ -127,3 +127,12 @@ def test_augmentations_are_reproducible_per_seed():
     first = [substitute_variables(OPT, random.Random(7)), sample_subexpression(OPT, random.Random(7))]
     again = [substitute_variables(OPT, random.Random(7)), sample_subexpression(OPT, random.Random(7))]
     assert first == again
+
+
+def test_shared_subtrees_are_separate_nodes():
+    # The OPT builder may reuse one Node object for equal sub-trees: x^2 + x^2.
+    square = node("O!SUP", ("0", leaf("V!x")), ("1", leaf("N!2")))
+    tree = Tree(node("U!plus", ("0", square), ("0", square)), "opt")
+    assert tree.edges == [(0, 1, "0"), (1, 2, "0"), (1, 3, "1"), (0, 4, "0"), (4, 5, "0"), (4, 6, "1")]
+    assert remove_at(tree, 0).labels == ["O!SUP", "V!x", "N!2"]
+    assert substitute_variables(tree, random.Random(0)).edges == tree.edges
