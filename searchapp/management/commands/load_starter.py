@@ -1,21 +1,28 @@
-"""Load the starter corpus shipped in the repository, so a new site shows content at once."""
+"""Index the starter corpus shipped in the repository, so a new site shows content at once."""
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
-from searchapp.corpora import load_posts
+from searchapp.indexing import run_job, start_index_job
+from searchapp.models import IndexJob
 
 STARTER_FILE = settings.BASE_DIR / "searchapp" / "starter" / "formulas.jsonl"
 
 
 class Command(BaseCommand):
-    help = "Load (or refresh) the 'starter' corpus from searchapp/starter/formulas.jsonl."
+    help = "Index searchapp/starter/formulas.jsonl into the 'starter' corpus (skipped when already done)."
 
-    def handle(self, *args, **options):
+    def add_arguments(self, parser):
+        parser.add_argument("--sync", action="store_true", help="index here instead of in a worker")
+
+    def handle(self, *args, sync: bool, **options):
         if not STARTER_FILE.exists():
             raise CommandError(f"starter corpus not found at {STARTER_FILE}")
-        result = load_posts(STARTER_FILE, corpus_name="starter",
-                            description="Well-known formulas with short explanations, shipped with MathSearch.")
-        self.stdout.write(f"starter corpus: {result.created} new posts, {result.existing} already loaded, "
-                          f"{len(result.errors)} errors")
-        for error in result.errors[:10]:
-            self.stderr.write(f"  line {error.line}: {error.message}")
+        finished = IndexJob.objects.filter(corpus__name="starter", path=str(STARTER_FILE.resolve()),
+                                           state=IndexJob.State.DONE)
+        if finished.exists():
+            self.stdout.write("starter corpus already indexed")
+            return
+        job = start_index_job(STARTER_FILE, "jsonl", "starter", enqueue=not sync)
+        if sync:
+            job = run_job(job)
+        self.stdout.write(f"starter corpus: index job {job.pk} ({job.total} posts) {job.state}")

@@ -1,0 +1,22 @@
+"""The node-embedding model of this process: loaded once, on first use, from MATHSEARCH_MODEL_DIR."""
+from __future__ import annotations
+
+from functools import lru_cache
+
+from django.conf import settings
+
+
+@lru_cache(maxsize=1)
+def get_model():
+    from ml.embed import load_default_model
+
+    return load_default_model(settings.MATHSEARCH_MODEL_DIR)
+
+
+def embed_graphs(graphs: list) -> list[dict]:
+    """Per formula `{"slg": (n_slt, d), "opg": (n_opt, d)}` float32 node vectors, in tree pre-order."""
+    if not graphs:
+        return []
+    from ml.embed import embed
+
+    return embed(graphs, model=get_model())

@@ -1,0 +1,207 @@
+"""Indexing of corpus files: read records → parse formulas → embed new visual keys → store, in chunks.
+
+Each chunk is one transaction that also advances the job's `cursor`, so a job killed mid-way
+resumes after its last committed chunk and nothing is stored twice: posts are unique by source
+id, formulas by (corpus, visual key), occurrences by (post, position).
+"""
+from __future__ import annotations
+
+import hashlib
+import itertools
+import time
+from collections import defaultdict
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from django.db import connection, transaction
+from django.utils import timezone
+
+from ml.formula import ParseError, parse_latex, parse_slt_string
+from searchapp.embedding import embed_graphs
+from searchapp.models import Corpus, Formula, IndexJob, Occurrence, Post
+from searchapp.vectors import matrix_bytes, vector_literal
+from searchapp.readers import IndexRecord, RecordError, SourceFormula, count_records, read_records
+
+CHUNK_SIZE = 500
+MAX_KEPT_ERRORS = 100
+
+
+def start_index_job(path: Path, format: str, corpus_name: str, enqueue: bool = True) -> IndexJob:
+    """Create the job (counting the file's records) and enqueue it once the row is committed."""
+    from searchapp.tasks import run_index_job
+
+    corpus, _ = Corpus.objects.get_or_create(name=corpus_name)
+    job = IndexJob.objects.create(corpus=corpus, path=str(Path(path).resolve()), format=format,
+                                  total=count_records(path, format))
+    if enqueue:
+        transaction.on_commit(lambda: run_index_job.delay(job.pk))
+    return job
+
+
+def run_job(job: IndexJob) -> IndexJob:
+    """Index the job's file from its cursor to the end; a file-level failure marks the job failed."""
+    IndexJob.objects.filter(pk=job.pk).update(state=IndexJob.State.RUNNING, heartbeat_at=timezone.now(),
+                                              started_at=job.started_at or timezone.now())
+    try:
+        records = itertools.islice(read_records(Path(job.path), job.format), job.cursor, None)
+        for chunk in _chunks(records, CHUNK_SIZE):
+            index_chunk(job.pk, chunk)
+    except (OSError, ValueError) as error:
+        IndexJob.objects.filter(pk=job.pk).update(state=IndexJob.State.FAILED, message=str(error),
+                                                  finished_at=timezone.now())
+    else:
+        IndexJob.objects.filter(pk=job.pk).update(state=IndexJob.State.DONE, finished_at=timezone.now())
+    job.refresh_from_db()
+    return job
+
+
+def _chunks(items, size):
+    iterator = iter(items)
+    while chunk := list(itertools.islice(iterator, size)):
+        yield chunk
+
+
+@dataclass
+class ParsedFormula:
+    source: SourceFormula
+    record: IndexRecord
+    graphs: object
+    slt_string: str
+    visual_key: str
+
+
+@dataclass
+class ChunkOutcome:
+    done: int = 0
+    failed: int = 0
+    formula_errors: int = 0
+    errors: list[dict] = field(default_factory=list)
+    timings: dict = field(default_factory=lambda: defaultdict(float))
+
+
+def index_chunk(job_id: int, items: list[IndexRecord | RecordError]) -> None:
+    """Store one chunk and advance the job's counters in the same transaction."""
+    with transaction.atomic():
+        job = IndexJob.objects.select_for_update().get(pk=job_id)
+        outcome = ChunkOutcome()
+        records = [item for item in items if isinstance(item, IndexRecord)]
+        for item in items:
+            if isinstance(item, RecordError):
+                outcome.failed += 1
+                outcome.errors.append({"line": item.line, "message": item.message})
+        parsed = _timed(outcome, "parse", _parse_all, records, outcome)
+        posts = _timed(outcome, "store", _store_posts, job.corpus, records)
+        formula_ids, added = _store_formulas(job.corpus, parsed, outcome)
+        _timed(outcome, "store", _store_occurrences, parsed, posts, formula_ids)
+        outcome.done += len(records)
+        _advance(job, len(items), outcome, added)
+
+
+def _timed(outcome: ChunkOutcome, stage: str, function, *args):
+    started = time.perf_counter()
+    result = function(*args)
+    outcome.timings[stage] += time.perf_counter() - started
+    return result
+
+
+def _parse_all(records: list[IndexRecord], outcome: ChunkOutcome) -> list[ParsedFormula]:
+    parsed = []
+    for record in records:
+        for source in record.formulas:
+            try:
+                graphs = parse_formula(source.text, source.notation)
+            except ParseError as error:
+                outcome.formula_errors += 1
+                outcome.errors.append({"line": record.line, "message": f"formula {source.position}: "
+                                       f"{error.kind} at {error.pos}: {error.message}"})
+                continue
+            slt_string = graphs.slt.to_slt_string()
+            parsed.append(ParsedFormula(source, record, graphs, slt_string, visual_key(slt_string)))
+    return parsed
+
+
+def parse_formula(text: str, notation: str):
+    return parse_slt_string(text) if notation == "slt" else parse_latex(text)
+
+
+def visual_key(slt_string: str) -> str:
+    return hashlib.sha256(slt_string.encode()).hexdigest()
+
+
+def _store_posts(corpus: Corpus, records: list[IndexRecord]) -> dict[str, int]:
+    """Post ids by source id; a post already stored (same id) is kept as it is."""
+    unique = {record.post.source_id: record.post for record in records}
+    Post.objects.bulk_create(
+        [Post(corpus=corpus, source_id=p.source_id, title=p.title[:500], body=p.body, url=p.url[:1000],
+              tags=p.tags) for p in unique.values()],
+        ignore_conflicts=True,
+    )
+    return dict(corpus.posts.filter(source_id__in=unique).values_list("source_id", "id"))
+
+
+def _store_formulas(corpus: Corpus, parsed: list[ParsedFormula], outcome: ChunkOutcome):
+    """Formula ids by visual key; new keys are embedded and inserted with their node vectors."""
+    first_by_key = {}
+    for item in parsed:
+        first_by_key.setdefault(item.visual_key, item)
+    known = dict(corpus.formulas.filter(visual_key__in=first_by_key).values_list("visual_key", "id"))
+    new = [item for key, item in first_by_key.items() if key not in known]
+    vectors = _timed(outcome, "embed", embed_graphs, [item.graphs for item in new])
+    inserted = _timed(outcome, "store", insert_formulas, corpus.pk, new, vectors)
+    known.update(inserted)
+    return known, len(inserted)
+
+
+def insert_formulas(corpus_id: int, new: list[ParsedFormula], vectors: list[dict]) -> dict[str, int]:
+    """INSERT … ON CONFLICT DO NOTHING, then COPY the node vectors of the rows this call inserted.
+
+    A concurrent job may insert the same key first; its row (and vectors) are then kept and ours skipped.
+    """
+    inserted = {}
+    with connection.cursor() as cursor:
+        for item, vector in zip(new, vectors):
+            cursor.execute(
+                "INSERT INTO searchapp_formula (corpus_id, visual_key, slt_string, latex, slg_matrix, opg_matrix,"
+                " opt_error, created_at) VALUES (%s, %s, %s, %s, %s, %s, %s, now())"
+                " ON CONFLICT (corpus_id, visual_key) DO NOTHING RETURNING id",
+                [corpus_id, item.visual_key, item.slt_string, item.source.text,
+                 matrix_bytes(vector["slg"]), matrix_bytes(vector["opg"]), (item.graphs.opt_error or "")[:300]],
+            )
+            row = cursor.fetchone()
+            if row:
+                inserted[item.visual_key] = row[0]
+        _copy_vectors(cursor, corpus_id, [(inserted[i.visual_key], v) for i, v in zip(new, vectors)
+                                          if i.visual_key in inserted])
+    return inserted
+
+
+def _copy_vectors(cursor, corpus_id: int, rows: list[tuple[int, dict]]) -> None:
+    for table, key in (("searchapp_slgvector", "slg"), ("searchapp_opgvector", "opg")):
+        with cursor.copy(f"COPY {table} (formula_id, corpus_id, node, embedding) FROM STDIN") as copy:
+            for formula_id, vectors in rows:
+                for node, vector in enumerate(vectors[key]):
+                    copy.write_row((formula_id, corpus_id, node, vector_literal(vector)))
+
+
+def _store_occurrences(parsed: list[ParsedFormula], posts: dict[str, int], formula_ids: dict[str, int]) -> None:
+    Occurrence.objects.bulk_create(
+        [Occurrence(formula_id=formula_ids[item.visual_key], post_id=posts[item.record.post.source_id],
+                    position=item.source.position, latex=item.source.text,
+                    start=item.source.start, end=item.source.end) for item in parsed],
+        ignore_conflicts=True,
+    )
+
+
+def _advance(job: IndexJob, consumed: int, outcome: ChunkOutcome, added: int) -> None:
+    job.cursor += consumed
+    job.done += outcome.done
+    job.failed += outcome.failed
+    job.formula_errors += outcome.formula_errors
+    job.formulas_added += added
+    job.errors = (job.errors + outcome.errors)[:MAX_KEPT_ERRORS]
+    timings = dict(job.timings)
+    for stage, seconds in outcome.timings.items():
+        timings[stage] = round(timings.get(stage, 0.0) + seconds, 3)
+    job.timings = timings
+    job.heartbeat_at = timezone.now()
+    job.save()

@@ -1,0 +1,27 @@
+"""`python manage.py index_corpus PATH --format F --corpus NAME`: create an IndexJob and enqueue it."""
+from pathlib import Path
+
+from django.core.management.base import BaseCommand, CommandError
+
+from searchapp.indexing import run_job, start_index_job
+from searchapp.readers import FORMATS
+
+
+class Command(BaseCommand):
+    help = "Index a corpus file through the Celery workers (or in this process with --sync)."
+
+    def add_arguments(self, parser):
+        parser.add_argument("path", type=Path)
+        parser.add_argument("--format", required=True, choices=FORMATS)
+        parser.add_argument("--corpus", required=True, help="corpus name (created if new)")
+        parser.add_argument("--sync", action="store_true", help="index here instead of in a worker")
+
+    def handle(self, *args, path: Path, format: str, corpus: str, sync: bool, **options):
+        if not path.is_file():
+            raise CommandError(f"no such file: {path}")
+        job = start_index_job(path, format, corpus, enqueue=not sync)
+        self.stdout.write(f"index job {job.pk}: {job.total} records from {path} into corpus {corpus!r}")
+        if sync:
+            job = run_job(job)
+            self.stdout.write(f"{job.state}: {job.done} records indexed, {job.failed} failed, "
+                              f"{job.formulas_added} new formulas, {job.formula_errors} formula errors")

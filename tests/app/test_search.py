@@ -1,0 +1,81 @@
+import json
+from io import StringIO
+
+import pytest
+from django.core.management import call_command
+
+from ml.formula import ParseError
+from searchapp.models import Formula
+from searchapp.search import search_formulas
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def indexed(index_file):
+    return index_file()
+
+
+def test_a_stored_formula_finds_itself_first_with_full_score(indexed):
+    results = search_formulas(r"\sin^2 x + \cos^2 x = 1", k=5)
+    top = results.hits[0]
+    assert top.latex == r"\sin^2 x + \cos^2 x = 1"
+    assert top.score == pytest.approx(1.0, abs=0.01)
+    assert [hit.rank for hit in results.hits] == list(range(1, len(results.hits) + 1))
+    assert all(a.score >= b.score for a, b in zip(results.hits, results.hits[1:]))
+
+
+def test_similar_formulas_rank_above_unrelated_ones(indexed):
+    ranked = [hit.latex for hit in search_formulas("p^2 + q^2 = r^2", k=7).hits]
+    assert ranked.index(r"a^2 + b^2 = c^2") < ranked.index(r"\int_0^1 x^2 \, dx")
+
+
+def test_hits_carry_score_parts_and_node_alignment(indexed):
+    hit = search_formulas(r"e^{i\pi} + 1 = 0", k=1).hits[0]
+    assert set(hit.parts) == {"slg", "opg"}
+    slg = hit.alignment["slg"]
+    assert len(slg.pairs) == len(slg.query_labels)
+    assert all(slg.query_labels[i] == slg.result_labels[j] for i, j, _ in slg.pairs)
+
+
+def test_corpus_filter(index_file):
+    index_file(["x^2"], corpus="one")
+    index_file(["x^3"], corpus="two", name="two.txt")
+    hits = search_formulas("x^2", k=10, corpus="two").hits
+    assert [hit.corpus for hit in hits] == ["two"]
+
+
+def test_unparsable_query_raises_parse_error_with_position(indexed):
+    with pytest.raises(ParseError) as raised:
+        search_formulas(r"\frac{1}{")
+    assert raised.value.pos is not None
+
+
+def test_api_and_command_return_the_same_results(indexed, client):
+    api = client.get("/api/search", {"q": "a^2+b^2", "k": 3}).json()
+    out = StringIO()
+    call_command("search", "a^2+b^2", "--k", "3", "--json", stdout=out)
+    command = json.loads(out.getvalue())
+    assert [r["id"] for r in api["results"]] == [r["id"] for r in command["results"]]
+    assert [r["score"] for r in api["results"]] == [r["score"] for r in command["results"]]
+    assert api["results"][0]["posts"][0]["source_id"].startswith("line-")
+
+
+@pytest.mark.parametrize("params, code", [
+    pytest.param({}, "missing_query", id="no-query"),
+    pytest.param({"q": "x", "k": "many"}, "invalid_parameter", id="bad-k"),
+    pytest.param({"q": "x", "k": "0"}, "invalid_parameter", id="k-too-small"),
+    pytest.param({"q": "x", "fusion": "best"}, "invalid_parameter", id="bad-fusion"),
+    pytest.param({"q": "x" * 6000}, "query_too_long", id="too-long"),
+])
+def test_api_rejects_bad_requests_with_json_errors(client, params, code):
+    response = client.get("/api/search", params)
+    assert response.status_code == 400
+    assert response.json()["code"] == code
+
+
+def test_api_reports_parse_errors_with_position(client):
+    response = client.get("/api/search", {"q": r"\frac{1}{"})
+    assert response.status_code == 400
+    body = response.json()
+    assert body["code"].startswith("latex_") and isinstance(body["pos"], int)
