@@ -9,6 +9,9 @@ from ml.formula.slt_string import parse_slt_string as _slt_from_string
 from ml.formula.tree import Tree
 
 OPT_UNAVAILABLE = "operator trees not available"
+MAX_OPT_NODES = 600
+"""Operator trees are built only up to this many SLT nodes (the largest real formula seen has 587): building
+one costs time quadratic in the size, and every parse must stay within its time budget."""
 _DOLLARS = (("$$", "$$"), ("$", "$"), ("\\(", "\\)"), ("\\[", "\\]"))
 
 
@@ -38,6 +41,24 @@ def parse_mathml(mathml: str) -> FormulaGraphs:
     return _with_opt(mathml, Tree(mathml_to_slt(mathml), "slt"))
 
 
+def graphs_to_json(graphs: FormulaGraphs) -> dict:
+    """Both trees as JSON-ready data: nodes (pre-order ids and labels), edges, and the SLT string."""
+    return {
+        "source": graphs.source,
+        "slt": {**tree_to_json(graphs.slt), "string": graphs.slt.to_slt_string()},
+        "opt": tree_to_json(graphs.opt) if graphs.opt is not None else None,
+        "opt_error": graphs.opt_error,
+    }
+
+
+def tree_to_json(tree: Tree) -> dict:
+    return {
+        "kind": tree.kind,
+        "nodes": [{"id": index, "label": label} for index, label in enumerate(tree.labels)],
+        "edges": [{"parent": parent, "child": child, "label": label} for parent, child, label in tree.edges],
+    }
+
+
 def strip_math_delimiters(latex: str) -> str:
     text = latex.strip()
     for opening, closing in _DOLLARS:
@@ -47,6 +68,8 @@ def strip_math_delimiters(latex: str) -> str:
 
 
 def _with_opt(source: str, slt: Tree) -> FormulaGraphs:
+    if len(slt) > MAX_OPT_NODES:
+        return FormulaGraphs(source, slt, None, f"formula too large for an operator tree ({len(slt)} > {MAX_OPT_NODES} nodes)")
     try:
         from ml.formula.opt import OptError, build_opt
     except ImportError:
@@ -59,4 +82,4 @@ def _with_opt(source: str, slt: Tree) -> FormulaGraphs:
         return FormulaGraphs(source, slt, None, "formula too deeply nested for an operator tree")
 
 
-__all__ = ["FormulaGraphs", "ParseError", "parse_latex", "parse_mathml", "parse_slt_string", "strip_math_delimiters"]
+__all__ = ["FormulaGraphs", "ParseError", "graphs_to_json", "parse_latex", "parse_mathml", "parse_slt_string", "strip_math_delimiters"]

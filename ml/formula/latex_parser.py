@@ -48,8 +48,7 @@ class _Parser:
 
     # ---- baselines -------------------------------------------------------------------------------------
     def expression(self, depth: int, stop_char: str = "") -> list[Box]:
-        if depth > MAX_DEPTH:
-            raise ParseError(f"formula nests deeper than {MAX_DEPTH} levels", self._pos(), "too_deep")
+        self.check_depth(depth)
         boxes: list[Box] = []
         tokens = self.tokens
         while self.i < len(tokens):
@@ -115,6 +114,7 @@ class _Parser:
         return boxes
 
     def atom(self, boxes: list[Box], depth: int, single: bool = False) -> None:
+        self.check_depth(depth)
         token = self.tokens[self.i]
         self.i += 1
         if token.kind == "{":
@@ -174,6 +174,10 @@ class _Parser:
             boxes.append(Box(sym.symbol_label(char), fence=char if char in OPENERS or char in CLOSERS else ""))
 
     # ---- helpers ---------------------------------------------------------------------------------------
+    def check_depth(self, depth: int) -> None:
+        if depth > MAX_DEPTH:
+            raise ParseError(f"formula nests deeper than {MAX_DEPTH} levels", self._pos(), "too_deep")
+
     def _pos(self) -> int:
         return self.tokens[self.i].pos if self.i < len(self.tokens) else len(self.source)
 
