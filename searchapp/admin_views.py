@@ -21,26 +21,21 @@ FORM_OVERHEAD_BYTES = 64 * 1024
 
 
 def upload(request: HttpRequest) -> HttpResponse:
-    status = 200
-    if request.method == "POST":
+    form, refusal, status = UploadForm(), "", 200
+    limit = settings.MATHSEARCH_MAX_UPLOAD_BYTES
+    declared = int(request.META.get("CONTENT_LENGTH") or 0)
+    if request.method == "POST" and declared > limit + FORM_OVERHEAD_BYTES:
         # Refuse an oversized body before Django reads (and spools) any of it.
-        declared = int(request.META.get("CONTENT_LENGTH") or 0)
-        if declared > settings.MATHSEARCH_MAX_UPLOAD_BYTES + FORM_OVERHEAD_BYTES:
-            form, status = UploadForm(), 413
-            form.add_error(None, f"The upload has {declared:,} bytes; the limit is "
-                                 f"{settings.MATHSEARCH_MAX_UPLOAD_BYTES:,}.")
-        else:
-            form = UploadForm(request.POST, request.FILES)
-            if form.is_valid():
-                job = start_index_job(save_upload(form.cleaned_data["file"]), form.cleaned_data["format"],
-                                      form.cleaned_data["corpus"])
-                return redirect("admin:searchapp_indexjob_live", job.pk)
-            status = 400
-    else:
-        form = UploadForm()
-    context = {**admin.site.each_context(request), "title": "Upload a corpus", "form": form,
-               "limit": settings.MATHSEARCH_MAX_UPLOAD_BYTES,
-               "recent": IndexJob.objects.select_related("corpus")[:10]}
+        refusal, status = f"The upload has {declared:,} bytes; the limit is {limit:,}.", 413
+    elif request.method == "POST":
+        form = UploadForm(request.POST, request.FILES)
+        if form.is_valid():
+            job = start_index_job(save_upload(form.cleaned_data["file"]), form.cleaned_data["format"],
+                                  form.cleaned_data["corpus"])
+            return redirect("admin:searchapp_indexjob_live", job.pk)
+        status = 400
+    context = {**admin.site.each_context(request), "title": "Upload a corpus", "form": form, "refusal": refusal,
+               "limit": limit, "recent": IndexJob.objects.select_related("corpus")[:10]}
     return render(request, "admin/searchapp/upload.html", context, status=status)
 
 

@@ -1,8 +1,8 @@
 """Tune the SLG/OPG fusion on feedback-judged queries; the chosen setting is the search page's default.
 
 Each judged query is searched once; its candidates' per-representation scores are then re-fused
-under every setting of the grid, so the grid costs one search per query. The metric is MAP′
-(unjudged results removed before scoring; grade ≥ 2 counts as relevant, as in ARQMath).
+under every setting of the grid, so the grid costs one search per query. The metric is MAP′ of
+`ml.evaluation` (unjudged results removed before scoring; grade ≥ 2 relevant, as in ARQMath).
 """
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ from dataclasses import asdict, dataclass
 import numpy as np
 from django.conf import settings
 
+from ml.evaluation.metrics import evaluate
 from ml.formula import ParseError
 from ml.retrieval.fusion import FUSIONS, fuse
 from searchapp.qrels import judgements
@@ -42,19 +43,6 @@ class TuningReport:
     table: list[tuple[FusionSetting, float]]
 
 
-def average_precision_prime(ranking: list[int], grades: dict[int, int]) -> float:
-    """AP over the judged items of `ranking`, relevant = grade ≥ 2; 0 when the query has no relevant item."""
-    relevant = sum(1 for grade in grades.values() if grade >= RELEVANT_GRADE)
-    if not relevant:
-        return 0.0
-    hits, total = 0, 0.0
-    for position, item in enumerate((i for i in ranking if i in grades), start=1):
-        if grades[item] >= RELEVANT_GRADE:
-            hits += 1
-            total += hits / position
-    return total / relevant
-
-
 def tune(corpus: str | None = None) -> TuningReport:
     """Grid-search the fusion on queries with at least one relevant judgement within `corpus`."""
     judged = {q: g for q, g in judgements(corpus=corpus).items() if max(g.values()) >= RELEVANT_GRADE}
@@ -67,7 +55,9 @@ def tune(corpus: str | None = None) -> TuningReport:
     table = [(setting, _mean_ap(setting, candidates, judged)) for setting in GRID]
     before = FusionSetting(**load_setting())
     before_map = _mean_ap(before, candidates, judged)
-    best, best_map = max(table, key=lambda row: row[1])  # max() keeps the first of equal rows: "max" fusion
+    best, best_map = max(table, key=lambda row: row[1])
+    if before_map >= best_map:  # a tie keeps the current setting rather than churn
+        best, best_map = before, before_map
     return TuningReport(len(candidates), skipped, before, before_map, best, best_map, table)
 
 
@@ -80,14 +70,14 @@ def _candidate_scores(query: str, corpus: str | None) -> tuple[np.ndarray, np.nd
 
 
 def _mean_ap(setting: FusionSetting, candidates: dict, judged: dict) -> float:
-    if not candidates:
-        return 0.0
-    scores = []
+    """MAP′ of the re-fused rankings over the queries that could be searched."""
+    run = {}
     for query, (ids, slg, opg) in candidates.items():
         fused = fuse(slg, opg, setting.fusion, setting.slg_weight) if len(ids) else np.zeros(0)
-        ranking = ids[np.argsort(-fused, kind="stable")].tolist()
-        scores.append(average_precision_prime(ranking, judged[query]))
-    return float(np.mean(scores))
+        order = np.argsort(-fused, kind="stable")
+        run[query] = [(str(ids[i]), float(fused[i])) for i in order]
+    qrels = {query: {str(f): grade for f, grade in judged[query].items()} for query in candidates}
+    return evaluate(run, qrels, threshold=RELEVANT_GRADE)["map_prime"]
 
 
 def load_setting() -> dict:

@@ -1,0 +1,123 @@
+"""Staff pages: corpus upload, job progress, corpus re-index / delete, feedback per query."""
+from django.core.files.uploadedfile import SimpleUploadedFile
+import pytest
+
+from searchapp.indexing import run_job
+from searchapp.models import Corpus, Feedback, Formula, IndexJob, SlgVector
+
+pytestmark = pytest.mark.django_db
+
+UPLOAD = "/admin/searchapp/indexjob/upload/"
+
+
+@pytest.fixture
+def staff(django_user_model, client):
+    user = django_user_model.objects.create_user("ada", password="pw", is_staff=True, is_superuser=True)
+    client.force_login(user)
+    return client
+
+
+@pytest.fixture
+def upload_dir(settings, tmp_path):
+    settings.MATHSEARCH_UPLOAD_DIR = tmp_path / "uploads"
+    return settings.MATHSEARCH_UPLOAD_DIR
+
+
+def latex_file(lines, name="f.txt"):
+    return SimpleUploadedFile(name, ("\n".join(lines) + "\n").encode(), content_type="text/plain")
+
+
+@pytest.mark.parametrize("path", [
+    pytest.param(UPLOAD, id="upload"),
+    pytest.param("/admin/searchapp/indexjob/1/progress.json", id="progress"),
+    pytest.param("/admin/searchapp/feedback/by-query/", id="feedback-by-query"),
+])
+def test_staff_pages_need_a_staff_login(client, django_user_model, path):
+    assert client.get(path).status_code == 302
+    client.force_login(django_user_model.objects.create_user("bob", password="pw"))
+    assert client.get(path).status_code == 302
+
+
+def test_upload_stores_the_file_and_starts_a_job(staff, upload_dir):
+    response = staff.post(UPLOAD, {"file": latex_file(["x^2", "y^3", r"\frac{1}{"], "my corpus!.txt"),
+                                   "format": "latex", "corpus": "uploaded"})
+    job = IndexJob.objects.get()
+    assert response.status_code == 302 and response.url == f"/admin/searchapp/indexjob/{job.pk}/live/"
+    stored = list(upload_dir.iterdir())
+    assert len(stored) == 1 and stored[0].name.endswith("-my_corpus_.txt")
+    assert (job.corpus.name, job.format, job.total, job.path) == ("uploaded", "latex", 3, str(stored[0]))
+
+
+def test_progress_reports_counts_rate_and_errors(staff, upload_dir):
+    staff.post(UPLOAD, {"file": latex_file(["x^2", "y^3", r"\frac{1}{"]), "format": "latex", "corpus": "c"})
+    job = IndexJob.objects.get()
+    url = f"/admin/searchapp/indexjob/{job.pk}/progress.json"
+    assert staff.get(url).json()["state"] == "pending"
+    run_job(job)
+    progress = staff.get(url).json()
+    assert (progress["state"], progress["total"], progress["processed"], progress["finished"]) == ("done", 3, 3, True)
+    assert progress["percent"] == 100.0 and progress["rate_per_s"] > 0
+    assert progress["formula_errors"] == 1 and "line" in progress["errors"][0]
+    page = staff.get(f"/admin/searchapp/indexjob/{job.pk}/live/").content.decode()
+    assert 'id="job-bar"' in page and "3 / 3 records" in page
+
+
+def test_oversized_uploads_are_refused(staff, upload_dir, settings):
+    settings.MATHSEARCH_MAX_UPLOAD_BYTES = 10
+    response = staff.post(UPLOAD, {"file": latex_file(["x^2 + y^2 + z^2"]), "format": "latex", "corpus": "c"})
+    assert response.status_code == 400
+    assert "the limit is 10" in response.content.decode()
+    assert not IndexJob.objects.exists() and not upload_dir.exists()
+
+
+def test_a_declared_huge_body_is_refused_before_reading(staff, upload_dir, settings):
+    settings.MATHSEARCH_MAX_UPLOAD_BYTES = 10
+    response = staff.generic("POST", UPLOAD, b"x" * 10, CONTENT_TYPE="multipart/form-data; boundary=zz",
+                             CONTENT_LENGTH=str(10**9))
+    assert response.status_code == 413
+    assert not IndexJob.objects.exists()
+
+
+def test_invalid_upload_form_shows_field_errors(staff, upload_dir):
+    response = staff.post(UPLOAD, {"format": "pdf", "corpus": "not a slug"})
+    assert response.status_code == 400
+    assert response.content.decode().count('class="errornote"') >= 3
+
+
+def test_reindex_rebuilds_a_corpus_from_its_files(staff, upload_dir):
+    staff.post(UPLOAD, {"file": latex_file(["x^2", "y^3"]), "format": "latex", "corpus": "c"})
+    run_job(IndexJob.objects.get())
+    corpus = Corpus.objects.get(name="c")
+    before = set(Formula.objects.values_list("id", flat=True))
+    staff.post("/admin/searchapp/corpus/", {"action": "reindex", "_selected_action": [corpus.pk]})
+    assert not Formula.objects.filter(pk__in=before).exists()
+    new_job = IndexJob.objects.filter(state="pending").get()
+    run_job(new_job)
+    assert Formula.objects.filter(corpus=corpus).count() == 2
+
+
+def test_delete_removes_a_corpus_with_everything_in_it(staff, index_file):
+    index_file()
+    index_file(["z^9"], corpus="keep", name="keep.txt")
+    corpus = Corpus.objects.get(name="test")
+    Feedback.objects.create(query="q", formula=corpus.formulas.first(), kind="relevant", rank=1)
+    response = staff.post("/admin/searchapp/corpus/", {"action": "delete_with_contents",
+                                                         "_selected_action": [corpus.pk]})
+    assert response.status_code == 302
+    assert list(Corpus.objects.values_list("name", flat=True)) == ["keep"]
+    assert not Feedback.objects.exists()
+    assert set(SlgVector.objects.values_list("corpus_id", flat=True)) == {Corpus.objects.get().pk}
+
+
+def test_feedback_is_listed_per_query(staff, index_file):
+    index_file()
+    formulas = list(Formula.objects.all()[:3])
+    for formula, kind in zip(formulas, ["relevant", "not_relevant", "click"]):
+        Feedback.objects.create(query="x^2+y^2", formula=formula, kind=kind, rank=1)
+    Feedback.objects.create(query="e^x", formula=formulas[0], kind="click", rank=4)
+    html = staff.get("/admin/searchapp/feedback/by-query/").content.decode()
+    rows = html[html.index("<tbody>"):].split("<tr>")[1:]
+    assert len(rows) == 2
+    assert "x^2+y^2" in rows[1] and "<td>1</td><td>1</td><td>1</td><td>3</td>" in rows[1]
+    listing = staff.get("/admin/searchapp/feedback/", {"query__exact": "e^x"})
+    assert listing.status_code == 200 and "1 feedback" in listing.content.decode()

@@ -1,0 +1,64 @@
+"""GET /api/formulas/<id> and the OpenAPI schema at /api/schema."""
+import json
+
+import pytest
+
+from searchapp.models import Formula
+
+pytestmark = pytest.mark.django_db
+
+
+def test_formula_detail_has_posts_and_both_trees(index_file, client):
+    line = json.dumps({"id": "p1", "title": "Euler", "url": "https://example.org/e",
+                       "body": "Famously $e^{i\\pi} + 1 = 0$ holds."})
+    index_file([line], name="posts.jsonl", format="jsonl")
+    formula = Formula.objects.get()
+    body = client.get(f"/api/formulas/{formula.pk}").json()
+    assert (body["id"], body["latex"], body["corpus"], body["occurrences"]) == (formula.pk, r"e^{i\pi} + 1 = 0",
+                                                                                 "test", 1)
+    assert body["posts"][0]["title"] == "Euler" and body["posts"][0]["before"] == "Famously"
+    slt = body["trees"]["slt"]
+    assert slt["labels"][0] == "V!e" and len(slt["edges"]) == len(slt["labels"]) - 1
+    assert body["trees"]["opt"]["labels"]
+
+
+def test_unknown_formula_is_a_json_404(client):
+    response = client.get("/api/formulas/424242")
+    assert response.status_code == 404
+    assert response.json() == {"code": "not_found", "message": "no formula with id 424242"}
+
+
+@pytest.mark.parametrize("method, path", [
+    pytest.param("post", "/api/formulas/1", id="post-to-formula"),
+    pytest.param("get", "/api/feedback", id="get-feedback"),
+])
+def test_wrong_methods_are_refused(client, method, path):
+    assert getattr(client, method)(path).status_code == 405
+
+
+def test_schema_describes_every_api_route(client):
+    schema = client.get("/api/schema").json()
+    assert schema["openapi"].startswith("3.")
+    assert set(schema["paths"]) == {"/api/search", "/api/formulas/{id}", "/api/feedback", "/api/schema"}
+    refs = {ref for ref in _refs(schema)}
+    assert refs <= {f"#/components/schemas/{name}" for name in schema["components"]["schemas"]}
+    assert {"400", "403", "404", "429"} <= set(schema["paths"]["/api/feedback"]["post"]["responses"])
+
+
+def _refs(node):
+    if isinstance(node, dict):
+        for key, value in node.items():
+            if key == "$ref":
+                yield value
+            else:
+                yield from _refs(value)
+    elif isinstance(node, list):
+        for value in node:
+            yield from _refs(value)
+
+
+def test_search_errors_match_the_schema_shape(client):
+    response = client.get("/api/search", {"q": r"\frac{1}{"})
+    assert response.status_code == 400
+    body = response.json()
+    assert set(body) == {"code", "message", "pos"} and isinstance(body["pos"], int)

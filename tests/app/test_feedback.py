@@ -1,0 +1,162 @@
+"""Feedback: the JSON endpoint (CSRF, rate limit, validation), the no-JS form, qrels export, fusion tuning."""
+import json
+from io import StringIO
+
+import numpy as np
+import pytest
+from django.core.cache import cache
+from django.core.management import call_command
+from django.test import Client
+
+from searchapp.models import Feedback, Formula
+from searchapp.qrels import judgements, query_id
+from searchapp.tuning import FusionSetting, _mean_ap, load_setting
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def fresh_rate_limits():
+    cache.clear()
+    yield
+    cache.clear()
+
+
+@pytest.fixture
+def formula(index_file):
+    index_file()
+    return Formula.objects.get(latex=r"e^{i\pi} + 1 = 0")
+
+
+def signal(formula, kind="relevant", query="e^{i\\pi}", rank=1):
+    return {"query": query, "formula_id": formula.pk, "kind": kind, "rank": rank, "fusion": "max"}
+
+
+def post_json(client, data, **headers):
+    return client.post("/api/feedback", json.dumps(data), content_type="application/json", **headers)
+
+
+def csrf_client() -> tuple[Client, str]:
+    """A client that enforces CSRF like a browser, with the token the search page hands out."""
+    client = Client(enforce_csrf_checks=True)
+    client.get("/")
+    return client, client.cookies["csrftoken"].value
+
+
+def test_feedback_with_the_csrf_token_is_stored(formula):
+    client, token = csrf_client()
+    response = post_json(client, signal(formula), HTTP_X_CSRFTOKEN=token)
+    assert response.status_code == 201
+    stored = Feedback.objects.get(pk=response.json()["id"])
+    assert (stored.query, stored.formula_id, stored.kind, stored.rank) == ("e^{i\\pi}", formula.pk, "relevant", 1)
+    assert stored.session_key == client.session.session_key != ""
+
+
+def test_feedback_without_the_csrf_token_is_refused_as_json(formula):
+    client, _ = csrf_client()
+    response = post_json(client, signal(formula))
+    assert response.status_code == 403
+    assert response.json()["code"] == "csrf_failed"
+    assert not Feedback.objects.exists()
+
+
+def test_feedback_is_rate_limited_per_session(formula, settings):
+    settings.MATHSEARCH_FEEDBACK_PER_MINUTE = 3
+    client, token = csrf_client()
+    statuses = [post_json(client, signal(formula, "click"), HTTP_X_CSRFTOKEN=token).status_code for _ in range(5)]
+    assert statuses == [201, 201, 201, 429, 429]
+    assert Feedback.objects.count() == 3
+    other, other_token = csrf_client()
+    assert post_json(other, signal(formula), HTTP_X_CSRFTOKEN=other_token).status_code == 201
+
+
+@pytest.mark.parametrize("change, status, code", [
+    pytest.param({"kind": "love"}, 400, "invalid_parameter", id="unknown-kind"),
+    pytest.param({"rank": 0}, 400, "invalid_parameter", id="rank-zero"),
+    pytest.param({"rank": "first"}, 400, "invalid_parameter", id="rank-not-a-number"),
+    pytest.param({"query": "  "}, 400, "invalid_parameter", id="empty-query"),
+    pytest.param({"fusion": "median"}, 400, "invalid_parameter", id="unknown-fusion"),
+    pytest.param({"formula_id": 10**9}, 404, "not_found", id="unknown-formula"),
+])
+def test_invalid_feedback_is_a_json_error(formula, client, change, status, code):
+    response = post_json(client, {**signal(formula), **change})
+    assert response.status_code == status
+    assert response.json()["code"] == code
+    assert not Feedback.objects.exists()
+
+
+def test_malformed_json_body_is_a_json_error(client):
+    response = client.post("/api/feedback", "{not json", content_type="application/json")
+    assert (response.status_code, response.json()["code"]) == (400, "invalid_json")
+
+
+def test_the_no_javascript_form_records_and_goes_back(formula, client):
+    back = "/?q=e%5E%7Bi%5Cpi%7D"
+    response = client.post("/feedback", {**signal(formula, "not_relevant"), "next": back})
+    assert response.status_code == 302 and response.url == back
+    assert Feedback.objects.get().kind == "not_relevant"
+    assert client.post("/feedback", {**signal(formula), "next": "https://evil.example/"}).url == "/"
+
+
+def test_judgements_prefer_the_latest_explicit_judgement_over_clicks(formula):
+    other = Formula.objects.exclude(pk=formula.pk).first()
+    for kind, target in [("click", formula), ("relevant", formula), ("not_relevant", formula), ("click", formula),
+                         ("click", other)]:
+        Feedback.objects.create(query="q", formula=target, kind=kind, rank=1)
+    assert judgements() == {"q": {formula.pk: 0, other.pk: 1}}
+
+
+def test_export_qrels_writes_trec_lines_and_the_query_map(formula, tmp_path):
+    other = Formula.objects.exclude(pk=formula.pk).first()
+    Feedback.objects.create(query="e^{i\\pi}", formula=formula, kind="relevant", rank=1)
+    Feedback.objects.create(query="e^{i\\pi}", formula=other, kind="click", rank=2)
+    Feedback.objects.create(query="x^2", formula=other, kind="not_relevant", rank=1)
+    out = tmp_path / "feedback.qrels"
+    call_command("export_qrels", "--out", str(out), stdout=StringIO())
+    lines = set(out.read_text().splitlines())
+    q1, q2 = query_id("e^{i\\pi}"), query_id("x^2")
+    assert lines == {f"{q1} 0 {formula.pk} 2", f"{q1} 0 {other.pk} 1", f"{q2} 0 {other.pk} 0"}
+    side = dict(line.split("\t") for line in (tmp_path / "feedback.qrels.queries.tsv").read_text().splitlines())
+    assert side == {q1: "e^{i\\pi}", q2: "x^2"}
+
+
+def test_exported_qrels_parse_with_the_benchmark_reader(formula, tmp_path):
+    from ml.evaluation.benchmark_files import parse_qrels
+
+    Feedback.objects.create(query="a b", formula=formula, kind="relevant", rank=1)
+    out = tmp_path / "q.qrels"
+    call_command("export_qrels", "--out", str(out), stdout=StringIO())
+    read = parse_qrels(out.read_text())
+    assert (read.value, read.problems) == ({query_id("a b"): {str(formula.pk): 2}}, [])
+
+
+def test_map_prime_of_a_fusion_follows_the_judgements():
+    # Formula 1 wins on SLG, formula 2 on OPG; only formula 2 is relevant.
+    candidates = {"q": (np.array([1, 2]), np.array([0.9, 0.5]), np.array([0.1, 0.6]))}
+    judged = {"q": {1: 0, 2: 2}}
+    assert _mean_ap(FusionSetting("max"), candidates, judged) == pytest.approx(0.5)
+    assert _mean_ap(FusionSetting("weighted", 0.0), candidates, judged) == pytest.approx(1.0)
+
+
+def test_tune_fusion_prints_before_and_after_and_saves_the_setting(index_file, settings, tmp_path):
+    settings.MATHSEARCH_FUSION_FILE = tmp_path / "fusion.json"
+    index_file()
+    wanted = Formula.objects.get(latex=r"a^2 + b^2 = c^2")
+    for formula in Formula.objects.exclude(pk=wanted.pk):
+        Feedback.objects.create(query="p^2 + q^2 = r^2", formula=formula, kind="not_relevant", rank=1)
+    Feedback.objects.create(query="p^2 + q^2 = r^2", formula=wanted, kind="relevant", rank=3)
+    out = StringIO()
+    call_command("tune_fusion", "--corpus", "test", "--json", stdout=out)
+    summary = json.loads(out.getvalue())
+    assert summary["queries"] == 1
+    assert summary["before"]["fusion"] == "max"
+    assert summary["after"]["map_prime"] >= summary["before"]["map_prime"] > 0
+    saved = load_setting()
+    assert (saved["fusion"], saved["slg_weight"]) == (summary["after"]["fusion"], summary["after"]["slg_weight"])
+
+
+def test_tune_fusion_without_judgements_says_so(db):
+    from django.core.management.base import CommandError
+
+    with pytest.raises(CommandError, match="no query has a 'relevant' judgement"):
+        call_command("tune_fusion", stdout=StringIO())
