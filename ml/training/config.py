@@ -15,7 +15,8 @@ class TrainConfig:
     dim: int = 64
     layers: int = 2
     epochs: int = 3
-    batch_size: int = 128
+    batch_size: int = 64
+    """Formulas per batch (N−1 negatives each); the maxsim cost per formula grows with it (≈2× per doubling)."""
     learning_rate: float = 1e-3
     temperature: float = 0.1
     seed: int = 0

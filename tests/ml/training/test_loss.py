@@ -14,12 +14,17 @@ def unit(rows):
 def test_maxsim_logits_match_a_brute_force_loop():
     torch.manual_seed(0)
     reference, other = F.normalize(torch.randn(5, 4), dim=1), F.normalize(torch.randn(7, 4), dim=1)
-    owner = torch.tensor([0, 0, 2, 2, 2, 0, 2])  # formula 1 has no other graph
+    owner = torch.tensor([0, 0, 0, 2, 2, 2, 2])  # formula 1 has no other graph
     logits = maxsim_logits(reference, other, owner, num_formulas=3)
     for i in range(5):
         for g in range(3):
             sims = [float(reference[i] @ other[j]) for j in range(7) if owner[j] == g]
             assert logits[i, g].item() == (pytest.approx(max(sims)) if sims else float("-inf"))
+
+
+def test_unsorted_owners_are_refused():
+    with pytest.raises(ValueError, match="must be sorted"):
+        maxsim_logits(unit([[1, 0]]), unit([[1, 0], [0, 1]]), torch.tensor([1, 0]), 2)
 
 
 def test_node_loss_is_softmax_cross_entropy_over_formulas():
