@@ -5,8 +5,14 @@ from dataclasses import dataclass
 
 from ml.formula.errors import ParseError, check_length
 from ml.formula.latex_parser import latex_to_slt
+from ml.formula.mathml import mathml_to_slt
 from ml.formula.slt_string import parse_slt_string as _slt_from_string
 from ml.formula.tree import Tree
+
+try:  # operator trees are built by a separate module; SLTs work without it
+    from ml.formula.opt import OptError, build_opt
+except ImportError:
+    OptError, build_opt = None, None
 
 OPT_UNAVAILABLE = "operator trees not available"
 MAX_OPT_NODES = 600
@@ -36,8 +42,6 @@ def parse_slt_string(text: str) -> FormulaGraphs:
 
 def parse_mathml(mathml: str) -> FormulaGraphs:
     """Parse Presentation MathML (a `<math>` element, e.g. LaTeXML output; Content MathML parts are ignored)."""
-    from ml.formula.mathml import mathml_to_slt
-
     return _with_opt(mathml, Tree(mathml_to_slt(mathml), "slt"))
 
 
@@ -70,9 +74,7 @@ def strip_math_delimiters(latex: str) -> str:
 def _with_opt(source: str, slt: Tree) -> FormulaGraphs:
     if len(slt) > MAX_OPT_NODES:
         return FormulaGraphs(source, slt, None, f"formula too large for an operator tree ({len(slt)} > {MAX_OPT_NODES} nodes)")
-    try:
-        from ml.formula.opt import OptError, build_opt
-    except ImportError:
+    if build_opt is None:
         return FormulaGraphs(source, slt, None, OPT_UNAVAILABLE)
     try:
         return FormulaGraphs(source, slt, build_opt(slt), None)

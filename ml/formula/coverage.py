@@ -12,9 +12,9 @@ from collections import Counter
 from pathlib import Path
 from typing import Iterable
 
-from ml.formula.api import parse_latex, parse_slt_string
+from ml.formula.api import parse_latex
 from ml.formula.errors import ParseError
-from ml.formula.slt_string import to_slt_string
+from ml.formula.slt_string import parse_slt_string, to_slt_string
 
 _MATH_SPAN = re.compile(r'<span class="math-container"[^>]*>(.*?)</span>', re.DOTALL)
 JUDGED = Path("arqmath") / "arqmath1-task2-judged-formulas"
@@ -93,12 +93,12 @@ def round_trip(slt_strings: Iterable[str]) -> dict:
     for text in slt_strings:
         total += 1
         try:
-            graphs = parse_slt_string(text)
+            tree = parse_slt_string(text)
         except ParseError:
             mismatches.append(text[:200])
             continue
         parsed += 1
-        if to_slt_string(graphs.slt) == text.strip():
+        if to_slt_string(tree) == text.strip():
             identical += 1
         else:
             mismatches.append(text[:200])

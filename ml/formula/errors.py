@@ -32,15 +32,18 @@ class ParseError(ValueError):
         return (type(self), (self.message, self.pos, self.kind))
 
 
-MAX_INPUT_CHARS = 10_000
-"""Four times the longest real formula seen (2,556 characters); keeps any input well inside 100 ms."""
+MAX_INPUT_CHARS = 5_000
+"""Twice the longest real LaTeX formula seen (2,556 characters); keeps any input well inside 100 ms."""
+MAX_MARKUP_CHARS = 40_000
+"""For the verbose forms (SLT strings, MathML): twice the longest real SLT string seen (17,047 characters),
+and more than the SLT string of any LaTeX input that is short enough to be accepted."""
 MAX_DEPTH = 100
 """Nesting deeper than this is refused rather than built: real formulas stay far below it."""
 
 
-def check_length(text: str) -> None:
+def check_length(text: str, limit: int = MAX_INPUT_CHARS) -> None:
     """Refuse empty and oversized inputs before any parsing work is spent on them."""
-    if len(text) > MAX_INPUT_CHARS:
-        raise ParseError(f"input has {len(text)} characters, more than {MAX_INPUT_CHARS}", MAX_INPUT_CHARS, "too_long")
+    if len(text) > limit:
+        raise ParseError(f"input has {len(text)} characters, more than {limit}", limit, "too_long")
     if not text.strip():
         raise ParseError("input is empty", 0, "empty")

@@ -143,7 +143,7 @@ def negation(parser, token, boxes, depth) -> None:
 
 
 def sized_delimiter(parser, token, boxes, depth) -> None:
-    """`\big(` needs nothing, but `\big{\{}` wraps its delimiter in braces, which must not hide it from pairing."""
+    r"""`\big(` needs nothing, but `\big{\{}` wraps its delimiter in braces, which must not hide it from pairing."""
     tokens, i = parser.tokens, parser.i
     if i + 2 < len(tokens) and tokens[i].kind == "{" and tokens[i + 2].kind == "}" and tokens[i + 1].kind in ("char", "cmd"):
         parser.i += 1
@@ -191,7 +191,7 @@ def environment(parser, token, boxes, depth) -> None:
 
 
 def braced_table(parser, token, boxes, depth) -> None:
-    """`\substack{a\\b}`, `\pmatrix{a&b\cr c&d}`: a table whose rows end at the closing brace."""
+    r"""`\substack{a\\b}`, `\pmatrix{a&b\cr c&d}`: a table whose rows end at the closing brace."""
     if parser.i >= len(parser.tokens) or parser.tokens[parser.i].kind != "{":
         boxes.extend(parser.argument(depth))
         return

@@ -88,7 +88,7 @@ ENVIRONMENT_FENCES = {
 }
 PLAIN_TEX_TABLES = {r"\matrix": "", r"\pmatrix": "()", r"\bmatrix": "[]", r"\vmatrix": "||", r"\cases": "{",
                     r"\eqalign": "", r"\eqalignno": "", r"\array": ""}
-"""Plain TeX / MathJax tables written as one brace argument, rows separated by `\cr` or `\\\\`."""
+r"""Plain TeX / MathJax tables written as one brace argument, rows separated by `\cr` or `\\`."""
 ENVIRONMENTS_WITH_SPEC = frozenset({"array", "subarray", "alignat", "alignat*", "alignedat", "array*"})
 SINGLE_CELL_ENVIRONMENTS = frozenset({"equation", "equation*"})
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import xml.etree.ElementTree as ET
 
 from ml.formula import latex_symbols as sym
-from ml.formula.errors import MAX_DEPTH, ParseError, check_length
+from ml.formula.errors import MAX_DEPTH, MAX_MARKUP_CHARS, ParseError, check_length
 from ml.formula.layout import CLOSERS, OPENERS, Box, build, fenced_group, group_fences, mark_differentials, matrix_box
 from ml.formula.tree import Node
 
@@ -17,12 +17,14 @@ _TRANSPARENT = frozenset({"math", "mrow", "mstyle", "mpadded", "merror", "menclo
 _SILENT = frozenset({"mspace", "mphantom", "annotation", "annotation-xml", "mprescripts", "maligngroup", "malignmark"})
 _SCRIPTS = {"msub": ("sub",), "msup": ("sup",), "msubsup": ("sub", "sup"),
             "munder": ("u",), "mover": ("o",), "munderover": ("u", "o")}
-_NORMALISE = {"−": "-", "–": "-", "\u2061": "", "\u2062": "", "\u2063": "", "\u2064": "", "·": "⋅"}
+_NORMALISE = str.maketrans({"−": "-", "–": "-", "\u2061": None, "\u2062": None, "\u2063": None, "\u2064": None,
+                            "·": "⋅"})
+"""Minus signs as Tangent writes them; invisible function application / times / separator / plus dropped."""
 _LIMIT_SYMBOLS = frozenset(sym.BIG_OPERATORS.values()) | sym.LIMIT_NAMES
 
 
 def mathml_to_slt(text: str) -> Node:
-    check_length(text)
+    check_length(text, MAX_MARKUP_CHARS)
     if "<!DOCTYPE" in text or "<!ENTITY" in text:
         raise ParseError("document type declarations are not accepted", text.find("<!"), "invalid_mathml")
     try:
@@ -38,7 +40,7 @@ def mathml_to_slt(text: str) -> Node:
 
 def _offset(text: str, line: int, column: int) -> int:
     lines = text.split("\n")
-    return sum(len(previous) + 1 for previous in lines[:line - 1]) + column
+    return min(sum(len(previous) + 1 for previous in lines[:line - 1]) + column, len(text))
 
 
 def _tag(element: ET.Element) -> str:
@@ -46,10 +48,8 @@ def _tag(element: ET.Element) -> str:
 
 
 def _text(element: ET.Element) -> str:
-    text = "".join(element.itertext()).strip()
-    for raw, replacement in _NORMALISE.items():
-        text = text.replace(raw, replacement)
-    return text
+    text = "".join(element.itertext()) if len(element) else (element.text or "")
+    return text.translate(_NORMALISE).strip()
 
 
 def _boxes(element: ET.Element, depth: int) -> list[Box]:

@@ -7,7 +7,7 @@ a long formula nests as deep as the formula is long.
 """
 from __future__ import annotations
 
-from ml.formula.errors import ParseError, check_length
+from ml.formula.errors import MAX_MARKUP_CHARS, ParseError, check_length
 from ml.formula.layout import CHILD_ORDER
 from ml.formula.relations import SLT_EDGE_LABELS
 from ml.formula.tree import Node, Tree
@@ -58,7 +58,7 @@ class _Frame:
 
 def parse_slt_string(text: str) -> Tree:
     """Parse a Tangent SLT string; raises ParseError(kind="invalid_slt_string") with the offending offset."""
-    check_length(text)
+    check_length(text, MAX_MARKUP_CHARS)
     text = text.strip()
     stack: list[_Frame] = []
     pos, edge, root = 0, "n", None

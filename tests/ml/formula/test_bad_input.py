@@ -1,0 +1,178 @@
+"""Any input either parses or raises ParseError with a kind and a position, within 100 ms, never anything else."""
+import time
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from ml.formula import FormulaGraphs, ParseError, parse_latex, parse_mathml, parse_slt_string
+from ml.formula.errors import ERROR_KINDS, MAX_INPUT_CHARS, MAX_MARKUP_CHARS
+from ml.formula.slt_string import parse_slt_string as read_slt_string
+
+BUDGET_SECONDS = 0.1
+"""Measured as this thread's CPU time: other processes share the machine, and wall-clock time would measure them."""
+LATEX_PIECES = [
+    "x", "1", "2.5", "+", "=", "(", ")", "[", "]", "|", "\\|", "\\{", "\\}", "{", "}", "^", "_", "'", ",", "&", "\\\\",
+    "\\frac", "\\sqrt", "\\left(", "\\right)", "\\left.", "\\right|", "\\begin{matrix}", "\\end{matrix}",
+    "\\begin{cases}", "\\end{cases}", "\\begin{array}{cc}", "\\end{array}", "\\text{", "\\mathbb", "\\not", "\\over",
+    "\\hat", "\\underbrace", "\\sum", "\\int", "d", "\\lim", "\\sin", "\\operatorname{", "\\big", "\\cr", "\\pmatrix{",
+    "%", "&amp;", "&#39;", "\\foo", "\\topx", " ", "~", "\\,", "\\overset", "\\binom", "...", "\\", "$",
+]
+MATHML_PIECES = [
+    "<math>", "</math>", "<mrow>", "</mrow>", "<mi>", "</mi>", "<mo>", "</mo>", "<mn>", "</mn>", "<mfrac>", "</mfrac>",
+    "<msup>", "</msup>", "<msubsup>", "</msubsup>", "<mtable>", "<mtr>", "<mtd>", "</mtd>", "</mtr>", "</mtable>",
+    "<mfenced open='['>", "</mfenced>", "<mroot>", "</mroot>", "<semantics>", "</semantics>", "x", "(", ")", "|", "2",
+    "&amp;", "&lt;", "&nbsp;", "<!DOCTYPE m>", "<![CDATA[x]]>", "<!-- c -->", "<?pi x?>",
+]
+SLT_PIECES = ["[", "]", ",", "V!x", "N!2", "+", "a", "b", "w", "e", "n", "q", "&comma;", "&lsqb;", "M!()1x1", "!", " "]
+
+
+def _parse_within_budget(parse, text: str) -> FormulaGraphs | None:
+    start = time.thread_time()
+    try:
+        result = parse(text)
+    except ParseError as error:
+        assert error.kind in ERROR_KINDS
+        assert error.pos is None or 0 <= error.pos <= len(text)
+        assert error.message
+        result = None
+    elapsed = time.thread_time() - start
+    assert elapsed < BUDGET_SECONDS, f"{elapsed * 1000:.0f} ms"
+    if result is not None:
+        slt_string = result.slt.to_slt_string()
+        assert read_slt_string(slt_string).kind == "slt"
+        assert len(read_slt_string(slt_string)) == len(result.slt)
+        assert result.opt is not None or result.opt_error
+    return result
+
+
+def _near_limit(piece: str, limit: int = MAX_INPUT_CHARS) -> str:
+    return piece * ((limit - 1) // len(piece))
+
+
+NASTY_LATEX = {
+    "random-bytes": bytes(range(256)).decode("latin-1") * 30,
+    "100k-chars": "x" * 100_000,
+    "10k-nested-braces": "{" * 10_000 + "x" + "}" * 10_000,
+    "nested-braces-below-limit": "{" * 4_000 + "x" + "}" * 4_000,
+    "long-baseline": _near_limit("x"),
+    "long-sum": _near_limit("x+"),
+    "many-groups": _near_limit("()"),
+    "many-bars": _near_limit("|"),
+    "many-openers": _near_limit("("),
+    "many-closers": _near_limit(")"),
+    "many-dots": _near_limit("."),
+    "many-commas-in-group": "(" + _near_limit("a,", MAX_INPUT_CHARS - 2) + ")",
+    "many-cells": "\\begin{matrix}" + _near_limit("a&", MAX_INPUT_CHARS - 40) + "\\end{matrix}",
+    "many-rows": _near_limit("\\\\"),
+    "many-scripts": "x" + _near_limit("^x_y", MAX_INPUT_CHARS - 1),
+    "unknown-macros": _near_limit("\\foo"),
+    "unbalanced-left": _near_limit("\\left("),
+    "balanced-left-deep": "\\left(" * 90 + "x" + "\\right)" * 90,
+    "frac-chain": _near_limit("\\frac"),
+    "sqrt-chain": _near_limit("\\sqrt") + "x",
+    "not-chain": _near_limit("\\not"),
+    "accent-chain": _near_limit("\\hat") + "x",
+    "overset-chain": _near_limit("\\overset"),
+    "nested-fractions": "\\frac{" * 99 + "x" + "}{y}" * 99,
+    "nested-scripts": "x^{" * 120 + "y" + "}" * 120,
+    "nested-environments": _near_limit("\\begin{matrix}"),
+    "long-text": "\\text{" + "a" * (MAX_INPUT_CHARS - 10) + "}",
+    "many-primes": "x" + "'" * (MAX_INPUT_CHARS - 1),
+    "lone-backslash": "\\",
+    "nul-and-controls": "x\x00\x01\x1b[31m\u202e\ufeffy",
+    "surrogate-like": "\udcff\ud800x",
+    "unknown-environment": "\\begin{tikzpicture}x\\end{tikzpicture}",
+    "right-then-left": "\\right)x\\left(",
+    "mixed": "\\left(\\frac{\\sqrt[3]{x^2}}{\\sum_{i=1}^n}\\right|" * 200,
+}
+NASTY_MATHML = {
+    "random-bytes": bytes(range(256)).decode("latin-1") * 30,
+    "deep-mrow": "<math>" + "<mrow>" * 5_000 + "</mrow>" * 5_000 + "</math>",
+    "long-row": "<math>" + "<mi>x</mi>" * 3_900 + "</math>",
+    "many-fences": "<math>" + "<mo>(</mo>" * 3_900 + "</math>",
+    "billion-laughs": '<?xml version="1.0"?><!DOCTYPE lolz [<!ENTITY lol "lol">'
+                      + "".join(f'<!ENTITY lol{i} "{("&lol" + str(i - 1) + ";") * 10 if i else "&lol;" * 10}">'
+                                for i in range(10)) + "]><math><mi>&lol9;</mi></math>",
+    "external-entity": '<!DOCTYPE m [<!ENTITY x SYSTEM "file:///etc/passwd">]><math><mi>&x;</mi></math>',
+    "undefined-entity": "<math><mi>&nbsp;</mi></math>",
+    "huge": "<math>" + "<mi>x</mi>" * 20_000 + "</math>",
+    "empty": "",
+}
+NASTY_SLT = {
+    "random-bytes": bytes(range(256)).decode("latin-1") * 30,
+    "deep-next-chain": "[V!x" * 7_000 + "]" * 7_000,
+    "deep-unclosed": "[V!x" * 9_000,
+    "only-brackets": "[" * 30_000,
+    "many-children": "[V!x" + ",a[N!1]" * 4_000 + "]",
+    "huge": "[V!x]" * 20_000,
+    "empty": "",
+}
+
+
+@pytest.mark.parametrize("text", [pytest.param(text, id=name) for name, text in NASTY_LATEX.items()])
+def test_nasty_latex(text):
+    _parse_within_budget(parse_latex, text)
+
+
+@pytest.mark.parametrize("text", [pytest.param(text, id=name) for name, text in NASTY_MATHML.items()])
+def test_nasty_mathml(text):
+    assert _parse_within_budget(parse_mathml, text) is None or len(text) <= MAX_MARKUP_CHARS
+
+
+@pytest.mark.parametrize("text", [pytest.param(text, id=name) for name, text in NASTY_SLT.items()])
+def test_nasty_slt_strings(text):
+    _parse_within_budget(parse_slt_string, text)
+
+
+@pytest.mark.parametrize("text, kind", [
+    pytest.param("x" * (MAX_INPUT_CHARS + 1), "too_long", id="too-long"),
+    pytest.param("{" * 200 + "x" + "}" * 200, "too_deep", id="too-deep"),
+    pytest.param("\\not" * 300 + "=", "too_deep", id="too-deep-without-braces"),
+    pytest.param("", "empty", id="empty"),
+])
+def test_limits_have_their_own_kinds(text, kind):
+    with pytest.raises(ParseError) as caught:
+        parse_latex(text)
+    assert caught.value.kind == kind
+
+
+PROPERTY_SETTINGS = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+@PROPERTY_SETTINGS
+@given(st.text(max_size=300))
+def test_any_text_as_latex(text):
+    _parse_within_budget(parse_latex, text)
+
+
+@PROPERTY_SETTINGS
+@given(st.lists(st.sampled_from(LATEX_PIECES), max_size=60).map("".join))
+def test_latex_like_text(text):
+    _parse_within_budget(parse_latex, text)
+
+
+@PROPERTY_SETTINGS
+@given(st.text(max_size=300))
+def test_any_text_as_mathml(text):
+    _parse_within_budget(parse_mathml, text)
+
+
+@PROPERTY_SETTINGS
+@given(st.lists(st.sampled_from(MATHML_PIECES), max_size=60).map("".join))
+def test_mathml_like_text(text):
+    _parse_within_budget(parse_mathml, text)
+
+
+@PROPERTY_SETTINGS
+@given(st.text(max_size=300))
+def test_any_text_as_slt_string(text):
+    _parse_within_budget(parse_slt_string, text)
+
+
+@PROPERTY_SETTINGS
+@given(st.lists(st.sampled_from(SLT_PIECES), max_size=60).map("".join))
+def test_slt_like_text(text):
+    result = _parse_within_budget(parse_slt_string, text)
+    if result is not None:  # whatever was accepted is written back exactly as it was read
+        assert result.slt.to_slt_string() == text.strip()

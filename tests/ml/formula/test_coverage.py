@@ -1,0 +1,40 @@
+"""Quality bars on real benchmark formulas: SLT ≥ 99.5 %, OPT ≥ 98 %, ≥ 1,000 formulas/s."""
+import pytest
+
+from ml.formula.coverage import benchmark_speed, judged_latex, summarize, task2_queries, topic_post_formulas
+
+
+@pytest.fixture(scope="module")
+def sample(shared_data) -> dict[str, list[str]]:
+    """A fixed quarter of the judged and topic-post formulas, and every Task 2 query."""
+    return {
+        "judged": judged_latex(shared_data)[::4],
+        "queries": task2_queries(shared_data),
+        "posts": topic_post_formulas(shared_data)[::4],
+    }
+
+
+def test_sources_are_complete(shared_data):
+    assert len(judged_latex(shared_data)) == 8483
+    assert len(task2_queries(shared_data)) == 485
+    assert len(topic_post_formulas(shared_data)) > 5000
+
+
+@pytest.mark.parametrize("source", ["judged", "queries", "posts"])
+def test_coverage_bars(sample, source):
+    report = summarize(sample[source])
+    assert report["total"] == len(sample[source])
+    assert report["slt_rate"] >= 0.995, report["example_failures"]
+    assert report["opt_rate"] >= 0.98, report["opt_errors"]
+
+
+def test_speed_bar(sample):
+    report = benchmark_speed(sample["judged"][:500], min_seconds=0.5)
+    assert report["per_second"] >= 1000, report
+
+
+def test_summary_counts_failures_by_kind():
+    report = summarize(["x+1", r"\frac{a}", "{", r"\begin{tikz}x\end{tikz}"])
+    assert (report["total"], report["slt_ok"]) == (4, 1)
+    assert report["errors_by_kind"] == {"missing_argument": 1, "unbalanced_braces": 1, "unknown_environment": 1}
+    assert len(report["slowest"]) == 4
