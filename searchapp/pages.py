@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from django.utils.html import strip_tags
 
 from ml.formula import ParseError, parse_latex, parse_slt_string
+from ml.formula.tree import node_value
 from searchapp.models import Formula, Occurrence
 from searchapp.search import SearchHit, SearchResults, search_formulas
 from searchapp.trees_svg import tree_svg
@@ -52,8 +53,8 @@ class Snippet:
 @dataclass(frozen=True)
 class Chip:
     colour: int
-    query_labels: list[str]
-    result_label: str
+    query_values: list[str]
+    result_value: str
     similarity: float
 
 
@@ -110,8 +111,8 @@ def _explain(item: ResultItem, slt_string: str) -> None:
     for i, j, similarity in alignment.pairs:
         if j in item.result_colours:
             best[j] = max(best.get(j, -1.0), similarity)
-    item.chips = [Chip(colour, [alignment.query_labels[i] for i, c in sorted(item.query_colours.items())
-                                if c == colour], alignment.result_labels[j], round(best[j], 2))
+    item.chips = [Chip(colour, [node_value(alignment.query_labels[i]) for i, c in sorted(item.query_colours.items())
+                                if c == colour], node_value(alignment.result_labels[j]), round(best[j], 2))
                   for j, colour in sorted(item.result_colours.items(), key=lambda pair: pair[1])]
     tree = formula_trees(slt_string, "")[representation]
     if tree is not None:

@@ -15,28 +15,57 @@ X_STEP = 44
 Y_STEP = 52
 NODE_HEIGHT = 24
 MARGIN = 16
-MAX_CHARS = 6
+MAX_CHARS = 5
 HIDDEN_EDGE_LABELS = {"n"}
 """SLT "next" edges are the common case; labelling only the others keeps small trees readable."""
 
 
 def layout(tree: Tree) -> list[tuple[float, int]]:
-    """(x slot, depth) per node in pre-order: leaves take consecutive slots, parents centre over children."""
-    children: dict[int, list[int]] = {}
-    depth = [0] * len(tree)
-    for parent, child, _ in tree.edges:
-        children.setdefault(parent, []).append(child)
-        depth[child] = depth[parent] + 1
-    x = [0.0] * len(tree)
-    leaves = [index for index in range(len(tree)) if index not in children]
-    for slot, index in enumerate(leaves):
-        x[index] = float(slot)
-    # Reverse pre-order visits every child before its parent, without recursion.
-    for index in range(len(tree) - 1, -1, -1):
+    """(column, row) per node in pre-order: an SLT reads like its formula, an OPT hangs top-down."""
+    children: dict[int, list[tuple[int, str]]] = {}
+    for parent, child, label in tree.edges:
+        children.setdefault(parent, []).append((child, label))
+    return _baseline_layout(children, len(tree)) if tree.kind == "slt" else _top_down_layout(children, len(tree))
+
+
+def _top_down_layout(children: dict, size: int) -> list[tuple[float, int]]:
+    """Leaves take consecutive columns in pre-order; a parent is centred over its children."""
+    depth = [0] * size
+    for parent in range(size):  # pre-order: a parent's depth is known before its children's
+        for child, _ in children.get(parent, []):
+            depth[child] = depth[parent] + 1
+    x = [0.0] * size
+    leaves = [index for index in range(size) if index not in children]
+    for column, index in enumerate(leaves):
+        x[index] = float(column)
+    for index in range(size - 1, -1, -1):  # reverse pre-order: children before parents
         kids = children.get(index)
         if kids:
-            x[index] = (x[kids[0]] + x[kids[-1]]) / 2
+            x[index] = (x[kids[0][0]] + x[kids[-1][0]]) / 2
     return list(zip(x, depth))
+
+
+def _baseline_layout(children: dict, size: int) -> list[tuple[float, int]]:
+    """SLT "next" edges run to the right on the same row; other relations (sub, sup, …) hang one row below."""
+    positions: list[tuple[float, int]] = [(0.0, 0)] * size
+
+    def place(node: int, column: int, row: int) -> int:
+        """Lay out `node`'s baseline from `column`; return the first free column after it."""
+        while node is not None:  # walk the baseline iteratively: long formulas make long chains
+            positions[node] = (float(column), row)
+            end, below, following = column + 1, column, None
+            for child, label in children.get(node, []):
+                if label == "n":
+                    following = child
+                else:
+                    below = place(child, below, row + 1)
+                    end = max(end, below)
+            node, column = following, end
+        return column
+
+    if size:
+        place(0, 0, 0)
+    return positions
 
 
 def short_label(label: str) -> str:

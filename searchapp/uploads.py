@@ -10,7 +10,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from searchapp.indexing import start_index_job
-from searchapp.models import Corpus, IndexJob, OpgVector, SlgVector
+from searchapp.models import Corpus, IndexJob, OpgPattern, SlgPattern
 
 
 def save_upload(uploaded) -> Path:
@@ -34,18 +34,11 @@ def reindex_corpus(corpus: Corpus) -> list[IndexJob]:
         return [start_index_job(Path(path), formats[path], corpus.name) for path in paths]
 
 
-def delete_corpus(corpus: Corpus) -> None:
-    with transaction.atomic():
-        _delete_contents(corpus)
-        corpus.delete()
-
-
 def _delete_contents(corpus: Corpus) -> None:
-    # Vectors first, by their copied corpus_id: one plain DELETE each instead of a cascade through formulas.
-    SlgVector.objects.filter(corpus_id=corpus.pk).delete()
-    OpgVector.objects.filter(corpus_id=corpus.pk).delete()
-    corpus.formulas.all().delete()
-    corpus.posts.all().delete()
+    """Everything stored under the corpus (posts, formulas, node vectors, …) except its job history."""
+    for relation in Corpus._meta.related_objects:
+        if relation.related_model is not IndexJob:
+            relation.related_model.objects.filter(**{relation.field.name: corpus}).delete()
 
 
 def job_progress(job: IndexJob) -> dict:

@@ -1,9 +1,11 @@
 """Staff pages: corpus upload, job progress, corpus re-index / delete, feedback per query."""
+import re
+
 from django.core.files.uploadedfile import SimpleUploadedFile
 import pytest
 
 from searchapp.indexing import run_job
-from searchapp.models import Corpus, Feedback, Formula, IndexJob, SlgVector
+from searchapp.models import Corpus, Feedback, Formula, IndexJob, SlgPattern
 
 pytestmark = pytest.mark.django_db
 
@@ -101,12 +103,14 @@ def test_delete_removes_a_corpus_with_everything_in_it(staff, index_file):
     index_file(["z^9"], corpus="keep", name="keep.txt")
     corpus = Corpus.objects.get(name="test")
     Feedback.objects.create(query="q", formula=corpus.formulas.first(), kind="relevant", rank=1)
-    response = staff.post("/admin/searchapp/corpus/", {"action": "delete_with_contents",
-                                                         "_selected_action": [corpus.pk]})
+    selection = {"action": "delete_selected", "_selected_action": [corpus.pk]}
+    confirm = staff.post("/admin/searchapp/corpus/", selection).content.decode()
+    assert "Are you sure" in confirm and re.search(r"[Ff]ormulas: 7", confirm)
+    response = staff.post("/admin/searchapp/corpus/", {**selection, "post": "yes"})
     assert response.status_code == 302
     assert list(Corpus.objects.values_list("name", flat=True)) == ["keep"]
     assert not Feedback.objects.exists()
-    assert set(SlgVector.objects.values_list("corpus_id", flat=True)) == {Corpus.objects.get().pk}
+    assert set(SlgPattern.objects.values_list("corpus_id", flat=True)) == {Corpus.objects.get().pk}
 
 
 def test_feedback_is_listed_per_query(staff, index_file):

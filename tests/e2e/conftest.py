@@ -1,0 +1,61 @@
+"""Browser fixtures: Debian's Chromium driven by Playwright (sync API) against pytest-django's live server."""
+import os
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import REPO
+
+# live_server runs Django in a thread while Playwright's sync API owns an event loop in this one;
+# Django's async-safety check would otherwise refuse the ORM calls the tests make between steps.
+os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
+
+ARTIFACTS = REPO / "test-artifacts"
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync"]
+
+
+@pytest.fixture(scope="session")
+def browser():
+    if not Path(CHROMIUM).exists():
+        pytest.skip(f"no Chromium at {CHROMIUM}")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield launched
+        launched.close()
+
+
+@pytest.fixture
+def page(browser, live_server):
+    context = browser.new_context(base_url=live_server.url, viewport={"width": 1280, "height": 900})
+    opened = context.new_page()
+    opened.set_default_timeout(15_000)
+    yield opened
+    context.close()
+
+
+@pytest.fixture
+def screenshot(page, request):
+    """Save a screenshot under test-artifacts/ named after the test and a step."""
+    ARTIFACTS.mkdir(exist_ok=True)
+
+    def take(step: str) -> Path:
+        path = ARTIFACTS / f"{request.node.name}-{step}.png"
+        page.screenshot(path=str(path), full_page=True)
+        return path
+    return take
+
+
+@pytest.fixture
+def indexed(transactional_db, tmp_path):
+    """Index LaTeX lines in this process; live_server sees them because transactional_db commits."""
+    from searchapp.indexing import run_job, start_index_job
+
+    def index(lines, corpus="e2e"):
+        path = tmp_path / f"{corpus}.txt"
+        path.write_text("\n".join(lines) + "\n")
+        return run_job(start_index_job(path, "latex", corpus, enqueue=False))
+    return index

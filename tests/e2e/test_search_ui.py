@@ -1,0 +1,107 @@
+"""The search page in a real browser: preview, search, highlight, feedback, phone width."""
+import re
+import time
+
+import pytest
+
+from searchapp.models import Feedback
+
+pytestmark = pytest.mark.e2e
+
+FORMULAS = [r"x^2 + y^2 = z^2", r"a^2 + b^2 = c^2", r"\frac{a}{b} + \frac{c}{d}", r"e^{i\pi} + 1 = 0",
+            r"\sum_{n=1}^{\infty} \frac{1}{n^2} = \frac{\pi^2}{6}", r"\sin^2 x + \cos^2 x = 1"]
+
+
+def wait_for(condition, timeout=5.0):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if condition():
+            return True
+        time.sleep(0.1)
+    return condition()
+
+
+def search(page, query):
+    page.goto("/")
+    page.fill("#q", query)
+    page.press("#q", "Enter")
+    page.wait_for_selector(".result")
+
+
+def test_typing_shows_a_katex_preview_and_errors_inline(page, screenshot):
+    page.goto("/")
+    page.fill("#q", r"\frac{a}{b} + \sqrt{x}")
+    page.wait_for_selector("#preview .katex")
+    assert page.locator("#preview-error").inner_text() == ""
+    screenshot("preview")
+    page.fill("#q", r"x^{2")
+    page.wait_for_function("document.getElementById('preview-error').textContent.length > 0")
+    assert page.get_attribute("#q", "aria-invalid") == "true"
+    screenshot("preview-error")
+
+
+def test_palette_inserts_at_the_cursor(page):
+    page.goto("/")
+    page.fill("#q", "x + ")
+    page.click('.palette-item[data-insert="\\\\frac{}{}"]')
+    page.keyboard.type("1")
+    assert page.input_value("#q") == r"x + \frac{1}{}"
+    page.wait_for_selector("#preview .katex")
+
+
+def test_enter_searches_with_a_shareable_url_and_back_works(page, indexed, screenshot):
+    indexed(FORMULAS)
+    search(page, "p^2 + q^2 = r^2")
+    assert re.search(r"[?&]q=p%5E2", page.url)
+    assert page.locator(".result").count() == len(FORMULAS)
+    assert page.locator(".result .katex").count() >= len(FORMULAS)  # every formula rendered by KaTeX
+    assert re.search(r"\d+ results in\s+\d+ ms", page.inner_text("#summary"))
+    screenshot("results")
+    page.go_back()
+    page.wait_for_url(re.compile(r"/$"))
+    assert page.input_value("#q") == ""
+    page.go_forward()
+    page.wait_for_selector(".result")
+    assert page.input_value("#q") == "p^2 + q^2 = r^2"
+
+
+def test_hover_and_focus_highlight_the_aligned_nodes_in_query_and_result(page, indexed, screenshot):
+    indexed(FORMULAS)
+    search(page, r"e^{i\pi} + 1 = 0")
+    first = page.locator(".result").first
+    first.hover()
+    page.wait_for_selector("#query-tree .node.hl")
+    query_colours = set(page.eval_on_selector_all(
+        "#query-tree .node.hl", "nodes => nodes.map(n => [...n.classList].find(c => /^hl-\\d$/.test(c)))"))
+    result_colours = set(first.locator(".result-tree .node.hl").evaluate_all(
+        "nodes => nodes.map(n => [...n.classList].find(c => /^hl-\\d$/.test(c)))"))
+    assert query_colours and query_colours <= result_colours
+    assert "active" in first.get_attribute("class")
+    screenshot("highlight")
+    page.locator(".result").nth(1).focus()  # keyboard users get the same explanation
+    assert "active" in page.locator(".result").nth(1).get_attribute("class")
+    assert "active" not in first.get_attribute("class")
+
+
+def test_feedback_buttons_and_clicks_are_stored(page, indexed):
+    indexed(FORMULAS)
+    search(page, "a^2 + b^2 = c^2")
+    first = page.locator(".result").first
+    first.locator("button.fb-yes").click()
+    page.wait_for_function("document.querySelector('.result .feedback-status').textContent === 'Marked relevant'")
+    assert first.locator("button.fb-yes").get_attribute("aria-pressed") == "true"
+    judged = Feedback.objects.get(kind="relevant")
+    assert (judged.query, judged.rank) == ("a^2 + b^2 = c^2", 1)
+    assert judged.formula_id == int(first.get_attribute("data-formula"))
+    first.locator("a.formula-link").click()
+    page.wait_for_url(re.compile(r"/formula/\d+"))
+    assert wait_for(lambda: Feedback.objects.filter(kind="click").exists())
+    assert page.locator("svg.tree").count() == 2
+
+
+def test_phone_width_has_no_horizontal_scroll(page, indexed, screenshot):
+    indexed(FORMULAS)
+    page.set_viewport_size({"width": 375, "height": 800})
+    search(page, r"\sum_{n=1}^{\infty} \frac{1}{n^2}")
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1")
+    screenshot("phone")
