@@ -13,14 +13,15 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import numpy as np
 from django.db import connection, transaction
 from django.utils import timezone
 
 from ml.formula import ParseError, parse_latex, parse_slt_string
 from searchapp.embedding import embed_graphs
 from searchapp.models import Corpus, Formula, IndexJob, Occurrence, Post
-from searchapp.vectors import matrix_bytes, vector_literal
 from searchapp.readers import IndexRecord, RecordError, SourceFormula, count_records, read_records
+from searchapp.vectors import matrix_bytes, vector_literal
 
 CHUNK_SIZE = 500
 MAX_KEPT_ERRORS = 100
@@ -153,11 +154,11 @@ def _store_formulas(corpus: Corpus, parsed: list[ParsedFormula], outcome: ChunkO
 
 
 def insert_formulas(corpus_id: int, new: list[ParsedFormula], vectors: list[dict]) -> dict[str, int]:
-    """INSERT … ON CONFLICT DO NOTHING, then COPY the node vectors of the rows this call inserted.
+    """INSERT … ON CONFLICT DO NOTHING, then store the node patterns of the rows this call inserted.
 
-    A concurrent job may insert the same key first; its row (and vectors) are then kept and ours skipped.
+    A concurrent job may insert the same key first; its row (and postings) are then kept and ours skipped.
     """
-    inserted = {}
+    inserted, stored = {}, []
     with connection.cursor() as cursor:
         for item, vector in zip(new, vectors):
             cursor.execute(
@@ -170,17 +171,44 @@ def insert_formulas(corpus_id: int, new: list[ParsedFormula], vectors: list[dict
             row = cursor.fetchone()
             if row:
                 inserted[item.visual_key] = row[0]
-        _copy_vectors(cursor, corpus_id, [(inserted[i.visual_key], v) for i, v in zip(new, vectors)
-                                          if i.visual_key in inserted])
+                stored.append((row[0], vector))
+        for representation in ("slg", "opg"):
+            store_patterns(cursor, representation, corpus_id, [(fid, v[representation]) for fid, v in stored])
     return inserted
 
 
-def _copy_vectors(cursor, corpus_id: int, rows: list[tuple[int, dict]]) -> None:
-    for table, key in (("searchapp_slgvector", "slg"), ("searchapp_opgvector", "opg")):
-        with cursor.copy(f"COPY {table} (formula_id, corpus_id, node, embedding) FROM STDIN") as copy:
-            for formula_id, vectors in rows:
-                for node, vector in enumerate(vectors[key]):
-                    copy.write_row((formula_id, corpus_id, node, vector_literal(vector)))
+def store_patterns(cursor, representation: str, corpus_id: int, matrices: list[tuple[int, np.ndarray]]) -> None:
+    """Insert the corpus's new distinct node vectors and a posting per (pattern, formula)."""
+    keyed = [(formula_id, pattern_keys(matrix), matrix) for formula_id, matrix in matrices]
+    vectors = {key: row for _, keys, matrix in keyed for key, row in zip(keys, matrix)}
+    if not vectors:
+        return
+    table = f"searchapp_{representation}pattern"
+    ids = _existing_patterns(cursor, table, corpus_id, list(vectors))
+    missing = [key for key in vectors if key not in ids]
+    if missing:
+        cursor.execute(
+            f"INSERT INTO {table} (corpus_id, key, embedding) SELECT %s, k, e::halfvec"
+            " FROM unnest(%s::bigint[], %s::text[]) AS t(k, e) ON CONFLICT DO NOTHING",
+            [corpus_id, missing, [vector_literal(vectors[key]) for key in missing]],
+        )
+        ids.update(_existing_patterns(cursor, table, corpus_id, missing))
+    with cursor.copy(f"COPY searchapp_{representation}posting (pattern_id, formula_id) FROM STDIN") as copy:
+        for formula_id, keys, _ in keyed:
+            for key in set(keys):
+                copy.write_row((ids[key], formula_id))
+
+
+def pattern_keys(matrix: np.ndarray) -> list[int]:
+    """A signed 64-bit hash per row of the float16 matrix: equal vectors, equal keys."""
+    rows = np.ascontiguousarray(matrix, dtype=np.float16)
+    return [int.from_bytes(hashlib.blake2b(row.tobytes(), digest_size=8).digest(), "big", signed=True)
+            for row in rows]
+
+
+def _existing_patterns(cursor, table: str, corpus_id: int, keys: list[int]) -> dict[int, int]:
+    cursor.execute(f"SELECT key, id FROM {table} WHERE corpus_id = %s AND key = ANY(%s)", [corpus_id, keys])
+    return dict(cursor.fetchall())
 
 
 def _store_occurrences(parsed: list[ParsedFormula], posts: dict[str, int], formula_ids: dict[str, int]) -> None:

@@ -86,28 +86,46 @@ class Occurrence(models.Model):
         ]
 
 
-class NodeVector(models.Model):
-    """One node's vector, for the HNSW candidate search; `corpus_id` is copied to filter without a join."""
+class NodePattern(models.Model):
+    """A distinct node vector of a corpus, for the HNSW candidate search.
 
-    formula = models.ForeignKey(Formula, on_delete=models.CASCADE)
-    corpus_id = models.BigIntegerField()
-    node = models.PositiveSmallIntegerField()
+    Nodes whose L-hop neighbourhoods match get identical vectors, so a corpus stores each distinct
+    vector once (keyed by a hash of its float16 bytes) with postings to the formulas having it —
+    far fewer HNSW inserts and bytes than one row per node (DESIGN.md §6).
+    """
+
+    corpus = models.ForeignKey(Corpus, on_delete=models.CASCADE)
+    key = models.BigIntegerField(help_text="64-bit hash of the float16 vector")
     embedding = HalfVectorField(dimensions=VECTOR_DIM)
 
     class Meta:
         abstract = True
 
 
-class SlgVector(NodeVector):
+class SlgPattern(NodePattern):
     class Meta:
-        indexes = [HnswIndex(name="slg_embedding_hnsw", fields=["embedding"], m=16, ef_construction=64,
+        constraints = [models.UniqueConstraint(fields=["corpus", "key"], name="slgpattern_unique_key")]
+        indexes = [HnswIndex(name="slgpattern_embedding_hnsw", fields=["embedding"], m=16, ef_construction=64,
                              opclasses=["halfvec_cosine_ops"])]
 
 
-class OpgVector(NodeVector):
+class OpgPattern(NodePattern):
     class Meta:
-        indexes = [HnswIndex(name="opg_embedding_hnsw", fields=["embedding"], m=16, ef_construction=64,
+        constraints = [models.UniqueConstraint(fields=["corpus", "key"], name="opgpattern_unique_key")]
+        indexes = [HnswIndex(name="opgpattern_embedding_hnsw", fields=["embedding"], m=16, ef_construction=64,
                              opclasses=["halfvec_cosine_ops"])]
+
+
+class SlgPosting(models.Model):
+    """Formula `formula` has a SLG node whose vector is `pattern`."""
+
+    pattern = models.ForeignKey(SlgPattern, on_delete=models.CASCADE)
+    formula = models.ForeignKey(Formula, on_delete=models.CASCADE)
+
+
+class OpgPosting(models.Model):
+    pattern = models.ForeignKey(OpgPattern, on_delete=models.CASCADE)
+    formula = models.ForeignKey(Formula, on_delete=models.CASCADE)
 
 
 class IndexJob(models.Model):
@@ -123,6 +141,7 @@ class IndexJob(models.Model):
         JSONL = "jsonl", "JSONL posts"
         ARQMATH = "arqmath", "ARQMath formula TSV"
         VISUAL_IDS = "visual_ids", "visual_id_file.tsv"
+        SLT_TSV = "slt_tsv", "Tangent SLT strings TSV"
         LATEX_LINES = "latex", "LaTeX, one formula per line"
 
     corpus = models.ForeignKey(Corpus, on_delete=models.CASCADE, related_name="jobs")

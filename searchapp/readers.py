@@ -3,8 +3,9 @@ a bad line is reported, never dropped, and never stops the file.
 
 Formats: `jsonl` posts `{"id","title","body","url","tags"}` (formulas found in the body); `arqmath`
 formula TSV `id post_id thread_id type visual_id formula` (with header); `visual_ids`, the
-ARQMath-1 `visual_id_file.tsv` (`visual_id, SLT string or None, LaTeX or None`); `latex`, one
-formula per line.
+ARQMath-1 `visual_id_file.tsv` (`visual_id, SLT string or None, LaTeX or None`); `slt_tsv`,
+Tangent SLT strings as `formula_id post_id slt` (ARQMath's `formulas_slt_string.tsv`); `latex`,
+one formula per line.
 """
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ from typing import Callable, Iterator
 
 from ml.extraction import extract_formulas
 
-FORMATS = ("jsonl", "arqmath", "visual_ids", "latex")
+FORMATS = ("jsonl", "arqmath", "visual_ids", "slt_tsv", "latex")
 MSE_URL = "https://math.stackexchange.com/{kind}/{id}"
 
 
@@ -57,7 +58,7 @@ def read_records(path: Path, format: str) -> Iterator[Item]:
     if format not in FORMATS:
         raise ValueError(f"unknown format {format!r}; choose one of {', '.join(FORMATS)}")
     parse_line = {"jsonl": _jsonl_record, "arqmath": _arqmath_record,
-                  "visual_ids": _visual_id_record, "latex": _latex_record}[format]
+                  "visual_ids": _visual_id_record, "slt_tsv": _slt_tsv_record, "latex": _latex_record}[format]
     yield from _read_lines(Path(path), parse_line, skip_header=format == "arqmath")
 
 
@@ -130,6 +131,17 @@ def _visual_id_record(text: str, number: int) -> Item:
         return RecordError(number, "neither an SLT string nor LaTeX")
     post = PostRecord(visual_id.strip(), f"ARQMath-1 visual id {visual_id.strip()}")
     return IndexRecord(number, post, (formula,))
+
+
+def _slt_tsv_record(text: str, number: int) -> Item:
+    columns = text.split("\t")
+    if len(columns) != 3:
+        return RecordError(number, f"expected 3 tab-separated columns, found {len(columns)}")
+    formula_id, post_id, slt = columns
+    if not formula_id.isdigit() or not post_id.isdigit():
+        return RecordError(number, "formula id and post id must be integers")
+    post = PostRecord(f"post-{post_id}", f"Math StackExchange post {post_id}", url=MSE_URL.format(kind="a", id=post_id))
+    return IndexRecord(number, post, (SourceFormula(slt, "slt", int(formula_id)),))
 
 
 def _latex_record(text: str, number: int) -> Item:

@@ -94,13 +94,21 @@ def candidate_ids(query: dict, per_node: int, corpora: list[int] | None) -> set[
 
 
 def _nearest_formulas(cursor, representation: str, vectors: np.ndarray, per_node: int, corpora) -> list[int]:
-    where = "WHERE v.corpus_id = ANY(%s)" if corpora is not None else ""
+    """For each query vector: its `per_node` nearest patterns, then up to `per_node` formulas having them, nearest first.
+
+    The inner LIMIT on postings keeps a pattern shared by thousands of formulas from flooding the candidates.
+    """
+    where = "WHERE corpus_id = ANY(%s)" if corpora is not None else ""
     sql = (
         "SELECT DISTINCT n.formula_id FROM unnest(%s::halfvec[]) AS q(embedding) CROSS JOIN LATERAL ("
-        f" SELECT v.formula_id FROM searchapp_{representation}vector v {where}"
-        " ORDER BY v.embedding <=> q.embedding LIMIT %s) n"
+        " SELECT p.formula_id FROM ("
+        f"  SELECT id, embedding <=> q.embedding AS distance FROM searchapp_{representation}pattern {where}"
+        "   ORDER BY embedding <=> q.embedding LIMIT %s) nearest"
+        " CROSS JOIN LATERAL ("
+        f"  SELECT formula_id FROM searchapp_{representation}posting WHERE pattern_id = nearest.id LIMIT %s) p"
+        " ORDER BY nearest.distance LIMIT %s) n"
     )
-    params = [[vector_literal(v) for v in vectors]] + ([corpora] if corpora is not None else []) + [per_node]
+    params = [[vector_literal(v) for v in vectors]] + ([corpora] if corpora is not None else []) + [per_node] * 3
     cursor.execute(sql, params)
     return [row[0] for row in cursor.fetchall()]
 

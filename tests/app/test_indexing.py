@@ -5,7 +5,8 @@ import pytest
 
 from searchapp import indexing
 from searchapp.indexing import run_job, start_index_job
-from searchapp.models import Formula, IndexJob, Occurrence, OpgVector, Post, SlgVector
+from searchapp.indexing import pattern_keys
+from searchapp.models import Formula, Occurrence, OpgPosting, Post, SlgPattern, SlgPosting
 from searchapp.vectors import decode_matrix
 
 from tests.app.conftest import FORMULAS
@@ -13,24 +14,31 @@ from tests.app.conftest import FORMULAS
 pytestmark = pytest.mark.django_db
 
 
-def test_indexing_stores_one_formula_per_visual_key_with_its_node_vectors(index_file):
+def test_indexing_stores_one_formula_per_visual_key_with_its_node_patterns(index_file):
     job = index_file()
     assert (job.state, job.total, job.done, job.failed) == ("done", 8, 8, 0)
     assert Formula.objects.count() == 7 == job.formulas_added  # x^2+y^2=z^2 occurs twice
     assert Occurrence.objects.count() == 8
     assert Post.objects.count() == 8
     formula = Formula.objects.get(latex=r"e^{i\pi} + 1 = 0")
-    stored = SlgVector.objects.filter(formula=formula).count()
-    assert stored == len(decode_matrix(formula.slg_matrix)) > 3
-    assert OpgVector.objects.filter(formula=formula).count() == len(decode_matrix(formula.opg_matrix)) > 3
+    slg = decode_matrix(formula.slg_matrix)
+    posted = set(SlgPosting.objects.filter(formula=formula).values_list("pattern__key", flat=True))
+    assert posted == set(pattern_keys(slg)) and len(slg) > 3
+    assert OpgPosting.objects.filter(formula=formula).count() == len(set(pattern_keys(decode_matrix(formula.opg_matrix))))
+
+
+def test_identical_node_vectors_are_stored_once_per_corpus(index_file):
+    index_file(["x^2 + 1", "x^2 + 2"])  # the superscript 2 has the same 2-hop neighbourhood in both
+    all_keys = [key for formula in Formula.objects.all() for key in pattern_keys(decode_matrix(formula.slg_matrix))]
+    assert SlgPattern.objects.count() == len(set(all_keys)) < len(all_keys)
 
 
 def test_indexing_the_same_file_again_adds_nothing(index_file):
     index_file()
-    counts = (Formula.objects.count(), Occurrence.objects.count(), SlgVector.objects.count())
+    counts = (Formula.objects.count(), Occurrence.objects.count(), SlgPosting.objects.count())
     again = index_file()
     assert again.state == "done" and again.formulas_added == 0
-    assert (Formula.objects.count(), Occurrence.objects.count(), SlgVector.objects.count()) == counts
+    assert (Formula.objects.count(), Occurrence.objects.count(), SlgPosting.objects.count()) == counts
 
 
 def test_bad_records_are_reported_and_the_job_completes(index_file):

@@ -51,11 +51,17 @@ def test_visual_id_file_prefers_latex_and_falls_back_to_slt(write):
     assert "neither" in third.message
 
 
+def test_slt_tsv_reads_tangent_strings(write):
+    record, error = read_records(write("5\t9\t[V!x,a[N!2]]\n6\tnine\t[V!y]\n"), "slt_tsv")
+    assert (record.post.source_id, record.formulas[0].notation, record.formulas[0].position) == ("post-9", "slt", 5)
+    assert "must be integers" in error.message
+
+
 def test_latex_lines_skip_blank_lines(write):
     records = list(read_records(write("a+b\n\n  \nc\n"), "latex"))
     assert [(r.line, r.formulas[0].text) for r in records] == [(1, "a+b"), (4, "c")]
 
 
 def test_unknown_format_names_the_choices(write):
-    with pytest.raises(ValueError, match="jsonl, arqmath, visual_ids, latex"):
+    with pytest.raises(ValueError, match="jsonl, arqmath, visual_ids, slt_tsv, latex"):
         list(read_records(write("x"), "csv"))

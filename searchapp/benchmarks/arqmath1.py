@@ -1,0 +1,140 @@
+"""ARQMath-1 Task 2 through the real query path: index judged formulas plus distractors, query, score.
+
+The corpus holds the judged visual ids (`visual_id_file.tsv`, posts named by visual id), the 22,446
+collection SLT strings and every topic-post formula as distractors. Formulas are keyed visually, so
+a distractor identical to a judged formula is stored as that formula and answers with its visual id;
+any other distractor answers with an id (`d…`) that cannot collide with one.
+"""
+from __future__ import annotations
+
+import json
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+
+from ml.evaluation.baselines import latex_tfidf_run, random_baseline, tfidf_run, tree_terms
+from ml.evaluation.benchmark_files import read_qrels, read_topic_latex
+from ml.evaluation.metrics import evaluate
+from ml.evaluation.topic_files import read_topic_xml
+from ml.evaluation.arqmath_dev import load_dev_split
+from ml.formula import ParseError
+from searchapp.indexing import parse_formula, run_job, start_index_job
+from searchapp.models import Occurrence
+from searchapp.search import search_formulas
+
+CORPUS = "arqmath1"
+JUDGED = Path("arqmath/arqmath1-task2-judged-formulas")
+TOPICS = Path("arqmath/topics")
+QUERIES = TOPICS / "topics.arqmath-2020-task2.txt"
+METRICS = ("ndcg_prime", "map_prime", "p10_prime", "judged_at_10")
+
+
+def build_corpus(data_dir: Path, progress=print) -> dict:
+    """Index judged formulas and distractors into CORPUS; returns per-source job counts and the rate."""
+    sources = [
+        (data_dir / JUDGED / "visual_id_file.tsv", "visual_ids"),
+        (data_dir / JUDGED / "formulas_slt_string.tsv", "slt_tsv"),
+        (_topic_posts_jsonl(data_dir), "jsonl"),
+    ]
+    report, started, formulas = {}, time.perf_counter(), 0
+    for path, format in sources:
+        job = run_job(start_index_job(path, format, CORPUS, enqueue=False))
+        progress(f"indexed {path.name}: {job.done} records, {job.failed} failed, {job.formulas_added} new formulas")
+        report[path.name] = {"records": job.done, "failed": job.failed, "formula_errors": job.formula_errors,
+                             "formulas_added": job.formulas_added}
+        formulas += job.done
+    seconds = time.perf_counter() - started
+    report["index_records_per_s"] = round(formulas / seconds, 1)
+    return report
+
+
+def _topic_posts_jsonl(data_dir: Path) -> Path:
+    """The topic posts of all `*-origin.xml` files as one JSONL corpus file (a temporary file)."""
+    handle = tempfile.NamedTemporaryFile("w", suffix=".jsonl", delete=False, encoding="utf-8")
+    with handle:
+        for path in sorted((data_dir / TOPICS).glob("*-origin.xml")):
+            for number, topic in read_topic_xml(path).value.items():
+                body = topic.title + "\n" + topic.question
+                handle.write(json.dumps({"id": f"topic-{path.name.split('-')[1]}-{number}",
+                                         "title": topic.title, "body": body}) + "\n")
+    return Path(handle.name)
+
+
+def run_queries(qrels: dict, topics: dict[str, str], k: int = 1000, fusion: str = "max"):
+    """The TREC run of the queries in `qrels`, and per-query latencies in ms."""
+    run, latencies = {}, []
+    for topic in sorted(qrels):
+        started = time.perf_counter()
+        try:
+            hits = search_formulas(topics[topic], k=k, fusion=fusion, corpus=CORPUS).hits
+        except ParseError:
+            hits = []
+        latencies.append((time.perf_counter() - started) * 1000)
+        run[topic] = _as_visual_ids(hits)
+    return run, latencies
+
+
+def _as_visual_ids(hits) -> list[tuple[str, float]]:
+    """Each hit as the judged visual ids it stands for (all of them, for merged identical ones), else `d<id>`."""
+    sources: dict[int, list[str]] = {}
+    for formula_id, source_id in Occurrence.objects.filter(formula_id__in=[h.formula_id for h in hits]).values_list(
+            "formula_id", "post__source_id"):
+        if source_id.isdigit():
+            sources.setdefault(formula_id, []).append(source_id)
+    ranked = []
+    for hit in hits:
+        for doc in sorted(sources.get(hit.formula_id, [f"d{hit.formula_id}"]), key=_numeric_first):
+            ranked.append((doc, hit.score))
+    return ranked
+
+
+def _numeric_first(doc: str):
+    return (0, int(doc)) if doc.isdigit() else (1, doc)
+
+
+def benchmark(data_dir: Path, qrels_path: Path, fusion: str = "max", progress=print) -> tuple[dict, dict]:
+    """Build, query and score; returns (report, run)."""
+    qrels = read_qrels(qrels_path).value
+    topics = read_topic_latex(data_dir / QUERIES).value
+    index_report = build_corpus(data_dir, progress)
+    run, latencies = run_queries(qrels, topics, fusion=fusion)
+    scores = evaluate(run, qrels)
+    report = {"topics": len(qrels), "fusion": fusion, **{m: round(scores[m], 4) for m in METRICS},
+              "random": _rounded(random_baseline(qrels, seed=0, repeats=100)),
+              "baselines": pool_baselines(data_dir, qrels),
+              "latency_ms": _percentiles(latencies), "index": index_report}
+    return report, run
+
+
+def pool_baselines(data_dir: Path, qrels: dict) -> dict:
+    """LaTeX tf-idf and bag-of-node-labels tf-idf, ranking each topic's judged pool (DESIGN.md §5)."""
+    split = load_dev_split(data_dir)
+    latex = evaluate(latex_tfidf_run(qrels, split.topics_latex, split.doc_latex()).run, qrels)
+    queries = {t: _labels(split.topics_latex.get(t), "latex") for t in qrels}
+    docs = {vid: _labels(r.latex, "latex") if r.latex else _labels(r.slt, "slt")
+            for vid, r in split.visual_ids.items()}
+    labels = evaluate(tfidf_run(qrels, queries, docs, bigrams=False).run, qrels)
+    return {"latex_tfidf": _rounded(latex), "node_label_tfidf": _rounded(labels)}
+
+
+def _labels(text: str | None, notation: str) -> list[str]:
+    """SLT and OPT node labels of a formula (empty if it does not parse)."""
+    if not text:
+        return []
+    try:
+        graphs = parse_formula(text, notation)
+    except ParseError:
+        return []
+    return tree_terms(graphs.slt, with_edges=False) + tree_terms(graphs.opt, with_edges=False)
+
+
+def _rounded(scores: dict) -> dict:
+    return {m: round(scores[m], 4) for m in METRICS if m in scores}
+
+
+def _percentiles(values: list[float]) -> dict:
+    array = np.array(values or [0.0])
+    return {f"p{q}": round(float(np.percentile(array, q)), 1) for q in (50, 95, 99)} | {
+        "mean": round(float(array.mean()), 1)}

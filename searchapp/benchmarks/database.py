@@ -1,0 +1,24 @@
+"""A throw-away database for benchmarks: created and migrated on the configured server, dropped afterwards."""
+from __future__ import annotations
+
+import os
+from contextlib import contextmanager
+
+from django.db import connection
+
+
+@contextmanager
+def throwaway_database(name: str | None = None, keep: bool = False):
+    """Switch the default connection to a fresh database for the block (Django's test-database machinery)."""
+    name = name or f"mathsearch_bench_{os.getpid()}"
+    connection.settings_dict["TEST"] = {**connection.settings_dict.get("TEST", {}), "NAME": name}
+    original = connection.settings_dict["NAME"]
+    connection.creation.create_test_db(verbosity=0, autoclobber=True, serialize=False, keepdb=keep)
+    try:
+        yield name
+    finally:
+        if keep:
+            connection.close()
+            connection.settings_dict["NAME"] = original
+        else:
+            connection.creation.destroy_test_db(original, verbosity=0)
