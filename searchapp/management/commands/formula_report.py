@@ -1,0 +1,47 @@
+"""`python manage.py formula_report`: the parser's quality bars on the shared data — coverage, agreement, speed."""
+import json
+from pathlib import Path
+
+from django.conf import settings
+from django.core.management.base import BaseCommand, CommandError
+
+from ml.formula.agreement import agreement, format_table
+from ml.formula.coverage import benchmark_speed, coverage_report, judged_latex
+
+DEFAULT_DATA = settings.BASE_DIR.parent / "shared" / "data"
+SECTIONS = ("coverage", "agreement", "speed")
+
+
+class Command(BaseCommand):
+    help = "Coverage on the ARQMath formulas, agreement with the organisers' trees, and parsing speed."
+
+    def add_arguments(self, parser):
+        parser.add_argument("--data", type=Path, default=DEFAULT_DATA, help="the shared data folder")
+        parser.add_argument("--only", choices=SECTIONS, action="append", help="run only these sections")
+        parser.add_argument("--json", action="store_true")
+
+    def handle(self, *args, data: Path, only, **options):
+        if not data.is_dir():
+            raise CommandError(f"data folder not found: {data}")
+        sections = only or SECTIONS
+        report = {}
+        if "coverage" in sections:
+            report["coverage"] = coverage_report(data)
+        if "agreement" in sections:
+            report["agreement"] = agreement(data)
+        if "speed" in sections:
+            report["speed"] = benchmark_speed(judged_latex(data), min_seconds=5.0)
+        if options["json"]:
+            report.get("agreement", {}).pop("rows", None)
+            self.stdout.write(json.dumps(report, indent=2, default=str))
+        else:
+            self._print(report)
+
+    def _print(self, report: dict) -> None:
+        for name, summary in report.get("coverage", {}).items():
+            rates = {k: summary[k] for k in ("total", "slt_rate", "opt_rate", "parsed", "identical") if k in summary}
+            self.stdout.write(f"coverage {name}: {rates}")
+        if "agreement" in report:
+            self.stdout.write(format_table(report["agreement"]))
+        if "speed" in report:
+            self.stdout.write(f"speed (LaTeX → SLT + OPT, one process): {report['speed']}")

@@ -1,0 +1,49 @@
+"""`python manage.py parse "LATEX" --json` prints both trees; `parse --file F --summary` measures a file of formulas."""
+import json
+from pathlib import Path
+
+from django.core.management.base import BaseCommand, CommandError
+
+from ml.formula import ParseError, parse_latex, parse_mathml, parse_slt_string
+from ml.formula.api import graphs_to_json
+from ml.formula.coverage import summarize
+from ml.formula.opt_nodes import serialize
+
+PARSERS = {"latex": parse_latex, "mathml": parse_mathml, "slt": parse_slt_string}
+
+
+class Command(BaseCommand):
+    help = "Parse a formula into its Symbol Layout Tree and Operator Tree, or summarise a file of formulas."
+
+    def add_arguments(self, parser):
+        parser.add_argument("formula", nargs="?")
+        parser.add_argument("--notation", choices=PARSERS, default="latex")
+        parser.add_argument("--file", type=Path, help="one LaTeX formula per line")
+        parser.add_argument("--summary", action="store_true", help="with --file: {total, slt_ok, opt_ok, …}")
+        parser.add_argument("--json", action="store_true", help="print both trees as JSON")
+
+    def handle(self, *args, formula, notation, file, summary, **options):
+        if file is not None:
+            self._summarize(file)
+        elif formula is not None:
+            self._parse_one(formula, notation, options["json"])
+        else:
+            raise CommandError("give a formula, or --file F --summary")
+
+    def _parse_one(self, formula: str, notation: str, as_json: bool) -> None:
+        try:
+            graphs = PARSERS[notation](formula)
+        except ParseError as error:
+            raise CommandError(f"{error.kind} at position {error.pos}: {error.message}") from None
+        data = graphs_to_json(graphs)
+        if as_json:
+            self.stdout.write(json.dumps(data, ensure_ascii=False, indent=2))
+            return
+        self.stdout.write(f"SLT: {data['slt']['string']}")
+        self.stdout.write(f"OPT: {serialize(graphs.opt.root) if graphs.opt else 'none — ' + graphs.opt_error}")
+
+    def _summarize(self, path: Path) -> None:
+        if not path.is_file():
+            raise CommandError(f"no such file: {path}")
+        lines = [line.rstrip("\r\n") for line in path.read_text(encoding="utf-8", errors="replace").splitlines()]
+        self.stdout.write(json.dumps(summarize(line for line in lines if line.strip()), ensure_ascii=False, indent=2))
