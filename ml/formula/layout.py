@@ -8,6 +8,8 @@ chained by `e` from the first symbol of one to the first symbol of the next.
 """
 from __future__ import annotations
 
+from collections import Counter
+
 from ml.formula.tree import Node
 
 CHILD_ORDER = {edge: rank for rank, edge in enumerate("nabcdouwe")}
@@ -16,6 +18,8 @@ CHILD_ORDER = {edge: rank for rank, edge in enumerate("nabcdouwe")}
 OPENERS = {"(": "()[", "[": ")]", "{": "}", "|": "|", "∥": "∥"}
 """Opening fence → the closing fences that may end its group (LaTeXML also pairs `[0,1)`)."""
 CLOSERS = frozenset(")]}")
+BARS = frozenset("|∥")
+ACCEPTED_BY = {closer: [opener for opener, closers in OPENERS.items() if closer in closers] for closer in "()[]{}|∥"}
 INTEGRALS = frozenset("∫∬∭∮")
 PRIME_LABELS = {1: "′", 2: "V!′′", 3: "V!′′′"}
 
@@ -81,36 +85,50 @@ def build_cells(cells: list[list[Box]]) -> Node | None:
 
 
 def group_fences(boxes: list[Box]) -> list[Box]:
-    """Pair fence boxes of one baseline into group boxes; unpaired fences stay as plain symbols."""
+    """Pair fence boxes of one baseline into group boxes; unpaired fences stay as plain symbols.
+
+    Linear in the baseline: open fences are counted by kind, so a closer that nothing accepts costs no scan.
+    """
     if not any(box.fence for box in boxes):
         return boxes
     stack: list[tuple[Box, list[Box]]] = []
+    open_count: Counter = Counter()
     current: list[Box] = []
     for box in boxes:
-        if box.fence in CLOSERS or (box.fence in "|∥" and box.fence and _bar_closes(stack, box.fence)):
-            current = _close(stack, current, box)
-        elif box.fence in OPENERS:
+        fence = box.fence
+        if fence in CLOSERS or (fence in BARS and open_count[fence]):
+            current = _close(stack, current, box, open_count)
+        elif fence in OPENERS:
             stack.append((box, current))
+            open_count[fence] += 1
             current = []
         else:
             current.append(box)
-    while stack:
+    return _unwind(stack, 0, current, open_count)
+
+
+def _close(stack: list[tuple[Box, list[Box]]], current: list[Box], closer: Box, open_count: Counter) -> list[Box]:
+    if not any(open_count[opener] for opener in ACCEPTED_BY[closer.fence]):
+        current.append(_plain(closer))
+        return current
+    level = len(stack) - 1
+    while closer.fence not in OPENERS[stack[level][0].fence]:
+        level -= 1
+    current = _unwind(stack, level + 1, current, open_count)
+    opener, outer = stack.pop()
+    open_count[opener.fence] -= 1
+    outer.append(fenced_group(opener.fence, closer.fence, current, closer))
+    return outer
+
+
+def _unwind(stack: list[tuple[Box, list[Box]]], level: int, current: list[Box], open_count: Counter) -> list[Box]:
+    """Give up the openers above `level`: each becomes a plain symbol followed by what it enclosed."""
+    pieces = [current]
+    while len(stack) > level:
         opener, outer = stack.pop()
-        current = outer + [_plain(opener)] + current
-    return current
-
-
-def _bar_closes(stack: list[tuple[Box, list[Box]]], bar: str) -> bool:
-    return any(opener.fence == bar for opener, _ in stack)
-
-
-def _close(stack: list[tuple[Box, list[Box]]], current: list[Box], closer: Box) -> list[Box]:
-    while stack:
-        opener, outer = stack.pop()
-        if closer.fence in OPENERS[opener.fence]:
-            return outer + [fenced_group(opener.fence, closer.fence, current, closer)]
-        current = outer + [_plain(opener)] + current
-    return current + [_plain(closer)]
+        open_count[opener.fence] -= 1
+        pieces += [[_plain(opener)], outer]
+    return current if len(pieces) == 1 else [box for piece in reversed(pieces) for box in piece]
 
 
 def _plain(box: Box) -> Box:

@@ -10,7 +10,8 @@ from ml.formula.errors import ERROR_KINDS, MAX_INPUT_CHARS, MAX_MARKUP_CHARS
 from ml.formula.slt_string import parse_slt_string as read_slt_string
 
 BUDGET_SECONDS = 0.1
-"""Measured as this thread's CPU time: other processes share the machine, and wall-clock time would measure them."""
+"""Measured as this thread's CPU time, the best of a few runs for the big fixed inputs: other processes share
+the machine's two cores, and a slow run caused by them is noise, while a parser that hangs is slow every time."""
 LATEX_PIECES = [
     "x", "1", "2.5", "+", "=", "(", ")", "[", "]", "|", "\\|", "\\{", "\\}", "{", "}", "^", "_", "'", ",", "&", "\\\\",
     "\\frac", "\\sqrt", "\\left(", "\\right)", "\\left.", "\\right|", "\\begin{matrix}", "\\end{matrix}",
@@ -27,17 +28,22 @@ MATHML_PIECES = [
 SLT_PIECES = ["[", "]", ",", "V!x", "N!2", "+", "a", "b", "w", "e", "n", "q", "&comma;", "&lsqb;", "M!()1x1", "!", " "]
 
 
-def _parse_within_budget(parse, text: str) -> FormulaGraphs | None:
-    start = time.thread_time()
-    try:
-        result = parse(text)
-    except ParseError as error:
+def _parse_within_budget(parse, text: str, attempts: int = 1) -> FormulaGraphs | None:
+    elapsed = []
+    for _ in range(attempts):
+        start = time.thread_time()
+        try:
+            result, error = parse(text), None
+        except ParseError as caught:
+            result, error = None, caught
+        elapsed.append(time.thread_time() - start)
+        if elapsed[-1] < BUDGET_SECONDS:
+            break
+    if error is not None:
         assert error.kind in ERROR_KINDS
         assert error.pos is None or 0 <= error.pos <= len(text)
         assert error.message
-        result = None
-    elapsed = time.thread_time() - start
-    assert elapsed < BUDGET_SECONDS, f"{elapsed * 1000:.0f} ms"
+    assert min(elapsed) < BUDGET_SECONDS, [f"{seconds * 1000:.0f} ms" for seconds in elapsed]
     if result is not None:
         slt_string = result.slt.to_slt_string()
         assert read_slt_string(slt_string).kind == "slt"
@@ -112,17 +118,17 @@ NASTY_SLT = {
 
 @pytest.mark.parametrize("text", [pytest.param(text, id=name) for name, text in NASTY_LATEX.items()])
 def test_nasty_latex(text):
-    _parse_within_budget(parse_latex, text)
+    _parse_within_budget(parse_latex, text, attempts=3)
 
 
 @pytest.mark.parametrize("text", [pytest.param(text, id=name) for name, text in NASTY_MATHML.items()])
 def test_nasty_mathml(text):
-    assert _parse_within_budget(parse_mathml, text) is None or len(text) <= MAX_MARKUP_CHARS
+    assert _parse_within_budget(parse_mathml, text, attempts=3) is None or len(text) <= MAX_MARKUP_CHARS
 
 
 @pytest.mark.parametrize("text", [pytest.param(text, id=name) for name, text in NASTY_SLT.items()])
 def test_nasty_slt_strings(text):
-    _parse_within_budget(parse_slt_string, text)
+    _parse_within_budget(parse_slt_string, text, attempts=3)
 
 
 @pytest.mark.parametrize("text, kind", [
