@@ -1,4 +1,4 @@
-"""Corpus uploads and corpus maintenance: store a file, (re)start indexing, delete, report job progress."""
+"""Corpus uploads and maintenance: store an uploaded file, re-index a corpus, report a job's progress."""
 from __future__ import annotations
 
 import re
@@ -10,7 +10,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from searchapp.indexing import start_index_job
-from searchapp.models import Corpus, IndexJob, OpgPattern, SlgPattern
+from searchapp.models import Corpus, IndexJob
 
 
 def save_upload(uploaded) -> Path:
