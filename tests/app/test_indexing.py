@@ -94,3 +94,14 @@ def test_a_worker_process_runs_the_job(celery_worker_process, tmp_path):
     assert job.state == "done", job.message
     assert job.timings["parse"] > 0 and job.timings["embed"] > 0
     assert Formula.objects.filter(corpus__name="via-worker").count() == 7
+
+
+def test_bulk_jobs_rebuild_the_hnsw_indexes_at_the_end(index_file, monkeypatch):
+    from django.db import connection
+
+    monkeypatch.setattr(indexing, "BULK_RECORDS", 1)
+    assert index_file().state == "done"
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT indexname FROM pg_indexes WHERE indexname LIKE '%%embedding_hnsw'")
+        assert sorted(row[0] for row in cursor.fetchall()) == ["opgpattern_embedding_hnsw",
+                                                                "slgpattern_embedding_hnsw"]
