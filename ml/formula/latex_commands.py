@@ -7,7 +7,7 @@ from typing import Callable
 
 from ml.formula import latex_symbols as sym
 from ml.formula.errors import ParseError
-from ml.formula.layout import Box, fenced_group, matrix_box
+from ml.formula.layout import CLOSERS, OPENERS, Box, fenced_group, matrix_box
 
 _NEGATIONS = {"=": "≠", "∈": "∉", "<": "≮", ">": "≯", "≤": "≰", "≥": "≱", "⊂": "⊄", "⊆": "⊈", "≡": "≢",
               "∃": "∄", "∣": "∤", "∼": "≁", "≈": "≉", "≅": "≇"}
@@ -43,7 +43,19 @@ def left(parser, token, boxes, depth) -> None:
     if parser.i >= len(parser.tokens) or parser.tokens[parser.i].text != r"\right":
         raise ParseError(r"\left without a matching \right", token.pos, "unbalanced_delimiters")
     parser.i += 1
-    boxes.append(fenced_group(opening, delimiter(parser, parser.tokens[parser.i - 1]), content))
+    closing = delimiter(parser, parser.tokens[parser.i - 1])
+    if _pairs(opening, closing) and not (_is_table(content) and "" in (opening, closing)):
+        boxes.append(fenced_group(opening, closing, content))
+    else:  # ⌊x⌋, ⟨a,b⟩ and a brace beside a table stay symbols around their content, as LaTeXML leaves them
+        boxes.extend([Box(opening)] * bool(opening) + content + [Box(closing)] * bool(closing))
+
+
+def _pairs(opening: str, closing: str) -> bool:
+    return opening in OPENERS or closing in CLOSERS or closing in OPENERS or (opening == "" and closing == "")
+
+
+def _is_table(content: list[Box]) -> bool:
+    return len(content) == 1 and content[0].cells is not None and content[0].label[2:3].isdigit()
 
 
 def delimiter(parser, token) -> str:

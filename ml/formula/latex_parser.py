@@ -59,7 +59,7 @@ class _Parser:
                 self.scripts(boxes, depth)
             elif token.kind == "'":
                 self.primes(boxes)
-            elif token.text in (r"\over", r"\choose"):
+            elif token.text in (r"\over", r"\atop", r"\choose"):
                 self.i += 1
                 boxes = [self.infix_fraction(token, boxes, self.expression(depth + 1, stop_char))]
             else:
@@ -143,7 +143,8 @@ class _Parser:
             self.i += 1
             boxes.append(Box(char + self.tokens[self.i - 1].text))
         else:
-            boxes.append(Box(sym.symbol_label(sym.MINUS_SIGNS.get(char, char))))
+            char = sym.CHAR_ALIASES.get(char, char)
+            boxes.append(Box(sym.symbol_label(char), fence=char if char in OPENERS or char in CLOSERS else ""))
 
     def number(self, first: str) -> str:
         digits, tokens, seen_point = [first], self.tokens, False

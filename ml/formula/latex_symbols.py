@@ -20,9 +20,10 @@ _OVERRIDES = {
     r"\setminus": "∖", r"\smallsetminus": "∖", r"\vert": "|", r"\mid": "∣", r"\Vert": "∥", r"\|": "∥",
     r"\lvert": "|", r"\rvert": "|", r"\lVert": "∥", r"\rVert": "∥", r"\{": "{", r"\}": "}", r"\lbrace": "{",
     r"\rbrace": "}", r"\lbrack": "[", r"\rbrack": "]", r"\%": "%", r"\$": "$", r"\#": "#", r"\&": "&",
-    r"\_": "_", r"\star": "⋆", r"\ast": "∗", r"\Re": "ℜ", r"\Im": "ℑ", r"\tilde": "~", r"\dagger": "†", r"\sim": "∼",
+    r"\_": "_", r"\star": "⋆", r"\ast": "∗", r"\Re": "ℜ", r"\Im": "ℑ", r"\tilde": "~", r"\dagger": "†", r"\sim": "∼", r"\leqslant": "≤", r"\geqslant": "≥",
 }
-MINUS_SIGNS = {"−": "-", "–": "-"}
+CHAR_ALIASES = {"−": "-", "–": "-", "·": "⋅", "（": "(", "）": ")", "，": ",", "⩽": "≤", "⩾": "≥"}
+"""Characters typed for others that look the same: Unicode minus, full-width punctuation, slanted ≤."""
 VARIABLE_SYMBOLS = frozenset("∞…⋯⋮⋱∅¬∠△ℵℓ℘ℏ")
 """Non-letters that LaTeXML marks up as identifiers (<mi>), hence `V!` nodes in Tangent strings."""
 
@@ -55,7 +56,7 @@ IGNORED = frozenset(
     r"\displaystyle \textstyle \scriptstyle \scriptscriptstyle \limits \nolimits \hline \hdashline "
     r"\nonumber \notag \mathstrut \strut \allowbreak \nobreak \relax \noindent \centering \smallskip "
     r"\medskip \bigskip \rm \bf \it \cal \sf \tt \small \large \Large \normalsize \tiny \footnotesize "
-    r"\middle \left. \right.".split()
+    r"\middle \left. \right. \space \hfill \hfil \displaybreak".split()
 ) | {"\\ ", "\\\n", "\\\t"}
 SIZED_DELIMITERS = frozenset(
     r"\big \Big \bigg \Bigg \bigl \bigr \Bigl \Bigr \biggl \biggr \Biggl \Biggr \bigm \Bigm \biggm \Biggm".split()
@@ -97,7 +98,7 @@ _STRUCTURAL = (
     | set(ACCENTS) | IGNORED | SIZED_DELIMITERS | SKIP_ONE_ARGUMENT | TRANSPARENT | TEXT_COMMANDS | set(BIG_OPERATORS)
     | {"\\" + name for name in FUNCTIONS | set(OPERATOR_NAMES)}
     | {r"\sqrt", r"\left", r"\right", r"\begin", r"\end", r"\not", r"\pmod", r"\textcolor", r"\substack",
-       r"\operatorname", r"\over", r"\choose", r"\cr", r"\newline"}
+       r"\operatorname", r"\over", r"\atop", r"\choose", r"\cr", r"\newline"}
     | set(PLAIN_TEX_TABLES)
 )
 KNOWN_COMMANDS = frozenset(_STRUCTURAL | set(SYMBOLS) | set(_OVERRIDES))

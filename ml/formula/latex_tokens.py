@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import html
 import re
+import unicodedata
 from typing import NamedTuple
 
 from ml.formula.latex_symbols import KNOWN_COMMANDS, MAX_COMMAND_LENGTH
@@ -28,8 +29,8 @@ def tokenize(source: str) -> list[Token]:
     pos, end = 0, len(source)
     while pos < end:
         char = source[pos]
-        if char.isspace():
-            pos += 1
+        if char.isspace() or (not char.isascii() and unicodedata.category(char) == "Cf"):
+            pos += 1  # whitespace, and invisible format characters such as U+200E LEFT-TO-RIGHT MARK
         elif char == "%":
             # A comment runs to the end of its line; ARQMath / LaTeXML text lost its newlines, and there
             # a `%` only marked a line break, so without a newline just the `%` itself is dropped.
@@ -72,9 +73,11 @@ def _control_sequence(source: str, pos: int, tokens: list[Token]) -> int:
     word = source[start:pos]
     if word not in KNOWN_COMMANDS:
         prefix = _known_prefix(word)
-        if prefix:
-            tokens.append(Token("row" if prefix in ROW_COMMANDS else "cmd", prefix, start))
-            tokens.extend(Token("char", source[i], i) for i in range(start + len(prefix), pos))
+        if prefix or len(word) <= 3:  # `\dx`: a control space `\ ` before `dx`, once whitespace was stripped
+            prefix = prefix or "\\ "
+            if prefix != "\\ ":
+                tokens.append(Token("row" if prefix in ROW_COMMANDS else "cmd", prefix, start))
+            tokens.extend(Token("char", source[i], i) for i in range(start + len(prefix.strip()), pos))
             return pos
     tokens.append(Token("row" if word in ROW_COMMANDS else "cmd", word, start))
     return pos
