@@ -48,7 +48,15 @@ class FormulaGraphs:
 def parse_latex(latex: str) -> FormulaGraphs:
     """Parse one LaTeX formula (math mode; surrounding `$…$`, `\\(…\\)` are dropped)."""
     check_length(latex)
-    return _with_opt(latex, Tree(latex_to_slt(strip_math_delimiters(latex)), "slt"))
+    content = strip_math_delimiters(latex)
+    offset = latex.find(content) if content else 0
+    try:
+        root = latex_to_slt(content)
+    except ParseError as error:  # positions count from the start of what the caller gave
+        if not offset or error.pos is None:
+            raise
+        raise ParseError(error.message, error.pos + offset, error.kind) from None
+    return _with_opt(latex, Tree(root, "slt"))
 
 
 @_without_cycle_collection()

@@ -62,3 +62,14 @@ def test_parse_error_is_a_value_error_with_data_and_pickles():
 @pytest.mark.parametrize("latex", [r"$x$", r"$$x$$", r"\(x\)", r"\[x\]", "  x  "])
 def test_math_delimiters_are_dropped(latex):
     assert parse_latex(latex).slt.to_slt_string() == "[V!x]"
+
+
+@pytest.mark.parametrize("latex, pos", [
+    pytest.param("x+{y", 2, id="bare"),
+    pytest.param("$x+{y$", 3, id="inline-dollars"),
+    pytest.param("  $$x+{y$$", 6, id="spaces-and-display-dollars"),
+])
+def test_error_positions_count_from_the_input_given(latex, pos):
+    with pytest.raises(ParseError) as caught:
+        parse_latex(latex)
+    assert caught.value.pos == pos and latex[pos] == "{"
