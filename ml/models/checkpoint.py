@@ -45,6 +45,7 @@ def save_model(model: NodeEncoderModel, directory: Path) -> None:
     (staging / CONFIG_FILE).write_text(json.dumps(config, indent=2) + "\n")
     model.featurizer.save(staging / VOCAB_FILE)
     save_file({name: t.detach().contiguous() for name, t in model.state_dict().items()}, str(staging / WEIGHTS_FILE))
+    (staging / WEIGHTS_FILE).chmod(0o644)  # safetensors writes 0600; workers may run as another user
     for name in (CONFIG_FILE, VOCAB_FILE, WEIGHTS_FILE):
         directory.mkdir(parents=True, exist_ok=True)
         os.replace(staging / name, directory / name)
@@ -54,18 +55,18 @@ def save_model(model: NodeEncoderModel, directory: Path) -> None:
 def load_model(directory: Path) -> NodeEncoderModel:
     """The model saved in `directory`, in eval mode; raises CheckpointError naming the bad file and why."""
     directory = Path(directory)
-    config, vocab_path = _read_config(directory / CONFIG_FILE)
+    config, vocab_path, weights_path = _read_config(directory / CONFIG_FILE)
     try:
         featurizer = NodeFeaturizer.load(vocab_path)
     except (OSError, ValueError, KeyError, TypeError) as error:
         raise CheckpointError(vocab_path, f"unreadable vocabulary ({error})") from error
     model = NodeEncoderModel(featurizer, config)
-    _load_weights(model, directory / WEIGHTS_FILE)
+    _load_weights(model, weights_path)
     return model.eval()
 
 
-def _read_config(path: Path) -> tuple[EncoderConfig, Path]:
-    """The encoder hyper-parameters and the vocabulary path named by a config.json."""
+def _read_config(path: Path) -> tuple[EncoderConfig, Path, Path]:
+    """The encoder hyper-parameters and the vocabulary and weights paths named by a config.json."""
     try:
         config = json.loads(path.read_text())
     except (OSError, ValueError) as error:
@@ -76,9 +77,11 @@ def _read_config(path: Path) -> tuple[EncoderConfig, Path]:
         raise CheckpointError(path, f"format_version {config.get('format_version')} is not {FORMAT_VERSION}")
     fields = {key: config[key] for key in EncoderConfig.__dataclass_fields__ if key in config}
     try:
-        return EncoderConfig(**fields), path.parent / config.get("vocab_file", VOCAB_FILE)
+        encoder = EncoderConfig(**fields)
     except (TypeError, ValueError) as error:
         raise CheckpointError(path, f"bad hyper-parameters ({error})") from error
+    folder = path.parent
+    return encoder, folder / config.get("vocab_file", VOCAB_FILE), folder / config.get("weights_file", WEIGHTS_FILE)
 
 
 def _load_weights(model: NodeEncoderModel, path: Path) -> None:

@@ -30,6 +30,9 @@ log = logging.getLogger(__name__)
 STATE_FILE = "training_state.pt"
 """Optimizer state and finished epochs, beside the model files in the output directory."""
 
+RESUMABLE = ("epochs", "threads")
+"""Options a resumed run may change."""
+
 Graphs = tuple[Tree, Tree | None]
 
 
@@ -66,6 +69,7 @@ def train(config: TrainConfig, formulas: Iterable[CorpusFormula], out_dir: str |
           parse: Callable[[CorpusFormula], object] = parse_formula) -> TrainResult:
     """Train (or resume training) into `out_dir`, which holds a loadable model after every epoch."""
     out_dir = Path(out_dir)
+    torch.set_num_threads(config.threads)
     graphs, skipped = load_graphs(formulas, parse, config.max_nodes)
     if len(graphs) < 2:
         raise ValueError(f"need at least 2 usable formulas to train, got {len(graphs)} (skipped: {dict(skipped)})")
@@ -119,9 +123,9 @@ def _start_or_resume(config: TrainConfig, graphs: list[Graphs], out_dir: Path):
 
 
 def _check_same_run(config: TrainConfig, saved: dict, path: Path) -> None:
-    """Only `epochs` may change on resume; anything else would silently mix two different runs."""
+    """Only `epochs` and `threads` may change on resume; anything else would silently mix two different runs."""
     current = config.to_dict()
-    changed = sorted(key for key in current if key != "epochs" and saved.get(key) != current[key])
+    changed = sorted(key for key in current if key not in RESUMABLE and saved.get(key) != current[key])
     if changed:
         raise ValueError(f"{path} was written with different options {changed}; use a new output directory")
 

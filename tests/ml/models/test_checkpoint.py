@@ -67,3 +67,16 @@ def test_corrupted_files_name_file_and_problem(model, tmp_path, file, content, p
 def test_missing_directory(tmp_path):
     with pytest.raises(CheckpointError, match="config.json: unreadable config"):
         load_model(tmp_path / "nowhere")
+
+
+def test_bad_hyper_parameters_in_config(model, tmp_path):
+    save_model(model, tmp_path / "m")
+    config = json.loads((tmp_path / "m" / "config.json").read_text())
+    (tmp_path / "m" / "config.json").write_text(json.dumps({**config, "dim": 0}))
+    with pytest.raises(CheckpointError, match="config.json: bad hyper-parameters"):
+        load_model(tmp_path / "m")
+
+
+def test_saved_files_are_readable_by_other_users(model, tmp_path):
+    save_model(model, tmp_path / "m")
+    assert all(path.stat().st_mode & 0o044 == 0o044 for path in (tmp_path / "m").iterdir())

@@ -1,8 +1,17 @@
 import pytest
+import torch
 
 from ml.formula.errors import ParseError
 from ml.formula.tree import Node, Tree
 from ml.training.corpus import CorpusFormula
+
+@pytest.fixture(autouse=True)
+def keep_thread_count():
+    """train() sets torch's process-wide thread count; give other tests theirs back."""
+    before = torch.get_num_threads()
+    yield
+    torch.set_num_threads(before)
+
 
 VARIABLES = [("x", "y"), ("a", "b"), ("n", "m"), ("p", "q"), ("s", "t")]
 

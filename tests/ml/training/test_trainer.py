@@ -91,3 +91,11 @@ def test_progress_reports_every_step(corpus, tmp_path):
     seen = []
     train(TrainConfig(epochs=2, **TINY), items, tmp_path / "out", progress=seen.append, parse=parse)
     assert [(p.epoch, p.step, p.steps) for p in seen] == [(e, s, 3) for e in range(2) for s in (1, 2, 3)]
+
+
+def test_resume_may_change_epochs_and_threads(corpus, tmp_path):
+    items, parse = corpus
+    train(TrainConfig(epochs=1, threads=1, **TINY), items, tmp_path / "out", parse=parse)
+    resumed = train(TrainConfig(epochs=2, threads=2, **TINY), items, tmp_path / "out", parse=parse)
+    assert [e.epoch for e in resumed.epochs] == [1]
+    assert torch.get_num_threads() == 2
