@@ -7,7 +7,7 @@ from typing import Callable
 
 from ml.formula import latex_symbols as sym
 from ml.formula.errors import ParseError
-from ml.formula.layout import CLOSERS, OPENERS, Box, fenced_group, matrix_box
+from ml.formula.layout import CLOSERS, OPENERS, Box, fenced_group, is_bare_table, matrix_box
 
 _NEGATIONS = {"=": "≠", "∈": "∉", "<": "≮", ">": "≯", "≤": "≰", "≥": "≱", "⊂": "⊄", "⊆": "⊈", "≡": "≢",
               "∃": "∄", "∣": "∤", "∼": "≁", "≈": "≉", "≅": "≇"}
@@ -15,18 +15,19 @@ _DELIMITERS = {".": "", "<": "⟨", ">": "⟩", "\\{": "{", "\\}": "}"}
 
 
 def fraction(parser, token, boxes, depth) -> None:
-    box = Box("O!divide")
-    box.attach("o", parser.argument(depth))
-    box.attach("u", parser.argument(depth))
-    boxes.append(box)
+    boxes.append(_fraction_box(parser, depth))
 
 
 def binomial(parser, token, boxes, depth) -> None:
     """Drawn as a fraction without a bar inside parentheses; LaTeXML and Tangent write it that way too."""
+    boxes.append(fenced_group("(", ")", [_fraction_box(parser, depth)]))
+
+
+def _fraction_box(parser, depth: int) -> Box:
     box = Box("O!divide")
     box.attach("o", parser.argument(depth))
     box.attach("u", parser.argument(depth))
-    boxes.append(fenced_group("(", ")", [box]))
+    return box
 
 
 def root(parser, token, boxes, depth) -> None:
@@ -44,7 +45,7 @@ def left(parser, token, boxes, depth) -> None:
         raise ParseError(r"\left without a matching \right", token.pos, "unbalanced_delimiters")
     parser.i += 1
     closing = delimiter(parser, parser.tokens[parser.i - 1])
-    if _pairs(opening, closing) and not (_is_table(content) and "" in (opening, closing)):
+    if _pairs(opening, closing) and not (is_bare_table(content) and "" in (opening, closing)):
         boxes.append(fenced_group(opening, closing, content))
     else:  # ⌊x⌋, ⟨a,b⟩ and a brace beside a table stay symbols around their content, as LaTeXML leaves them
         boxes.extend([Box(opening)] * bool(opening) + content + [Box(closing)] * bool(closing))
@@ -52,10 +53,6 @@ def left(parser, token, boxes, depth) -> None:
 
 def _pairs(opening: str, closing: str) -> bool:
     return opening in OPENERS or closing in CLOSERS or closing in OPENERS or (opening == "" and closing == "")
-
-
-def _is_table(content: list[Box]) -> bool:
-    return len(content) == 1 and content[0].cells is not None and content[0].label[2:3].isdigit()
 
 
 def delimiter(parser, token) -> str:

@@ -116,11 +116,11 @@ class _Parser:
     def atom(self, boxes: list[Box], depth: int, single: bool = False) -> None:
         self.check_depth(depth)
         token = self.tokens[self.i]
-        self.i += 1
         if token.kind == "{":
-            self.i -= 1
             boxes.extend(self.group(depth))
-        elif token.kind == "cmd":
+            return
+        self.i += 1
+        if token.kind == "cmd":
             self.command(token, boxes, depth)
         else:
             self.char(token, boxes, single)

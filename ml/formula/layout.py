@@ -141,7 +141,7 @@ def fenced_group(open_char: str, close_char: str, content: list[Box], closer: Bo
 
     A fenced bare matrix (`\\left(\\matrix{…}\\right)`) becomes one fenced matrix, as `pmatrix` would.
     """
-    if len(content) == 1 and content[0].cells is not None and content[0].label[2:3].isdigit() and not content[0].rels:
+    if is_bare_table(content) and not content[0].rels:
         group = content[0]
         group.label = f"M!{open_char}{close_char}{group.label[2:]}"
     else:
@@ -151,6 +151,11 @@ def fenced_group(open_char: str, close_char: str, content: list[Box], closer: Bo
     if closer is not None:
         group.rels, group.primes = closer.rels, closer.primes
     return group
+
+
+def is_bare_table(content: list[Box]) -> bool:
+    """A lone matrix without fences of its own (`M!2x2`, not `M!()2x2`)."""
+    return len(content) == 1 and content[0].cells is not None and content[0].label[2:3].isdigit()
 
 
 def split_elements(content: list[Box]) -> list[list[Box]]:
