@@ -22,7 +22,7 @@ FORMULA_KINDS = ("latex", "slt")
 class CorpusFormula:
     text: str
     kind: str
-    """"latex" or a Tangent "slt" string."""
+    """One of FORMULA_KINDS: LaTeX, or a Tangent SLT string."""
     source: str = ""
     """Where it came from (file:id), for reports on skipped formulas."""
 

@@ -19,9 +19,9 @@ from ml.formula.tree import Tree
 @dataclass(frozen=True)
 class PairKind:
     reference: str
-    """"slg" or "opg"."""
+    """A full graph: slg or opg."""
     other: str
-    """"slg", "opg", "slg-sub" or "opg-sub"."""
+    """A full graph or a sub-expression: slg, opg, slg-sub or opg-sub."""
 
     def other_view(self, augmented: bool) -> str:
         """The view the other side reads: a full graph becomes its augmented copy when augmentations are on."""
