@@ -12,11 +12,12 @@ from collections import Counter
 from pathlib import Path
 from typing import Iterable
 
-from ml.formula.api import parse_latex
+from ml.formula.api import parse_latex, parse_mathml
 from ml.formula.errors import ParseError
 from ml.formula.slt_string import parse_slt_string, to_slt_string
 
 _MATH_SPAN = re.compile(r'<span class="math-container"[^>]*>(.*?)</span>', re.DOTALL)
+_ALTTEXT = re.compile(r'alttext="([^"]*)"')
 JUDGED = Path("arqmath") / "arqmath1-task2-judged-formulas"
 TOPICS = Path("arqmath") / "topics"
 
@@ -124,6 +125,24 @@ def benchmark_speed(latex_lines: list[str], min_seconds: float = 1.0) -> dict:
             "cpu_per_second": round(formulas / cpu, 1) if cpu else 0.0}
 
 
+def mathml_agreement(data_dir: Path) -> dict:
+    """How often the organisers' LaTeXML MathML of the 2021 topic formulas gives the SLT of its own LaTeX."""
+    path = Path(data_dir) / "arqmath" / "formula-representations" / "Topics_2021_Formulas_SLT_V1.1.tsv"
+    total = agree = 0
+    disagreements = []
+    for row in _tsv(path)[1:]:
+        total += 1
+        latex = html.unescape(_ALTTEXT.search(row[-1]).group(1))
+        try:
+            same = parse_mathml(row[-1]).slt.to_slt_string() == parse_latex(latex).slt.to_slt_string()
+        except ParseError:
+            same = False
+        agree += same
+        if not same:
+            disagreements.append(latex[:200])
+    return {"total": total, "agree": agree, "rate": agree / total if total else 0.0, "disagreements": disagreements[:10]}
+
+
 def coverage_report(data_dir: Path) -> dict:
     """Coverage of every benchmark source the quality bars name, plus the SLT-string round trip."""
     data_dir = Path(data_dir)
@@ -132,6 +151,7 @@ def coverage_report(data_dir: Path) -> dict:
         "task2_queries": summarize(task2_queries(data_dir)),
         "topic_posts": summarize(topic_post_formulas(data_dir)),
         "slt_strings": round_trip(judged_slt_strings(data_dir)),
+        "mathml_agreement": mathml_agreement(data_dir),
     }
 
 
