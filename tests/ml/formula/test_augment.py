@@ -136,3 +136,43 @@ def test_shared_subtrees_are_separate_nodes():
     assert tree.edges == [(0, 1, "0"), (1, 2, "0"), (1, 3, "1"), (0, 4, "0"), (4, 5, "0"), (4, 6, "1")]
     assert remove_at(tree, 0).labels == ["O!SUP", "V!x", "N!2"]
     assert substitute_variables(tree, random.Random(0)).edges == tree.edges
+
+
+def random_tree(rng: random.Random, size: int) -> Tree:
+    """A random OPT-labelled tree of `size` nodes (each new node hangs under an earlier one)."""
+    parents = [None] + [rng.randrange(i) for i in range(1, size)]
+    built = {}
+    for i in reversed(range(size)):
+        kids = tuple((str(k), built[c]) for k, c in enumerate(c for c in range(size) if parents[c] == i))
+        built[i] = Node(f"V!{rng.choice('xyz')}" if not kids else "U!plus", kids)
+    return Tree(built[0], "opt")
+
+
+def largest_component_after_removing(tree: Tree, removed: int) -> int:
+    """Brute force over the undirected edges, independent of the implementation's size bookkeeping."""
+    neighbours = {i: set() for i in range(len(tree))}
+    for parent, child, _ in tree.edges:
+        neighbours[parent].add(child)
+        neighbours[child].add(parent)
+    seen, best = {removed}, 0
+    for start in range(len(tree)):
+        if start in seen:
+            continue
+        stack, size = [start], 0
+        seen.add(start)
+        while stack:
+            size += 1
+            for other in neighbours[stack.pop()] - seen:
+                seen.add(other)
+                stack.append(other)
+        best = max(best, size)
+    return best
+
+
+@pytest.mark.parametrize("seed", [pytest.param(s, id=f"random-tree-{s}") for s in range(30)])
+def test_sub_expression_is_the_largest_component(seed):
+    rng = random.Random(seed)
+    tree = random_tree(rng, rng.randrange(2, 25))
+    internal = [i for i, n in enumerate(tree.nodes) if n.children]
+    k = rng.randrange(len(internal))
+    assert len(remove_at(tree, k)) == largest_component_after_removing(tree, internal[k])
