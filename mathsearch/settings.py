@@ -106,6 +106,7 @@ LOGIN_URL = "admin:login"
 
 # The node-embedding model (config.json + weights) that indexing and search use.
 MATHSEARCH_MODEL_DIR = Path(env_str("MATHSEARCH_MODEL_DIR", str(BASE_DIR / "models" / "default")))
+MATHSEARCH_TORCH_THREADS = env_int("MATHSEARCH_TORCH_THREADS", 1)
 
 # Celery, wired the standard Django way (mathsearch/celery.py reads the CELERY_ names).
 CELERY_BROKER_URL = redis_url(REDIS_URL)

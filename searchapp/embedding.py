@@ -8,8 +8,13 @@ from django.conf import settings
 
 @lru_cache(maxsize=1)
 def get_model():
+    import torch
+
     from ml.embed import load_default_model
 
+    # Measured on the 2-core machine: embedding runs ~10x faster on one thread than on two,
+    # and a web or worker process never has the cores to itself.
+    torch.set_num_threads(settings.MATHSEARCH_TORCH_THREADS)
     return load_default_model(settings.MATHSEARCH_MODEL_DIR)
 
 
