@@ -28,6 +28,11 @@ class DevSplit:
     def doc_latex(self) -> dict[str, str | None]:
         return {visual_id: record.latex for visual_id, record in self.visual_ids.items()}
 
+    def doc_texts(self) -> dict[str, tuple[str, str | None]]:
+        """Each visual id as (notation, text): its LaTeX when known, else its SLT string."""
+        return {visual_id: ("latex", record.latex) if record.latex else ("slt", record.slt)
+                for visual_id, record in self.visual_ids.items()}
+
 
 def load_dev_split(data_dir: str | Path) -> DevSplit:
     data_dir = Path(data_dir)

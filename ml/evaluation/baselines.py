@@ -80,3 +80,26 @@ def tree_terms(tree: Tree | None, with_edges: bool = True) -> list[str]:
     if with_edges:
         terms += [f"{tree.kind}:{labels[parent]} {edge} {labels[child]}" for parent, child, edge in tree.edges]
     return terms
+
+
+def node_label_tfidf_run(qrels: Qrels, topics_latex: Mapping[str, str],
+                         docs: Mapping[str, tuple[str, str | None]]) -> PoolRanking:
+    """Bag-of-node-labels tf-idf: SLT and OPT node labels as terms, no bigrams, no edge triples.
+
+    `docs` maps a doc id to (notation, text) with notation "latex" or "slt"; what does not parse has no terms.
+    """
+    queries = {topic: _labels("latex", latex) for topic, latex in topics_latex.items()}
+    doc_terms = {doc: _labels(notation, text) for doc, (notation, text) in docs.items()}
+    return tfidf_run(qrels, queries, doc_terms, bigrams=False)
+
+
+def _labels(notation: str, text: str | None) -> list[str]:
+    from ml.formula import ParseError, parse_latex, parse_slt_string
+
+    if not text:
+        return []
+    try:
+        graphs = parse_slt_string(text) if notation == "slt" else parse_latex(text)
+    except ParseError:
+        return []
+    return tree_terms(graphs.slt, with_edges=False) + tree_terms(graphs.opt, with_edges=False)

@@ -14,13 +14,13 @@ from pathlib import Path
 
 import numpy as np
 
-from ml.evaluation.baselines import latex_tfidf_run, random_baseline, tfidf_run, tree_terms
+from ml.evaluation.baselines import latex_tfidf_run, node_label_tfidf_run, random_baseline
 from ml.evaluation.benchmark_files import read_qrels, read_topic_latex
 from ml.evaluation.metrics import evaluate
 from ml.evaluation.topic_files import read_topic_xml
 from ml.evaluation.arqmath_dev import load_dev_split
 from ml.formula import ParseError
-from searchapp.indexing import parse_formula, run_job, start_index_job
+from searchapp.indexing import run_job, start_index_job
 from searchapp.models import Occurrence
 from searchapp.search import search_formulas
 
@@ -112,22 +112,8 @@ def pool_baselines(data_dir: Path, qrels: dict) -> dict:
     """LaTeX tf-idf and bag-of-node-labels tf-idf, ranking each topic's judged pool (DESIGN.md §5)."""
     split = load_dev_split(data_dir)
     latex = evaluate(latex_tfidf_run(qrels, split.topics_latex, split.doc_latex()).run, qrels)
-    queries = {t: _labels(split.topics_latex.get(t), "latex") for t in qrels}
-    docs = {vid: _labels(r.latex, "latex") if r.latex else _labels(r.slt, "slt")
-            for vid, r in split.visual_ids.items()}
-    labels = evaluate(tfidf_run(qrels, queries, docs, bigrams=False).run, qrels)
+    labels = evaluate(node_label_tfidf_run(qrels, split.topics_latex, split.doc_texts()).run, qrels)
     return {"latex_tfidf": _rounded(latex), "node_label_tfidf": _rounded(labels)}
-
-
-def _labels(text: str | None, notation: str) -> list[str]:
-    """SLT and OPT node labels of a formula (empty if it does not parse)."""
-    if not text:
-        return []
-    try:
-        graphs = parse_formula(text, notation)
-    except ParseError:
-        return []
-    return tree_terms(graphs.slt, with_edges=False) + tree_terms(graphs.opt, with_edges=False)
 
 
 def _rounded(scores: dict) -> dict:
