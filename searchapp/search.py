@@ -94,7 +94,7 @@ def candidate_ids(query: dict, per_node: int, corpora: list[int] | None) -> set[
 
 
 def _nearest_formulas(cursor, representation: str, vectors: np.ndarray, per_node: int, corpora) -> list[int]:
-    """For each query vector: its `per_node` nearest patterns, then up to `per_node` formulas having them, nearest first.
+    """For each query vector: the `per_node` distinct formulas owning its nearest stored node vectors.
 
     The inner LIMIT on postings keeps a pattern shared by thousands of formulas from flooding the candidates.
     """
@@ -106,7 +106,7 @@ def _nearest_formulas(cursor, representation: str, vectors: np.ndarray, per_node
         "   ORDER BY embedding <=> q.embedding LIMIT %s) nearest"
         " CROSS JOIN LATERAL ("
         f"  SELECT formula_id FROM searchapp_{representation}posting WHERE pattern_id = nearest.id LIMIT %s) p"
-        " ORDER BY nearest.distance LIMIT %s) n"
+        " GROUP BY p.formula_id ORDER BY min(nearest.distance) LIMIT %s) n"
     )
     params = [[vector_literal(v) for v in vectors]] + ([corpora] if corpora is not None else []) + [per_node] * 3
     cursor.execute(sql, params)

@@ -96,6 +96,7 @@ def test_a_worker_process_runs_the_job(celery_worker_process, tmp_path):
     assert Formula.objects.filter(corpus__name="via-worker").count() == 7
 
 
+@pytest.mark.django_db(transaction=True)  # CREATE INDEX needs the chunks committed, as in a worker
 def test_bulk_jobs_rebuild_the_hnsw_indexes_at_the_end(index_file, monkeypatch):
     from django.db import connection
 
