@@ -27,7 +27,7 @@ def test_a_stored_formula_finds_itself_first_with_full_score(indexed):
 
 def test_similar_formulas_rank_above_unrelated_ones(indexed):
     ranked = [hit.latex for hit in search_formulas("p^2 + q^2 = r^2", k=7).hits]
-    assert ranked.index(r"a^2 + b^2 = c^2") < ranked.index(r"\int_0^1 x^2 \, dx")
+    assert set(ranked[:2]) == {r"a^2 + b^2 = c^2", r"x^2 + y^2 = z^2"}
 
 
 def test_hits_carry_score_parts_and_node_alignment(indexed):

@@ -1,0 +1,145 @@
+"""Search latency and approximation quality at N formulas: real ARQMath formulas plus structure-preserving variants.
+
+The index is built once per N in its own database and reused. Variants rename variables and numbers
+(`ml.formula.augment.substitute_variables`), which keeps each formula's layout and operator structure.
+"""
+from __future__ import annotations
+
+import random
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+from django.db import connection
+
+from ml.evaluation.benchmark_files import read_topic_latex
+from ml.formula import ParseError, parse_latex, parse_slt_string
+from ml.formula.augment import substitute_variables
+from ml.retrieval.fusion import fuse
+from ml.retrieval.maxsim import maxsim_many
+from searchapp.benchmarks.arqmath1 import JUDGED, TOPICS
+from searchapp.embedding import embed_graphs
+from searchapp.indexing import run_job, start_index_job
+from searchapp.models import Formula
+from searchapp.search import search_formulas
+from searchapp.vectors import decode_matrix
+
+CORPUS = "bench"
+QUERY_COUNT = 200
+TABLES = ("searchapp_formula", "searchapp_slgpattern", "searchapp_opgpattern",
+          "searchapp_slgposting", "searchapp_opgposting")
+
+
+def real_slt_strings(data_dir: Path) -> list[str]:
+    """Canonical SLT strings of every formula in the shared data that parses (judged, collection, queries)."""
+    strings = []
+    for line in (data_dir / JUDGED / "visual_id_file.tsv").read_text(encoding="utf-8").splitlines():
+        _, slt, latex = (line.rstrip("\r").split("\t") + ["None", "None"])[:3]
+        strings.append(_slt_of(latex, "latex") if latex != "None" else _slt_of(slt, "slt"))
+    for line in (data_dir / JUDGED / "formulas_slt_string.tsv").read_text(encoding="utf-8").splitlines():
+        strings.append(_slt_of(line.split("\t")[-1], "slt"))
+    return [s for s in dict.fromkeys(strings) if s]
+
+
+def _slt_of(text: str, notation: str) -> str | None:
+    try:
+        graphs = parse_slt_string(text) if notation == "slt" else parse_latex(text)
+    except ParseError:
+        return None
+    return graphs.slt.to_slt_string()
+
+
+def corpus_strings(data_dir: Path, count: int, seed: int = 0) -> list[str]:
+    """`count` distinct SLT strings: the real ones first, then variable/number-renamed variants of them."""
+    rng = random.Random(seed)
+    real = real_slt_strings(data_dir)
+    chosen = dict.fromkeys(real[:count])
+    while len(chosen) < count:
+        tree = parse_slt_string(rng.choice(real)).slt
+        chosen.setdefault(substitute_variables(tree, rng).to_slt_string())
+    return list(chosen)
+
+
+def build_index(data_dir: Path, count: int, progress=print) -> dict:
+    """Index `count` formulas into CORPUS unless it already holds them; returns indexing rate and size."""
+    existing = Formula.objects.filter(corpus__name=CORPUS).count()
+    if existing >= count:
+        progress(f"reusing the index of {existing} formulas")
+        return {"reused": True, **index_size(existing)}
+    with tempfile.NamedTemporaryFile("w", suffix=".tsv", delete=False, encoding="utf-8") as handle:
+        for number, slt in enumerate(corpus_strings(data_dir, count), start=1):
+            handle.write(f"{number}\t{number}\t{slt}\n")
+    started = time.perf_counter()
+    job = run_job(start_index_job(Path(handle.name), "slt_tsv", CORPUS, enqueue=False))
+    seconds = time.perf_counter() - started
+    progress(f"indexed {job.done} formulas in {seconds:.0f} s ({job.timings})")
+    formulas = Formula.objects.filter(corpus__name=CORPUS).count()
+    return {"reused": False, "index_formulas_per_s": round(job.done / seconds, 1), "index_timings": job.timings,
+            **index_size(formulas)}
+
+
+def index_size(formulas: int) -> dict:
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT " + " + ".join(f"pg_total_relation_size('{t}')" for t in TABLES))
+        total = cursor.fetchone()[0]
+        cursor.execute("SELECT (SELECT count(*) FROM searchapp_slgpattern) + (SELECT count(*) FROM searchapp_opgpattern)")
+        patterns = cursor.fetchone()[0]
+    return {"formulas": formulas, "index_bytes": total, "index_bytes_per_formula": round(total / max(formulas, 1)),
+            "node_patterns": patterns}
+
+
+def query_latex(data_dir: Path, seed: int = 0) -> list[str]:
+    queries = []
+    for path in sorted((data_dir / TOPICS).glob("topics.arqmath-202*-task2*.txt")):
+        queries += read_topic_latex(path).value.values()
+    unique = sorted(set(queries))
+    random.Random(seed).shuffle(unique)
+    return unique[:QUERY_COUNT]
+
+
+def time_queries(queries: list[str], k: int = 10) -> tuple[list[float], list[int], dict[str, list[int]]]:
+    latencies, candidates, top = [], [], {}
+    for latex in queries:
+        started = time.perf_counter()
+        try:
+            results = search_formulas(latex, k=k, corpus=CORPUS)
+        except ParseError:
+            continue
+        latencies.append((time.perf_counter() - started) * 1000)
+        candidates.append(results.candidates)
+        top[latex] = [hit.formula_id for hit in results.hits]
+    return latencies, candidates, top
+
+
+def exhaustive_overlap(top: dict[str, list[int]], k: int = 10) -> float:
+    """Mean fraction of the approximate top k that is in the exact top k over all formulas (ties count as in)."""
+    ids, slg, opg = [], [], []
+    for formula_id, slg_blob, opg_blob in Formula.objects.filter(corpus__name=CORPUS).values_list(
+            "id", "slg_matrix", "opg_matrix").iterator(chunk_size=5000):
+        ids.append(formula_id)
+        slg.append(decode_matrix(slg_blob))
+        opg.append(decode_matrix(opg_blob))
+    position = {formula_id: i for i, formula_id in enumerate(ids)}
+    graphs = [parse_latex(latex) for latex in top]
+    overlaps = []
+    for (latex, approximate), query in zip(top.items(), embed_graphs(graphs)):
+        exact = fuse(maxsim_many(query["slg"], slg) / max(len(query["slg"]), 1),
+                     maxsim_many(query["opg"], opg) / max(len(query["opg"]), 1), "max")
+        threshold = np.sort(exact)[-k] - 1e-4
+        hits = sum(exact[position[f]] >= threshold for f in approximate)
+        overlaps.append(hits / k)
+    return float(np.mean(overlaps)) if overlaps else 0.0
+
+
+def benchmark(data_dir: Path, count: int, progress=print) -> dict:
+    index = build_index(data_dir, count, progress)
+    queries = query_latex(data_dir)
+    latencies, candidates, top = time_queries(queries)
+    array = np.array(latencies)
+    return {
+        "formulas": index["formulas"], "queries": len(latencies),
+        "p50_ms": round(float(np.percentile(array, 50)), 1), "p95_ms": round(float(np.percentile(array, 95)), 1),
+        "p99_ms": round(float(np.percentile(array, 99)), 1), "candidates_mean": round(float(np.mean(candidates)), 1),
+        "overlap_at_10": round(exhaustive_overlap(top), 4), **index,
+    }
