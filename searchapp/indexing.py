@@ -25,7 +25,7 @@ from searchapp.readers import IndexRecord, RecordError, SourceFormula, count_rec
 from searchapp.vectors import matrix_bytes, vector_literal
 
 CHUNK_SIZE = 500
-BULK_RECORDS = 5000
+BULK_RECORDS = 1000
 """Jobs with at least this many records left build their HNSW indexes at the end (see deferred_hnsw)."""
 MAX_KEPT_ERRORS = 100
 PATTERN_MODELS = (SlgPattern, OpgPattern)

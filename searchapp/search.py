@@ -87,7 +87,8 @@ def candidate_ids(query: dict, per_node: int, corpora: list[int] | None) -> set[
             # A corpus filter would otherwise cut the HNSW result list short (pgvector ≥ 0.8).
             cursor.execute("SET LOCAL hnsw.iterative_scan = relaxed_order")
         for representation in REPRESENTATIONS:
-            vectors = query[representation]
+            # Nodes with equal neighbourhoods share a vector: ask the index once per distinct vector.
+            vectors = np.unique(query[representation].astype(np.float16), axis=0)
             if len(vectors):
                 found.update(_nearest_formulas(cursor, representation, vectors, per_node, corpora))
     return found
