@@ -12,10 +12,21 @@ from dataclasses import dataclass, field
 from typing import Iterator
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Node:
     label: str
     children: tuple[tuple[str, "Node"], ...] = ()
+
+    def __eq__(self, other: object) -> bool:
+        # Compared by pre-order signature, not dataclass field recursion, so a long baseline
+        # (a chain of hundreds of `next` edges) cannot hit the recursion limit.
+        return isinstance(other, Node) and self._signature() == other._signature()
+
+    def __hash__(self) -> int:
+        return hash(self._signature())
+
+    def _signature(self) -> tuple:
+        return tuple((node.label, tuple(edge for edge, _ in node.children)) for node in _preorder(self))
 
     def child(self, edge: str) -> "Node | None":
         """The first child reached by `edge`, or None."""

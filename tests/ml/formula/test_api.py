@@ -73,3 +73,10 @@ def test_error_positions_count_from_the_input_given(latex, pos):
     with pytest.raises(ParseError) as caught:
         parse_latex(latex)
     assert caught.value.pos == pos and latex[pos] == "{"
+
+
+def test_long_trees_compare_and_hash_without_recursion():
+    long_sum = "+".join(["x"] * 2000)
+    first, second = parse_latex(long_sum).slt.root, parse_latex(long_sum).slt.root
+    assert first == second and hash(first) == hash(second)
+    assert parse_latex("x+1").slt.root != parse_latex("x+2").slt.root
