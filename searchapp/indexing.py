@@ -7,6 +7,7 @@ id, formulas by (corpus, visual key), occurrences by (post, position).
 from __future__ import annotations
 
 import hashlib
+import json
 import itertools
 import time
 from collections import defaultdict
@@ -194,10 +195,11 @@ def insert_formulas(corpus_id: int, new: list[ParsedFormula], vectors: list[dict
         for item, vector in zip(new, vectors):
             cursor.execute(
                 "INSERT INTO searchapp_formula (corpus_id, visual_key, slt_string, latex, slg_matrix, opg_matrix,"
-                " opt_error, created_at) VALUES (%s, %s, %s, %s, %s, %s, %s, now())"
+                " opt_error, node_labels, created_at) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, now())"
                 " ON CONFLICT (corpus_id, visual_key) DO NOTHING RETURNING id",
                 [corpus_id, item.visual_key, item.slt_string, item.source.text,
-                 matrix_bytes(vector["slg"]), matrix_bytes(vector["opg"]), (item.graphs.opt_error or "")[:300]],
+                 matrix_bytes(vector["slg"]), matrix_bytes(vector["opg"]), (item.graphs.opt_error or "")[:300],
+                 json.dumps(node_labels(item.graphs))],
             )
             row = cursor.fetchone()
             if row:
@@ -228,6 +230,11 @@ def store_patterns(cursor, representation: str, corpus_id: int, matrices: list[t
         for formula_id, keys, _ in keyed:
             for key in set(keys):
                 copy.write_row((ids[key], formula_id))
+
+
+def node_labels(graphs) -> dict[str, list[str] | None]:
+    """Labels of both trees in pre-order, the row order of the stored matrices (for highlighting matches)."""
+    return {"slt": graphs.slt.labels, "opt": graphs.opt.labels if graphs.opt is not None else None}
 
 
 def pattern_keys(matrix: np.ndarray) -> list[int]:

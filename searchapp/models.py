@@ -56,6 +56,8 @@ class Formula(models.Model):
     slg_matrix = models.BinaryField(help_text="float16 node vectors (n_slt, dim), pre-order")
     opg_matrix = models.BinaryField(help_text="float16 node vectors (n_opt, dim); empty without an OPT")
     opt_error = models.CharField(max_length=300, blank=True)
+    node_labels = models.JSONField(default=dict, blank=True,
+                                   help_text='{"slt": [...], "opt": [...]}: labels in the matrices\' row order')
     created_at = models.DateTimeField(auto_now_add=True)
 
     objects = FormulaQuerySet.as_manager()

@@ -16,7 +16,7 @@ from ml.formula import parse_latex
 from ml.retrieval.fusion import FUSIONS, fuse
 from ml.retrieval.maxsim import maxsim, maxsim_many
 from searchapp.embedding import embed_graphs
-from searchapp.models import Formula
+from searchapp.models import Corpus, Formula
 from searchapp.vectors import decode_matrix, vector_literal
 
 REPRESENTATIONS = ("slg", "opg")
@@ -63,7 +63,7 @@ def search_formulas(latex: str, k: int = 10, offset: int = 0, fusion: str = "max
     formulas = Formula.objects.all() if formulas is None else formulas
     if corpus:
         formulas = formulas.filter(corpus__name=corpus)
-    ids = candidate_ids(query, candidates_per_node, corpus_ids(formulas, corpus))
+    ids = candidate_ids(query, candidates_per_node, corpus_ids(corpus))
     rows = list(formulas.filter(pk__in=ids).values_list("id", "slg_matrix", "opg_matrix"))
     parts = score_candidates(query, rows)
     fused = fuse(parts["slg"], parts["opg"], fusion, slg_weight) if rows else np.zeros(0)
@@ -72,10 +72,10 @@ def search_formulas(latex: str, k: int = 10, offset: int = 0, fusion: str = "max
     return SearchResults(latex, fusion, hits, len(rows), (time.perf_counter() - started) * 1000)
 
 
-def corpus_ids(formulas, corpus: str | None) -> list[int] | None:
+def corpus_ids(corpus: str | None) -> list[int] | None:
     if not corpus:
         return None
-    return list(formulas.values_list("corpus_id", flat=True).distinct())
+    return list(Corpus.objects.filter(name=corpus).values_list("id", flat=True))
 
 
 def candidate_ids(query: dict, per_node: int, corpora: list[int] | None) -> set[int]:
@@ -138,18 +138,16 @@ def _hits(order, rows, fused, parts, offset, graphs, query) -> list[SearchHit]:
 
 
 def _alignment(graphs, query: dict, formula: Formula, row: tuple) -> dict[str, Alignment]:
-    from ml.formula import parse_slt_string
-
-    result_graphs = parse_slt_string(formula.slt_string)
+    result_labels = formula.node_labels
     aligned = {}
     for column, representation, tree_name in ((1, "slg", "slt"), (2, "opg", "opt")):
-        query_tree, result_tree = getattr(graphs, tree_name), getattr(result_graphs, tree_name)
+        query_tree, labels = getattr(graphs, tree_name), result_labels[tree_name]
         matrix = decode_matrix(row[column])
-        if query_tree is None or result_tree is None or len(result_tree) != len(matrix):
+        if query_tree is None or labels is None or len(labels) != len(matrix):
             continue
         scored = maxsim(query[representation], matrix)
         aligned[representation] = Alignment(
-            query_tree.labels, result_tree.labels,
+            query_tree.labels, labels,
             [(i, int(j), round(float(s), 4)) for i, (j, s) in enumerate(zip(scored.alignment, scored.similarities))],
         )
     return aligned

@@ -98,12 +98,12 @@ def query_latex(data_dir: Path, seed: int = 0) -> list[str]:
     return unique[:QUERY_COUNT]
 
 
-def time_queries(queries: list[str], k: int = 10) -> tuple[list[float], list[int], dict[str, list[int]]]:
+def time_queries(queries: list[str], per_node: int, k: int = 10) -> tuple[list[float], list[int], dict[str, list[int]]]:
     latencies, candidates, top = [], [], {}
     for latex in queries:
         started = time.perf_counter()
         try:
-            results = search_formulas(latex, k=k, corpus=CORPUS)
+            results = search_formulas(latex, k=k, corpus=CORPUS, candidates_per_node=per_node)
         except ParseError:
             continue
         latencies.append((time.perf_counter() - started) * 1000)
@@ -132,13 +132,13 @@ def exhaustive_overlap(top: dict[str, list[int]], k: int = 10) -> float:
     return float(np.mean(overlaps)) if overlaps else 0.0
 
 
-def benchmark(data_dir: Path, count: int, progress=print) -> dict:
+def benchmark(data_dir: Path, count: int, per_node: int = 20, progress=print) -> dict:
     index = build_index(data_dir, count, progress)
     queries = query_latex(data_dir)
-    latencies, candidates, top = time_queries(queries)
+    latencies, candidates, top = time_queries(queries, per_node)
     array = np.array(latencies)
     return {
-        "formulas": index["formulas"], "queries": len(latencies),
+        "formulas": index["formulas"], "queries": len(latencies), "candidates_per_node": per_node,
         "p50_ms": round(float(np.percentile(array, 50)), 1), "p95_ms": round(float(np.percentile(array, 95)), 1),
         "p99_ms": round(float(np.percentile(array, 99)), 1), "candidates_mean": round(float(np.mean(candidates)), 1),
         "overlap_at_10": round(exhaustive_overlap(top), 4), **index,

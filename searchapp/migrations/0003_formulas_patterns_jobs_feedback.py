@@ -23,6 +23,7 @@ class Migration(migrations.Migration):
                 ('slg_matrix', models.BinaryField(help_text='float16 node vectors (n_slt, dim), pre-order')),
                 ('opg_matrix', models.BinaryField(help_text='float16 node vectors (n_opt, dim); empty without an OPT')),
                 ('opt_error', models.CharField(blank=True, max_length=300)),
+                ('node_labels', models.JSONField(blank=True, default=dict, help_text='{"slt": [...], "opt": [...]}: labels in the matrices\' row order')),
                 ('created_at', models.DateTimeField(auto_now_add=True)),
                 ('corpus', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='formulas', to='searchapp.corpus')),
             ],

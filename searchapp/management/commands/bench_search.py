@@ -18,15 +18,16 @@ class Command(BaseCommand):
         parser.add_argument("--formulas", type=int, required=True)
         parser.add_argument("--data", type=Path, default=DEFAULT_DATA, help="the shared data folder")
         parser.add_argument("--json", action="store_true")
+        parser.add_argument("--per-node", type=int, default=20, help="candidates per query node (k)")
         parser.add_argument("--drop", action="store_true", help="drop the benchmark database afterwards")
 
-    def handle(self, *args, formulas: int, data: Path, drop: bool, **options):
+    def handle(self, *args, formulas: int, data: Path, drop: bool, per_node: int, **options):
         if formulas < 100:
             raise CommandError("--formulas must be at least 100")
         if not data.is_dir():
             raise CommandError(f"data folder not found: {data}")
         progress = self.stderr.write if options["json"] else self.stdout.write
         with throwaway_database(f"mathsearch_bench_search_{formulas}", keep=not drop):
-            report = search_speed.benchmark(data, formulas, progress=progress)
+            report = search_speed.benchmark(data, formulas, per_node=per_node, progress=progress)
         self.stdout.write(json.dumps(report, indent=2) if options["json"] else
                           "\n".join(f"{key}: {value}" for key, value in report.items()))
