@@ -13,10 +13,11 @@ from pathlib import Path
 import numpy as np
 from django.db import connection
 
-from ml.evaluation.benchmark_files import read_topic_latex
+from ml.evaluation.benchmark_files import read_topic_latex, read_visual_ids
 from ml.formula import ParseError, parse_latex, parse_slt_string
 from ml.formula.augment import substitute_variables
 from ml.retrieval.fusion import fuse
+from ml.training.corpus import read_slt_strings
 from ml.retrieval.maxsim import maxsim_many
 from searchapp.benchmarks.arqmath1 import JUDGED, TOPICS
 from searchapp.embedding import embed_graphs
@@ -32,13 +33,10 @@ TABLES = ("searchapp_formula", "searchapp_slgpattern", "searchapp_opgpattern",
 
 
 def real_slt_strings(data_dir: Path) -> list[str]:
-    """Canonical SLT strings of every formula in the shared data that parses (judged, collection, queries)."""
-    strings = []
-    for line in (data_dir / JUDGED / "visual_id_file.tsv").read_text(encoding="utf-8").splitlines():
-        _, slt, latex = (line.rstrip("\r").split("\t") + ["None", "None"])[:3]
-        strings.append(_slt_of(latex, "latex") if latex != "None" else _slt_of(slt, "slt"))
-    for line in (data_dir / JUDGED / "formulas_slt_string.tsv").read_text(encoding="utf-8").splitlines():
-        strings.append(_slt_of(line.split("\t")[-1], "slt"))
+    """Canonical SLT strings of every formula in the shared data that parses (judged and collection formulas)."""
+    judged = read_visual_ids(data_dir / JUDGED / "visual_id_file.tsv").value.values()
+    strings = [_slt_of(r.latex, "latex") if r.latex else _slt_of(r.slt, "slt") for r in judged]
+    strings += [_slt_of(f.text, "slt") for f in read_slt_strings(data_dir / JUDGED / "formulas_slt_string.tsv")]
     return [s for s in dict.fromkeys(strings) if s]
 
 
