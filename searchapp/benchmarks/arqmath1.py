@@ -16,7 +16,7 @@ import numpy as np
 
 from ml.evaluation.baselines import latex_tfidf_run, node_label_tfidf_run, random_baseline
 from ml.evaluation.benchmark_files import read_qrels, read_topic_latex
-from ml.evaluation.metrics import evaluate
+from ml.evaluation.metrics import METRICS, evaluate
 from ml.evaluation.topic_files import read_topic_xml
 from ml.evaluation.arqmath_dev import load_dev_split
 from ml.formula import ParseError
@@ -28,7 +28,6 @@ CORPUS = "arqmath1"
 JUDGED = Path("arqmath/arqmath1-task2-judged-formulas")
 TOPICS = Path("arqmath/topics")
 QUERIES = TOPICS / "topics.arqmath-2020-task2.txt"
-METRICS = ("ndcg_prime", "map_prime", "p10_prime", "judged_at_10")
 
 
 def build_corpus(data_dir: Path, progress=print) -> dict:
@@ -101,8 +100,8 @@ def benchmark(data_dir: Path, qrels_path: Path, fusion: str = "max", progress=pr
     index_report = build_corpus(data_dir, progress)
     run, latencies = run_queries(qrels, topics, fusion=fusion)
     scores = evaluate(run, qrels)
-    report = {"topics": len(qrels), "fusion": fusion, **{m: round(scores[m], 4) for m in METRICS},
-              "random": _rounded(random_baseline(qrels, seed=0, repeats=100)),
+    report = {"topics": len(qrels), "fusion": fusion, **rounded(scores),
+              "random": rounded(random_baseline(qrels, seed=0, repeats=100)),
               "baselines": pool_baselines(data_dir, qrels),
               "latency_ms": _percentiles(latencies), "index": index_report}
     return report, run
@@ -113,10 +112,11 @@ def pool_baselines(data_dir: Path, qrels: dict) -> dict:
     split = load_dev_split(data_dir)
     latex = evaluate(latex_tfidf_run(qrels, split.topics_latex, split.doc_latex()).run, qrels)
     labels = evaluate(node_label_tfidf_run(qrels, split.topics_latex, split.doc_texts()).run, qrels)
-    return {"latex_tfidf": _rounded(latex), "node_label_tfidf": _rounded(labels)}
+    return {"latex_tfidf": rounded(latex), "node_label_tfidf": rounded(labels)}
 
 
-def _rounded(scores: dict) -> dict:
+def rounded(scores: dict) -> dict:
+    """The four prime metrics of an evaluation, rounded for reports."""
     return {m: round(scores[m], 4) for m in METRICS if m in scores}
 
 

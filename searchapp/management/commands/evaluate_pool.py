@@ -13,9 +13,9 @@ from ml.evaluation.benchmark_files import read_qrels, write_run
 from ml.evaluation.metrics import evaluate
 from ml.evaluation.model_pools import evaluate_configurations, run_for, score_pools
 from ml.models.encoders import NodeEncoderModel
+from searchapp.benchmarks.arqmath1 import rounded
 
 DEFAULT_DATA = settings.BASE_DIR.parent / "shared" / "data"
-METRICS = ("ndcg_prime", "map_prime", "p10_prime", "judged_at_10")
 
 
 class Command(BaseCommand):
@@ -47,7 +47,7 @@ class Command(BaseCommand):
                 table[f"{name} {configuration.upper()}"] = metrics
             if run_out and encoder is first:
                 write_run(run_out, run_for(scores, "max"), tag="mathsearch-max")
-        rows = {name: {m: round(metrics[m], 4) for m in METRICS} for name, metrics in table.items()}
+        rows = {name: rounded(metrics) for name, metrics in table.items()}
         if options["json"]:
             self.stdout.write(json.dumps({"topics": len(judged), "configurations": rows}, indent=2))
         else:
