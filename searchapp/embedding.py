@@ -1,4 +1,4 @@
-"""The node-embedding model of this process: loaded once, on first use, from MATHSEARCH_MODEL_DIR."""
+"""This process's node-embedding model and its retrieval codebook, loaded once from MATHSEARCH_MODEL_DIR."""
 from __future__ import annotations
 
 from functools import lru_cache
@@ -25,3 +25,11 @@ def embed_graphs(graphs: list) -> list[dict]:
     from ml.embed import embed
 
     return embed(graphs, model=get_model())
+
+
+@lru_cache(maxsize=1)
+def get_codebook():
+    """The retrieval codebook stored beside this process's model (see `ml.retrieval.codebook`)."""
+    from ml.retrieval.codebook import load_codebook
+
+    return load_codebook(settings.MATHSEARCH_MODEL_DIR, get_model().config.dim)

@@ -88,46 +88,59 @@ class Occurrence(models.Model):
         ]
 
 
-class NodePattern(models.Model):
-    """A distinct node vector of a corpus, for the HNSW candidate search.
+class Centroid(models.Model):
+    """One entry of the model's node-vector codebook (`ml.retrieval.codebook`), for the HNSW first stage.
 
-    Nodes whose L-hop neighbourhoods match get identical vectors, so a corpus stores each distinct
-    vector once (keyed by a hash of its float16 bytes) with postings to the formulas having it —
-    far fewer HNSW inserts and bytes than one row per node (DESIGN.md §6).
+    A query node's nearest centroids name, through their posting lists, the formulas worth scoring
+    exactly. The codebook is fixed per model, so indexing only assigns nodes and never grows a graph.
     """
 
-    corpus = models.ForeignKey(Corpus, on_delete=models.CASCADE)
-    key = models.BigIntegerField(help_text="64-bit hash of the float16 vector")
+    number = models.PositiveIntegerField(help_text="row of the centroid in the model's codebook")
     embedding = HalfVectorField(dimensions=VECTOR_DIM)
 
     class Meta:
         abstract = True
 
 
-class SlgPattern(NodePattern):
+class SlgCentroid(Centroid):
     class Meta:
-        constraints = [models.UniqueConstraint(fields=["corpus", "key"], name="slgpattern_unique_key")]
-        indexes = [HnswIndex(name="slgpattern_embedding_hnsw", fields=["embedding"], m=16, ef_construction=64,
+        constraints = [models.UniqueConstraint(fields=["number"], name="slgcentroid_unique_number")]
+        indexes = [HnswIndex(name="slgcentroid_embedding_hnsw", fields=["embedding"], m=16, ef_construction=64,
                              opclasses=["halfvec_cosine_ops"])]
 
 
-class OpgPattern(NodePattern):
+class OpgCentroid(Centroid):
     class Meta:
-        constraints = [models.UniqueConstraint(fields=["corpus", "key"], name="opgpattern_unique_key")]
-        indexes = [HnswIndex(name="opgpattern_embedding_hnsw", fields=["embedding"], m=16, ef_construction=64,
+        constraints = [models.UniqueConstraint(fields=["number"], name="opgcentroid_unique_number")]
+        indexes = [HnswIndex(name="opgcentroid_embedding_hnsw", fields=["embedding"], m=16, ef_construction=64,
                              opclasses=["halfvec_cosine_ops"])]
 
 
-class SlgPosting(models.Model):
-    """Formula `formula` has a SLG node whose vector is `pattern`."""
+class CodebookState(models.Model):
+    """The fingerprint of the codebook loaded into the centroid tables; stored postings refer to its rows."""
 
-    pattern = models.ForeignKey(SlgPattern, on_delete=models.CASCADE)
-    formula = models.ForeignKey(Formula, on_delete=models.CASCADE)
+    fingerprint = models.CharField(max_length=64)
+    loaded_at = models.DateTimeField(auto_now=True)
 
 
-class OpgPosting(models.Model):
-    pattern = models.ForeignKey(OpgPattern, on_delete=models.CASCADE)
-    formula = models.ForeignKey(Formula, on_delete=models.CASCADE)
+class PostingList(models.Model):
+    """Formulas of a corpus with a node assigned to centroid `centroid`: packed little-endian uint32 ids.
+
+    An indexing chunk appends one row per centroid it touched; `compact_postings` merges a centroid's rows
+    into one, so a query reads one blob per probed centroid instead of millions of rows.
+    """
+
+    class Representation(models.TextChoices):
+        SLG = "slg"
+        OPG = "opg"
+
+    corpus = models.ForeignKey(Corpus, on_delete=models.CASCADE)
+    representation = models.CharField(max_length=3, choices=Representation.choices)
+    centroid = models.PositiveIntegerField()
+    formula_ids = models.BinaryField()
+
+    class Meta:
+        indexes = [models.Index(fields=["representation", "centroid", "corpus"], name="postinglist_lookup")]
 
 
 class IndexJob(models.Model):

@@ -1,8 +1,10 @@
-"""Formula search: parse → embed → HNSW candidates per query node → exact maxsim → fusion → top k.
+"""Formula search: parse → embed → nearest centroids per query node → shortlist → exact maxsim → fusion → top k.
 
-The candidate stage asks pgvector, for every query node vector, for its `candidates_per_node`
-nearest stored node vectors (per representation); the formulas owning them are scored exactly
-from their stored node matrices (DESIGN.md §4). Scores are maxsim / |Q|, a mean cosine in [-1, 1].
+The candidate stage asks pgvector's HNSW index, for every query node vector, for its `probes`
+nearest codebook centroids (per representation); the formulas on those centroids' posting lists are
+ranked by approximate maxsim (`ml.retrieval.shortlist`), and the best `shortlist_size` of each
+representation are scored exactly from their stored node matrices (DESIGN.md §4).
+Scores are maxsim / |Q|, a mean cosine in [-1, 1].
 """
 from __future__ import annotations
 
@@ -15,12 +17,18 @@ from django.db import connection, transaction
 from ml.formula import parse_latex
 from ml.retrieval.fusion import FUSIONS, fuse
 from ml.retrieval.maxsim import maxsim, maxsim_many
+from ml.retrieval.shortlist import shortlist
 from searchapp.embedding import embed_graphs
 from searchapp.models import Corpus, Formula
-from searchapp.vectors import decode_matrix, vector_literal
+from searchapp.postings import nearest_centroids, posting_lists
+from searchapp.vectors import decode_matrix
 
 REPRESENTATIONS = ("slg", "opg")
 MAX_K = 1000
+PROBES = 4
+"""Nearest centroids asked per query node."""
+SHORTLIST_SIZE = 200
+"""Formulas per representation scored exactly (measured with `bench_search`: see docs/scaling.md)."""
 
 
 @dataclass(frozen=True)
@@ -53,7 +61,8 @@ class SearchResults:
 
 
 def search_formulas(latex: str, k: int = 10, offset: int = 0, fusion: str = "max", corpus: str | None = None,
-                    candidates_per_node: int = 20, slg_weight: float = 0.5, formulas=None) -> SearchResults:
+                    probes: int = PROBES, shortlist_size: int = SHORTLIST_SIZE, slg_weight: float = 0.5,
+                    formulas=None) -> SearchResults:
     """Top `k` formulas after `offset`; raises `ml.formula.ParseError` for a query that cannot be parsed."""
     if fusion not in FUSIONS:
         raise ValueError(f"unknown fusion {fusion!r}; choose one of {', '.join(FUSIONS)}")
@@ -63,7 +72,9 @@ def search_formulas(latex: str, k: int = 10, offset: int = 0, fusion: str = "max
     formulas = Formula.objects.all() if formulas is None else formulas
     if corpus:
         formulas = formulas.filter(corpus__name=corpus)
-    ids = candidate_ids(query, candidates_per_node, corpus_ids(corpus))
+    # A deep page needs at least as many exactly scored formulas as it shows.
+    size = max(shortlist_size, offset + k)
+    ids = _all_if_at_most(formulas, size) or candidate_ids(query, probes, size, corpus_ids(corpus))
     rows = list(formulas.filter(pk__in=ids).values_list("id", "slg_matrix", "opg_matrix"))
     parts = score_candidates(query, rows)
     fused = fuse(parts["slg"], parts["opg"], fusion, slg_weight) if rows else np.zeros(0)
@@ -78,40 +89,22 @@ def corpus_ids(corpus: str | None) -> list[int] | None:
     return list(Corpus.objects.filter(name=corpus).values_list("id", flat=True))
 
 
-def candidate_ids(query: dict, per_node: int, corpora: list[int] | None) -> set[int]:
-    """Formulas owning the nearest stored node vectors of any query node, over both representations."""
+def _all_if_at_most(formulas, size: int) -> list[int] | None:
+    """Every formula of a collection no larger than a shortlist: then exact scoring is as cheap, and complete."""
+    ids = list(formulas.values_list("id", flat=True)[:size + 1])
+    return ids if len(ids) <= size else None
+
+
+def candidate_ids(query: dict, probes: int, shortlist_size: int, corpora: list[int] | None) -> set[int]:
+    """The shortlisted formulas of both representations."""
     found: set[int] = set()
     with transaction.atomic(), connection.cursor() as cursor:
-        cursor.execute("SET LOCAL hnsw.ef_search = %s", [max(40, per_node * 2)])
-        if corpora is not None:
-            # A corpus filter would otherwise cut the HNSW result list short (pgvector ≥ 0.8).
-            cursor.execute("SET LOCAL hnsw.iterative_scan = relaxed_order")
         for representation in REPRESENTATIONS:
-            # Nodes with equal neighbourhoods share a vector: ask the index once per distinct vector.
-            vectors = np.unique(query[representation].astype(np.float16), axis=0)
-            if len(vectors):
-                found.update(_nearest_formulas(cursor, representation, vectors, per_node, corpora))
+            if len(query[representation]):
+                nearest = nearest_centroids(cursor, representation, query[representation], probes)
+                lists = posting_lists(cursor, representation, sorted({c for _, c, _ in nearest}), corpora)
+                found.update(shortlist(nearest, lists, shortlist_size).tolist())
     return found
-
-
-def _nearest_formulas(cursor, representation: str, vectors: np.ndarray, per_node: int, corpora) -> list[int]:
-    """For each query vector: the `per_node` distinct formulas owning its nearest stored node vectors.
-
-    The inner LIMIT on postings keeps a pattern shared by thousands of formulas from flooding the candidates.
-    """
-    where = "WHERE corpus_id = ANY(%s)" if corpora is not None else ""
-    sql = (
-        "SELECT DISTINCT n.formula_id FROM unnest(%s::halfvec[]) AS q(embedding) CROSS JOIN LATERAL ("
-        " SELECT p.formula_id FROM ("
-        f"  SELECT id, embedding <=> q.embedding AS distance FROM searchapp_{representation}pattern {where}"
-        "   ORDER BY embedding <=> q.embedding LIMIT %s) nearest"
-        " CROSS JOIN LATERAL ("
-        f"  SELECT formula_id FROM searchapp_{representation}posting WHERE pattern_id = nearest.id LIMIT %s) p"
-        " GROUP BY p.formula_id ORDER BY min(nearest.distance) LIMIT %s) n"
-    )
-    params = [[vector_literal(v) for v in vectors]] + ([corpora] if corpora is not None else []) + [per_node] * 3
-    cursor.execute(sql, params)
-    return [row[0] for row in cursor.fetchall()]
 
 
 def score_candidates(query: dict, rows: list[tuple]) -> dict[str, np.ndarray]:

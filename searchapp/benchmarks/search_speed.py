@@ -28,8 +28,7 @@ from searchapp.vectors import decode_matrix
 
 CORPUS = "bench"
 QUERY_COUNT = 200
-TABLES = ("searchapp_formula", "searchapp_slgpattern", "searchapp_opgpattern",
-          "searchapp_slgposting", "searchapp_opgposting")
+TABLES = ("searchapp_formula", "searchapp_postinglist", "searchapp_slgcentroid", "searchapp_opgcentroid")
 
 
 def real_slt_strings(data_dir: Path) -> list[str]:
@@ -81,10 +80,10 @@ def index_size(formulas: int) -> dict:
     with connection.cursor() as cursor:
         cursor.execute("SELECT " + " + ".join(f"pg_total_relation_size('{t}')" for t in TABLES))
         total = cursor.fetchone()[0]
-        cursor.execute("SELECT (SELECT count(*) FROM searchapp_slgpattern) + (SELECT count(*) FROM searchapp_opgpattern)")
-        patterns = cursor.fetchone()[0]
+        cursor.execute("SELECT coalesce(sum(length(formula_ids)), 0) / 4 FROM searchapp_postinglist")
+        postings = int(cursor.fetchone()[0])
     return {"formulas": formulas, "index_bytes": total, "index_bytes_per_formula": round(total / max(formulas, 1)),
-            "node_patterns": patterns}
+            "postings": postings}
 
 
 def query_latex(data_dir: Path, seed: int = 0) -> list[str]:
@@ -96,12 +95,12 @@ def query_latex(data_dir: Path, seed: int = 0) -> list[str]:
     return unique[:QUERY_COUNT]
 
 
-def time_queries(queries: list[str], per_node: int, k: int = 10) -> tuple[list[float], list[int], dict[str, list[int]]]:
+def time_queries(queries: list[str], options: dict, k: int = 10) -> tuple[list[float], list[int], dict[str, list[int]]]:
     latencies, candidates, top = [], [], {}
     for latex in queries:
         started = time.perf_counter()
         try:
-            results = search_formulas(latex, k=k, corpus=CORPUS, candidates_per_node=per_node)
+            results = search_formulas(latex, k=k, corpus=CORPUS, **options)
         except ParseError:
             continue
         latencies.append((time.perf_counter() - started) * 1000)
@@ -130,13 +129,14 @@ def exhaustive_overlap(top: dict[str, list[int]], k: int = 10) -> float:
     return float(np.mean(overlaps)) if overlaps else 0.0
 
 
-def benchmark(data_dir: Path, count: int, per_node: int = 20, progress=print) -> dict:
+def benchmark(data_dir: Path, count: int, options: dict, progress=print) -> dict:
+    """`options` go to `search_formulas` (probes, shortlist_size)."""
     index = build_index(data_dir, count, progress)
     queries = query_latex(data_dir)
-    latencies, candidates, top = time_queries(queries, per_node)
+    latencies, candidates, top = time_queries(queries, options)
     array = np.array(latencies)
     return {
-        "formulas": index["formulas"], "queries": len(latencies), "candidates_per_node": per_node,
+        "formulas": index["formulas"], "queries": len(latencies), **options,
         "p50_ms": round(float(np.percentile(array, 50)), 1), "p95_ms": round(float(np.percentile(array, 95)), 1),
         "p99_ms": round(float(np.percentile(array, 99)), 1), "candidates_mean": round(float(np.mean(candidates)), 1),
         "overlap_at_10": round(exhaustive_overlap(top), 4), **index,

@@ -5,7 +5,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 import pytest
 
 from searchapp.indexing import run_job
-from searchapp.models import Corpus, Feedback, Formula, IndexJob, SlgPattern
+from searchapp.models import Corpus, Feedback, Formula, IndexJob, PostingList
 
 pytestmark = pytest.mark.django_db
 
@@ -110,7 +110,7 @@ def test_delete_removes_a_corpus_with_everything_in_it(staff, index_file):
     assert response.status_code == 302
     assert list(Corpus.objects.values_list("name", flat=True)) == ["keep"]
     assert not Feedback.objects.exists()
-    assert set(SlgPattern.objects.values_list("corpus_id", flat=True)) == {Corpus.objects.get().pk}
+    assert set(PostingList.objects.values_list("corpus_id", flat=True)) == {Corpus.objects.get().pk}
 
 
 def test_feedback_is_listed_per_query(staff, index_file):

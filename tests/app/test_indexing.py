@@ -1,12 +1,14 @@
 import json
 import time
 
+import numpy as np
 import pytest
 
 from searchapp import indexing
+from searchapp.embedding import get_codebook
 from searchapp.indexing import run_job, start_index_job
-from searchapp.indexing import pattern_keys
-from searchapp.models import Formula, Occurrence, OpgPosting, Post, SlgPattern, SlgPosting
+from searchapp.models import CodebookState, Formula, Occurrence, Post, PostingList
+from searchapp.postings import ID_DTYPE, CodebookMismatch, ensure_codebook_loaded
 from searchapp.vectors import decode_matrix
 
 from tests.app.conftest import FORMULAS
@@ -14,31 +16,50 @@ from tests.app.conftest import FORMULAS
 pytestmark = pytest.mark.django_db
 
 
-def test_indexing_stores_one_formula_per_visual_key_with_its_node_patterns(index_file):
+def posted_centroids(formula: Formula, representation: str) -> set[int]:
+    return {centroid for centroid, blob in PostingList.objects.filter(representation=representation)
+            .values_list("centroid", "formula_ids") if formula.pk in np.frombuffer(blob, dtype=ID_DTYPE)}
+
+
+def test_indexing_stores_one_formula_per_visual_key_posted_under_its_nodes_centroids(index_file):
     job = index_file()
     assert (job.state, job.total, job.done, job.failed) == ("done", 8, 8, 0)
     assert Formula.objects.count() == 7 == job.formulas_added  # x^2+y^2=z^2 occurs twice
     assert Occurrence.objects.count() == 8
     assert Post.objects.count() == 8
     formula = Formula.objects.get(latex=r"e^{i\pi} + 1 = 0")
-    slg = decode_matrix(formula.slg_matrix)
-    posted = set(SlgPosting.objects.filter(formula=formula).values_list("pattern__key", flat=True))
-    assert posted == set(pattern_keys(slg)) and len(slg) > 3
-    assert OpgPosting.objects.filter(formula=formula).count() == len(set(pattern_keys(decode_matrix(formula.opg_matrix))))
+    for representation, blob in (("slg", formula.slg_matrix), ("opg", formula.opg_matrix)):
+        codes = get_codebook().assign(representation, decode_matrix(blob))
+        assert posted_centroids(formula, representation) == set(codes.tolist()) and len(codes) > 3
 
 
-def test_identical_node_vectors_are_stored_once_per_corpus(index_file):
-    index_file(["x^2 + 1", "x^2 + 2"])  # the superscript 2 has the same 2-hop neighbourhood in both
-    all_keys = [key for formula in Formula.objects.all() for key in pattern_keys(decode_matrix(formula.slg_matrix))]
-    assert SlgPattern.objects.count() == len(set(all_keys)) < len(all_keys)
+def test_a_finished_job_leaves_one_posting_list_per_centroid(index_file, monkeypatch):
+    monkeypatch.setattr(indexing, "CHUNK_SIZE", 2)  # four chunks, each appending its own rows
+    index_file()
+    keys = list(PostingList.objects.values_list("representation", "centroid"))
+    assert len(keys) == len(set(keys)) > 10
+    ids = np.concatenate([np.frombuffer(b, dtype=ID_DTYPE) for b in PostingList.objects.values_list(
+        "formula_ids", flat=True)])
+    assert set(ids.tolist()) == set(Formula.objects.values_list("pk", flat=True))
 
 
 def test_indexing_the_same_file_again_adds_nothing(index_file):
     index_file()
-    counts = (Formula.objects.count(), Occurrence.objects.count(), SlgPosting.objects.count())
+    counts = (Formula.objects.count(), Occurrence.objects.count(), list(PostingList.objects.values_list(
+        "representation", "centroid", "formula_ids").order_by("representation", "centroid")))
     again = index_file()
     assert again.state == "done" and again.formulas_added == 0
-    assert (Formula.objects.count(), Occurrence.objects.count(), SlgPosting.objects.count()) == counts
+    assert (Formula.objects.count(), Occurrence.objects.count(), list(PostingList.objects.values_list(
+        "representation", "centroid", "formula_ids").order_by("representation", "centroid"))) == counts
+
+
+def test_an_index_built_with_another_codebook_is_refused_with_a_clear_error(index_file):
+    index_file()
+    CodebookState.objects.update(fingerprint="0123456789abcdef")
+    with pytest.raises(CodebookMismatch, match="built with codebook 0123456789abcdef.*index them again"):
+        ensure_codebook_loaded()
+    job = index_file(["q^2"], name="other.txt")
+    assert job.state == "failed" and "index them again" in job.message
 
 
 def test_bad_records_are_reported_and_the_job_completes(index_file):
@@ -94,15 +115,3 @@ def test_a_worker_process_runs_the_job(celery_worker_process, tmp_path):
     assert job.state == "done", job.message
     assert job.timings["parse"] > 0 and job.timings["embed"] > 0
     assert Formula.objects.filter(corpus__name="via-worker").count() == 7
-
-
-@pytest.mark.django_db(transaction=True)  # CREATE INDEX needs the chunks committed, as in a worker
-def test_bulk_jobs_rebuild_the_hnsw_indexes_at_the_end(index_file, monkeypatch):
-    from django.db import connection
-
-    monkeypatch.setattr(indexing, "BULK_RECORDS", 1)
-    assert index_file().state == "done"
-    with connection.cursor() as cursor:
-        cursor.execute("SELECT indexname FROM pg_indexes WHERE indexname LIKE '%%embedding_hnsw'")
-        assert sorted(row[0] for row in cursor.fetchall()) == ["opgpattern_embedding_hnsw",
-                                                                "slgpattern_embedding_hnsw"]

@@ -79,3 +79,16 @@ def test_api_reports_parse_errors_with_position(client):
     assert response.status_code == 400
     body = response.json()
     assert body["code"].startswith("latex_") and isinstance(body["pos"], int)
+
+
+def test_a_collection_larger_than_the_shortlist_is_searched_through_the_codebook(index_file):
+    index_file(corpus="big")
+    index_file(["w^5 - 1"], corpus="other", name="other.txt")
+    results = search_formulas(r"\sin^2 x + \cos^2 x = 1", k=2, shortlist_size=2, corpus="big")
+    assert results.hits[0].latex == r"\sin^2 x + \cos^2 x = 1"
+    assert 2 <= results.candidates <= 4 < Formula.objects.filter(corpus__name="big").count()
+    assert {hit.corpus for hit in results.hits} == {"big"}
+
+
+def test_a_small_collection_is_scored_completely(indexed):
+    assert search_formulas("p^2", k=10).candidates == Formula.objects.count()
