@@ -20,6 +20,7 @@ from django.utils import timezone
 from ml.formula import ParseError, parse_latex, parse_slt_string
 from searchapp.embedding import embed_graphs
 from searchapp.models import Corpus, IndexJob, Occurrence, Post
+from searchapp.iterables import chunks
 from searchapp.postings import CodebookMismatch, compact_postings, ensure_codebook_loaded, store_postings
 from searchapp.readers import IndexRecord, RecordError, SourceFormula, count_records, read_records
 from searchapp.vectors import matrix_bytes
@@ -47,7 +48,7 @@ def run_job(job: IndexJob) -> IndexJob:
     try:
         ensure_codebook_loaded()
         records = itertools.islice(read_records(Path(job.path), job.format), job.cursor, None)
-        for chunk in _chunks(records, CHUNK_SIZE):
+        for chunk in chunks(records, CHUNK_SIZE):
             index_chunk(job.pk, chunk)
         compact_postings(job.corpus_id)
     except (OSError, ValueError, CodebookMismatch) as error:
@@ -57,12 +58,6 @@ def run_job(job: IndexJob) -> IndexJob:
         IndexJob.objects.filter(pk=job.pk).update(state=IndexJob.State.DONE, finished_at=timezone.now())
     job.refresh_from_db()
     return job
-
-
-def _chunks(items, size):
-    iterator = iter(items)
-    while chunk := list(itertools.islice(iterator, size)):
-        yield chunk
 
 
 @dataclass

@@ -53,8 +53,8 @@ class Formula(models.Model):
     visual_key = models.CharField(max_length=64, help_text="sha256 of the canonical SLT string")
     slt_string = models.TextField()
     latex = models.TextField(help_text="LaTeX of the first occurrence seen, for display")
-    slg_matrix = models.BinaryField(help_text="float16 node vectors (n_slt, dim), pre-order")
-    opg_matrix = models.BinaryField(help_text="float16 node vectors (n_opt, dim); empty without an OPT")
+    slg_matrix = models.BinaryField(help_text="int8 node vectors ×127 (n_slt, dim), pre-order")
+    opg_matrix = models.BinaryField(help_text="int8 node vectors ×127 (n_opt, dim); empty without an OPT")
     opt_error = models.CharField(max_length=300, blank=True)
     node_labels = models.JSONField(default=dict, blank=True,
                                    help_text='{"slt": [...], "opt": [...]}: labels in the matrices\' row order')

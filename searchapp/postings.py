@@ -13,8 +13,9 @@ from django.db import connection, transaction
 
 from ml.retrieval.codebook import REPRESENTATIONS
 from searchapp.embedding import get_codebook
-from searchapp.models import CodebookState, OpgCentroid, PostingList, SlgCentroid
-from searchapp.vectors import vector_literal
+from searchapp.iterables import chunks
+from searchapp.models import CodebookState, Formula, OpgCentroid, PostingList, SlgCentroid
+from searchapp.vectors import decode_matrix, vector_literal
 
 CENTROID_MODELS = {"slg": SlgCentroid, "opg": OpgCentroid}
 ID_DTYPE = np.dtype("<u4")
@@ -48,8 +49,19 @@ def ensure_codebook_loaded() -> None:
                 f"INSERT INTO {model._meta.db_table} (number, embedding)"
                 " SELECT n - 1, e::halfvec FROM unnest(%s::text[]) WITH ORDINALITY AS t(e, n)",
                 [[vector_literal(row) for row in rows]])
+        _post_stored_formulas(cursor)
         CodebookState.objects.all().delete()
         CodebookState.objects.create(fingerprint=codebook.fingerprint)
+
+
+def _post_stored_formulas(cursor) -> None:
+    """Post formulas stored before any codebook was loaded (an index upgraded from node patterns)."""
+    for corpus_id in Formula.objects.values_list("corpus_id", flat=True).distinct():
+        rows = Formula.objects.filter(corpus_id=corpus_id).values_list("id", "slg_matrix", "opg_matrix")
+        for chunk in chunks(rows.iterator(chunk_size=2000), 2000):
+            store_postings(cursor, corpus_id, [(formula_id, {"slg": decode_matrix(slg), "opg": decode_matrix(opg)})
+                                               for formula_id, slg, opg in chunk])
+        compact_postings(corpus_id)
 
 
 def store_postings(cursor, corpus_id: int, matrices: list[tuple[int, dict]]) -> None:
@@ -58,26 +70,23 @@ def store_postings(cursor, corpus_id: int, matrices: list[tuple[int, dict]]) -> 
     with cursor.copy("COPY searchapp_postinglist (corpus_id, representation, centroid, formula_ids)"
                      " FROM STDIN") as copy:
         for representation in REPRESENTATIONS:
-            for centroid, ids in _postings(codebook, representation, matrices).items():
-                copy.write_row((corpus_id, representation, centroid, pack_ids(ids)))
+            for centroid, ids in _postings(codebook, representation, matrices):
+                copy.write_row((corpus_id, representation, centroid, ids.tobytes()))
 
 
-def _postings(codebook, representation: str, matrices: list[tuple[int, dict]]) -> dict[int, list[int]]:
+def _postings(codebook, representation: str, matrices: list[tuple[int, dict]]) -> list[tuple[int, np.ndarray]]:
+    """(centroid, sorted distinct formula ids) for every centroid the formulas' nodes were assigned to."""
     rows = [matrix[representation] for _, matrix in matrices]
-    if not any(len(r) for r in rows):
-        return {}
-    owners = np.repeat([formula_id for formula_id, _ in matrices], [len(r) for r in rows])
-    codes = codebook.assign(representation, np.concatenate(rows))
-    postings = defaultdict(set)
-    for code, owner in zip(codes.tolist(), owners.tolist()):
-        postings[code].add(owner)
-    return {code: sorted(ids) for code, ids in postings.items()}
-
-
-def pack_ids(ids: list[int]) -> bytes:
-    if ids and max(ids) > np.iinfo(ID_DTYPE).max:
-        raise OverflowError(f"formula id {max(ids)} does not fit the posting lists' 32-bit ids")
-    return np.asarray(ids, dtype=ID_DTYPE).tobytes()
+    sizes = [len(r) for r in rows]
+    if not sum(sizes):
+        return []
+    owners = np.repeat(np.asarray([formula_id for formula_id, _ in matrices], dtype=np.int64), sizes)
+    if owners.max() > np.iinfo(ID_DTYPE).max:
+        raise OverflowError(f"formula id {owners.max()} does not fit the posting lists' 32-bit ids")
+    keys = np.unique(codebook.assign(representation, np.concatenate(rows)) << 32 | owners)
+    centroids, ids = keys >> 32, (keys & 0xFFFFFFFF).astype(ID_DTYPE)
+    starts = np.flatnonzero(np.diff(centroids, prepend=-1))
+    return [(int(centroids[start]), part) for start, part in zip(starts, np.split(ids, starts[1:]))]
 
 
 def compact_postings(corpus_id: int) -> None:

@@ -21,13 +21,13 @@ from ml.retrieval.shortlist import shortlist
 from searchapp.embedding import embed_graphs
 from searchapp.models import Corpus, Formula
 from searchapp.postings import nearest_centroids, posting_lists
-from searchapp.vectors import decode_matrix
+from searchapp.vectors import decode_matrices, decode_matrix
 
 REPRESENTATIONS = ("slg", "opg")
 MAX_K = 1000
-PROBES = 4
+PROBES = 8
 """Nearest centroids asked per query node."""
-SHORTLIST_SIZE = 200
+SHORTLIST_SIZE = 300
 """Formulas per representation scored exactly (measured with `bench_search`: see docs/scaling.md)."""
 
 
@@ -112,7 +112,7 @@ def score_candidates(query: dict, rows: list[tuple]) -> dict[str, np.ndarray]:
     parts = {}
     for column, representation in ((1, "slg"), (2, "opg")):
         q = query[representation]
-        matrices = [decode_matrix(row[column]) for row in rows]
+        matrices = decode_matrices([row[column] for row in rows])
         parts[representation] = maxsim_many(q, matrices) / max(len(q), 1)
     return parts
 

@@ -5,6 +5,10 @@ far below 300 formulas/s on two cores. Instead, as in PLAID (ColBERTv2), each st
 to its nearest centroid of a fixed codebook learnt by spherical k-means; an inverted list per centroid
 names the formulas having a node there. A query node probes its nearest centroids, and the formulas
 that gather the highest centroid similarities are scored exactly from their node matrices.
+
+The codebook is two-level so that assigning a node costs ~200 dot products instead of one per
+centroid: `cells` coarse centroids, each owning `per_cell` fine ones (fine centroid id =
+cell * per_cell + rank). A node goes to the nearest fine centroid within its two nearest cells.
 """
 from __future__ import annotations
 
@@ -18,6 +22,7 @@ from safetensors.numpy import load_file, save_file
 
 REPRESENTATIONS = ("slg", "opg")
 FILE_NAME = "codebook.safetensors"
+CELLS_SEARCHED = 2
 
 
 class CodebookError(ValueError):
@@ -27,23 +32,64 @@ class CodebookError(ValueError):
 @dataclass(frozen=True)
 class Codebook:
     centroids: dict[str, np.ndarray]
-    """Per representation, (n_centroids, d) float32 unit rows."""
+    """Per representation, (cells * per_cell, d) float32 unit rows, grouped by cell."""
+    coarse: dict[str, np.ndarray]
+    """Per representation, (cells, d) float32 unit rows."""
     fingerprint: str
     """sha256 of the centroids' bytes: an index built with another codebook is detected by it."""
 
     def assign(self, representation: str, vectors: np.ndarray) -> np.ndarray:
-        """Index of the nearest (highest-cosine) centroid of each row of `vectors`."""
+        """Index of the nearest fine centroid of each row of `vectors`, searched within its nearest cells."""
+        vectors = np.asarray(vectors, dtype=np.float32)
+        chosen = np.zeros(len(vectors), dtype=np.int64)
         if len(vectors) == 0:
-            return np.zeros(0, dtype=np.int64)
-        return (np.asarray(vectors, dtype=np.float32) @ self.centroids[representation].T).argmax(axis=1)
+            return chosen
+        coarse = self.coarse[representation]
+        fine = self.centroids[representation].reshape(len(coarse), -1, vectors.shape[1])
+        best = np.full(len(vectors), -np.inf, dtype=np.float32)
+        cells = np.argsort(-(vectors @ coarse.T), axis=1)[:, :CELLS_SEARCHED]
+        for cell in np.unique(cells):
+            rows = np.flatnonzero((cells == cell).any(axis=1))
+            sims = vectors[rows] @ fine[cell].T
+            rank = sims.argmax(axis=1)
+            better = sims[np.arange(len(rows)), rank] > best[rows]
+            best[rows[better]] = sims[np.arange(len(rows)), rank][better]
+            chosen[rows[better]] = cell * fine.shape[1] + rank[better]
+        return chosen
 
 
-def make_codebook(centroids: dict[str, np.ndarray]) -> Codebook:
-    unit = {r: np.ascontiguousarray(centroids[r], dtype=np.float32) for r in REPRESENTATIONS}
+def make_codebook(centroids: dict[str, np.ndarray], coarse: dict[str, np.ndarray]) -> Codebook:
+    fine = {r: np.ascontiguousarray(centroids[r], dtype=np.float32) for r in REPRESENTATIONS}
+    cells = {r: np.ascontiguousarray(coarse[r], dtype=np.float32) for r in REPRESENTATIONS}
     digest = hashlib.sha256()
     for representation in REPRESENTATIONS:
-        digest.update(representation.encode() + unit[representation].tobytes())
-    return Codebook(unit, digest.hexdigest()[:16])
+        if len(fine[representation]) % len(cells[representation]):
+            raise CodebookError(f"{representation}: {len(fine[representation])} centroids do not split evenly "
+                                f"into {len(cells[representation])} cells")
+        digest.update(representation.encode() + fine[representation].tobytes() + cells[representation].tobytes())
+    return Codebook(fine, cells, digest.hexdigest()[:16])
+
+
+def fit_codebook(vectors: dict[str, np.ndarray], cells: int, per_cell: int, seed: int = 0) -> Codebook:
+    """Two-level spherical k-means per representation: `cells` coarse centroids, then `per_cell` within each."""
+    fine, coarse = {}, {}
+    for representation in REPRESENTATIONS:
+        points = np.asarray(vectors[representation], dtype=np.float32)
+        coarse[representation] = spherical_kmeans(points, cells, seed=seed)
+        nearest = (points @ coarse[representation].T).argmax(axis=1)
+        fine[representation] = np.concatenate([
+            _cell_centroids(points[nearest == cell], per_cell, coarse[representation][cell], seed)
+            for cell in range(cells)])
+    return make_codebook(fine, coarse)
+
+
+def _cell_centroids(members: np.ndarray, per_cell: int, centre: np.ndarray, seed: int) -> np.ndarray:
+    """`per_cell` centroids of a cell's members; a cell with too few members repeats them (or its centre)."""
+    if len(members) == 0:
+        members = centre[None, :]
+    if len(members) < per_cell:
+        return members[np.arange(per_cell) % len(members)]
+    return spherical_kmeans(members, per_cell, seed=seed)
 
 
 def spherical_kmeans(vectors: np.ndarray, size: int, iterations: int = 15, seed: int = 0) -> np.ndarray:
@@ -65,7 +111,7 @@ def spherical_kmeans(vectors: np.ndarray, size: int, iterations: int = 15, seed:
 
 def save_codebook(codebook: Codebook, model_dir: Path) -> Path:
     path = Path(model_dir) / FILE_NAME
-    save_file(codebook.centroids, str(path))
+    save_file({**codebook.centroids, **{f"{r}_coarse": m for r, m in codebook.coarse.items()}}, str(path))
     return path
 
 
@@ -78,9 +124,13 @@ def load_codebook(model_dir: Path, dim: int) -> Codebook:
         tensors = load_file(str(path))
     except Exception as error:  # safetensors raises several types for a damaged file
         raise CodebookError(f"{path}: unreadable codebook ({error})") from None
-    for representation in REPRESENTATIONS:
-        matrix = tensors.get(representation)
+    for name in [*REPRESENTATIONS, *(f"{r}_coarse" for r in REPRESENTATIONS)]:
+        matrix = tensors.get(name)
         if matrix is None or matrix.ndim != 2 or matrix.shape[1] != dim:
             shape = None if matrix is None else tuple(matrix.shape)
-            raise CodebookError(f"{path}: {representation!r} centroids have shape {shape}, the model needs (n, {dim})")
-    return make_codebook(tensors)
+            raise CodebookError(f"{path}: {name!r} centroids have shape {shape}, the model needs (n, {dim})")
+    try:
+        return make_codebook({r: tensors[r] for r in REPRESENTATIONS},
+                             {r: tensors[f"{r}_coarse"] for r in REPRESENTATIONS})
+    except CodebookError as error:
+        raise CodebookError(f"{path}: {error}") from None

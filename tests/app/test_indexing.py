@@ -115,3 +115,12 @@ def test_a_worker_process_runs_the_job(celery_worker_process, tmp_path):
     assert job.state == "done", job.message
     assert job.timings["parse"] > 0 and job.timings["embed"] > 0
     assert Formula.objects.filter(corpus__name="via-worker").count() == 7
+
+
+def test_formulas_stored_before_the_codebook_are_posted_when_it_is_loaded(index_file):
+    index_file()
+    before = sorted(PostingList.objects.values_list("representation", "centroid", "formula_ids"))
+    PostingList.objects.all().delete()
+    CodebookState.objects.all().delete()
+    ensure_codebook_loaded()
+    assert sorted(PostingList.objects.values_list("representation", "centroid", "formula_ids")) == before

@@ -13,7 +13,7 @@ from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
 from ml.embed import embed, load_default_model
-from ml.retrieval.codebook import REPRESENTATIONS, make_codebook, save_codebook, spherical_kmeans
+from ml.retrieval.codebook import REPRESENTATIONS, fit_codebook, save_codebook
 from ml.training.corpus import parse_formula, read_corpus, unique
 
 DATA = settings.BASE_DIR.parent / "shared" / "data" / "arqmath"
@@ -27,11 +27,12 @@ class Command(BaseCommand):
     def add_arguments(self, parser):
         parser.add_argument("--model", type=Path, default=None, help="model directory (default: the site's)")
         parser.add_argument("--corpus", action="append", metavar="PATH:FORMAT", help="formula file (repeatable)")
-        parser.add_argument("--size", type=int, default=4096, help="centroids per representation")
+        parser.add_argument("--cells", type=int, default=64, help="coarse centroids per representation")
+        parser.add_argument("--per-cell", type=int, default=64, help="fine centroids per coarse one")
         parser.add_argument("--sample", type=int, default=300_000, help="node vectors to fit on, per representation")
         parser.add_argument("--seed", type=int, default=0)
 
-    def handle(self, *args, model, corpus, size, sample, seed, **options):
+    def handle(self, *args, model, corpus, cells, per_cell, sample, seed, **options):
         torch.set_num_threads(settings.MATHSEARCH_TORCH_THREADS)
         model_dir = model or Path(settings.MATHSEARCH_MODEL_DIR)
         encoder = load_default_model(model_dir)
@@ -39,14 +40,11 @@ class Command(BaseCommand):
         started = time.perf_counter()
         vectors = embed(graphs, model=encoder)
         rng = np.random.default_rng(seed)
-        centroids = {}
-        for representation in REPRESENTATIONS:
-            nodes = np.concatenate([v[representation] for v in vectors])
-            nodes = nodes[rng.permutation(len(nodes))[:sample]]
-            centroids[representation] = spherical_kmeans(nodes, size, seed=seed)
-        codebook = make_codebook(centroids)
+        nodes = {r: np.concatenate([v[r] for v in vectors]) for r in REPRESENTATIONS}
+        codebook = fit_codebook({r: m[rng.permutation(len(m))[:sample]] for r, m in nodes.items()},
+                                cells, per_cell, seed=seed)
         path = save_codebook(codebook, model_dir)
-        self.stdout.write(f"{path}: {size} centroids per representation from {len(graphs)} formulas "
+        self.stdout.write(f"{path}: {cells} × {per_cell} centroids per representation from {len(graphs)} formulas "
                           f"in {time.perf_counter() - started:.0f} s (fingerprint {codebook.fingerprint})")
 
     def _graphs(self, specs: list[str]) -> list:

@@ -10,6 +10,7 @@ from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandError
 
 from searchapp.health import health_report
+from searchapp.postings import ensure_codebook_loaded
 
 
 class Command(BaseCommand):
@@ -22,6 +23,7 @@ class Command(BaseCommand):
     def handle(self, *args, **options):
         self._require_services()
         call_command("migrate", interactive=False, verbosity=0)
+        ensure_codebook_loaded()
         call_command("collectstatic", interactive=False, verbosity=0)
         call_command("ensure_admin")
         if not options["no_starter"]:
