@@ -13,7 +13,6 @@ from typing import Protocol
 
 import numpy as np
 import torch
-from torch_geometric.data import Batch
 
 from ml.formula.tree import Tree
 from ml.models.checkpoint import load_model
@@ -58,7 +57,7 @@ def embed_trees(trees: Sequence[Tree | None], model: NodeEncoderModel, kind: str
     present = [tree for tree in trees if tree is not None]
     if not present:
         return [empty for _ in trees]
-    batch = Batch.from_data_list([model.featurizer.graph(tree) for tree in present])
+    batch = model.featurizer.batch(present)
     with torch.inference_mode():
         vectors = model.encoder(kind).encode(batch).numpy()  # (Σ n_nodes, d)
     parts = iter(np.split(vectors, np.cumsum([len(tree) for tree in present])[:-1]))

@@ -10,7 +10,7 @@ from torch_geometric.data import Batch
 from torch_geometric.nn import RGCNConv
 
 from ml.formula.relations import NODE_TYPES, NUM_OPT_RELATIONS, NUM_SLT_RELATIONS
-from ml.models.features import NodeFeaturizer
+from ml.models.features import GraphBatch, NodeFeaturizer
 
 
 @dataclass(frozen=True)
@@ -62,8 +62,8 @@ class FormulaEncoder(nn.Module):
                 h = F.relu(h)
         return F.normalize(h, dim=-1)  # (N, dim)
 
-    def encode(self, batch: Batch) -> torch.Tensor:
-        """Node vectors of a PyG batch made by `NodeFeaturizer.graph`; rows follow `batch`'s node order."""
+    def encode(self, batch: Batch | GraphBatch) -> torch.Tensor:
+        """Node vectors of a PyG batch of `NodeFeaturizer.graph`s or a `NodeFeaturizer.batch`, in its node order."""
         return self(batch.node_type, batch.value, batch.edge_index, batch.edge_type)
 
 
