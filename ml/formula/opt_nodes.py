@@ -28,13 +28,24 @@ def make(label: str, args: list[Node] | tuple[Node, ...]) -> Node:
 
 
 def serialize(node: Node) -> str:
-    """A compact bracketed string of the subtree, e.g. `U!plus(N!1,V!x)`; iterative (no recursion limit)."""
+    """A compact bracketed string of the subtree, e.g. `U!plus(N!1,V!x)`; iterative (no recursion limit).
+
+    Memoised on the (immutable) node: nested commutative operators sort their children at every
+    level, and each level would otherwise re-serialise the whole subtree below it.
+    """
+    cached = node.__dict__.get("_serialized")
+    if cached is not None:
+        return cached
     parts: list[str] = []
     stack: list[Node | str] = [node]
     while stack:
         item = stack.pop()
         if isinstance(item, str):
             parts.append(item)
+            continue
+        known = item.__dict__.get("_serialized")
+        if known is not None:
+            parts.append(known)
             continue
         parts.append(item.label)
         if item.children:
@@ -44,4 +55,6 @@ def serialize(node: Node) -> str:
                 if i < len(item.children) - 1:
                     stack.append(",")
             stack.append("(")
-    return "".join(parts)
+    text = "".join(parts)
+    object.__setattr__(node, "_serialized", text)
+    return text
