@@ -11,6 +11,7 @@ import json
 import itertools
 import time
 from collections import defaultdict
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -48,8 +49,7 @@ def run_job(job: IndexJob) -> IndexJob:
     try:
         ensure_codebook_loaded()
         records = itertools.islice(read_records(Path(job.path), job.format), job.cursor, None)
-        for chunk in chunks(records, CHUNK_SIZE):
-            index_chunk(job.pk, chunk)
+        _index_chunks(job, chunks(records, CHUNK_SIZE))
         compact_postings(job.corpus_id)
     except (OSError, ValueError, CodebookMismatch) as error:
         IndexJob.objects.filter(pk=job.pk).update(state=IndexJob.State.FAILED, message=str(error),
@@ -78,22 +78,77 @@ class ChunkOutcome:
     timings: dict = field(default_factory=lambda: defaultdict(float))
 
 
-def index_chunk(job_id: int, items: list[IndexRecord | RecordError]) -> None:
-    """Store one chunk and advance the job's counters in the same transaction."""
+def _index_chunks(job: IndexJob, chunks_of_items) -> None:
+    """Prepare each chunk (parse, embed: Python CPU) while the previous one is stored (mostly database time).
+
+    The store runs on one background thread with its own connection, so chunks are still committed
+    in order and the cursor only moves past stored records. Inside a caller's transaction (tests,
+    admin actions) a second connection could not see its rows, so chunks are then stored inline.
+    """
+    if connection.in_atomic_block:
+        for items in chunks_of_items:
+            store_chunk(job.pk, prepare_chunk(job.corpus, items))
+        return
+    with ThreadPoolExecutor(max_workers=1, thread_name_prefix="index-store") as storer:
+        pending = None
+        for items in chunks_of_items:
+            prepared = prepare_chunk(job.corpus, items)
+            if pending is not None:
+                pending.result()  # re-raises the store's error, stopping the job at the last committed chunk
+            pending = storer.submit(_store_on_own_connection, job.pk, prepared)
+        if pending is not None:
+            pending.result()
+
+
+def _store_on_own_connection(job_id: int, prepared: PreparedChunk) -> None:
+    try:
+        store_chunk(job_id, prepared)
+    finally:
+        connection.close()
+
+
+@dataclass
+class PreparedChunk:
+    """A chunk parsed and embedded, ready to store: `new` are the formulas whose keys were not stored yet."""
+
+    consumed: int
+    records: list[IndexRecord]
+    parsed: list[ParsedFormula]
+    new: list[ParsedFormula]
+    vectors: list[dict]
+    outcome: ChunkOutcome
+
+
+def prepare_chunk(corpus: Corpus, items: list[IndexRecord | RecordError]) -> PreparedChunk:
+    outcome = ChunkOutcome()
+    records = [item for item in items if isinstance(item, IndexRecord)]
+    for item in items:
+        if isinstance(item, RecordError):
+            outcome.failed += 1
+            outcome.errors.append({"line": item.line, "message": item.message})
+    parsed = _timed(outcome, "parse", _parse_all, records, outcome)
+    first_by_key = {}
+    for item in parsed:
+        first_by_key.setdefault(item.visual_key, item)
+    stored = set(corpus.formulas.filter(visual_key__in=first_by_key).values_list("visual_key", flat=True))
+    new = [item for key, item in first_by_key.items() if key not in stored]
+    vectors = _timed(outcome, "embed", embed_graphs, [item.graphs for item in new])
+    return PreparedChunk(len(items), records, parsed, new, vectors, outcome)
+
+
+def store_chunk(job_id: int, prepared: PreparedChunk) -> None:
+    """Store a prepared chunk and advance the job's counters in the same transaction."""
+    outcome = prepared.outcome
     with transaction.atomic():
         job = IndexJob.objects.select_for_update().get(pk=job_id)
-        outcome = ChunkOutcome()
-        records = [item for item in items if isinstance(item, IndexRecord)]
-        for item in items:
-            if isinstance(item, RecordError):
-                outcome.failed += 1
-                outcome.errors.append({"line": item.line, "message": item.message})
-        parsed = _timed(outcome, "parse", _parse_all, records, outcome)
-        posts = _timed(outcome, "store", _store_posts, job.corpus, records)
-        formula_ids, added = _store_formulas(job.corpus, parsed, outcome)
-        _timed(outcome, "store", _store_occurrences, parsed, posts, formula_ids)
-        outcome.done += len(records)
-        _advance(job, len(items), outcome, added)
+        posts = _timed(outcome, "store", _store_posts, job.corpus, prepared.records)
+        inserted = _timed(outcome, "store", insert_formulas, job.corpus_id, prepared.new, prepared.vectors)
+        # Ids of every key in the chunk, including those a concurrent job or an earlier chunk stored.
+        formula_ids = dict(job.corpus.formulas.filter(visual_key__in={p.visual_key for p in prepared.parsed})
+                           .values_list("visual_key", "id"))
+        _timed(outcome, "store", _store_occurrences, prepared.parsed, posts, formula_ids)
+        outcome.done += len(prepared.records)
+        _advance(job, prepared.consumed, outcome, len(inserted))
 
 
 def _timed(outcome: ChunkOutcome, stage: str, function, *args):
@@ -136,19 +191,6 @@ def _store_posts(corpus: Corpus, records: list[IndexRecord]) -> dict[str, int]:
         ignore_conflicts=True,
     )
     return dict(corpus.posts.filter(source_id__in=unique).values_list("source_id", "id"))
-
-
-def _store_formulas(corpus: Corpus, parsed: list[ParsedFormula], outcome: ChunkOutcome):
-    """Formula ids by visual key; new keys are embedded and inserted with their node vectors."""
-    first_by_key = {}
-    for item in parsed:
-        first_by_key.setdefault(item.visual_key, item)
-    known = dict(corpus.formulas.filter(visual_key__in=first_by_key).values_list("visual_key", "id"))
-    new = [item for key, item in first_by_key.items() if key not in known]
-    vectors = _timed(outcome, "embed", embed_graphs, [item.graphs for item in new])
-    inserted = _timed(outcome, "store", insert_formulas, corpus.pk, new, vectors)
-    known.update(inserted)
-    return known, len(inserted)
 
 
 def insert_formulas(corpus_id: int, new: list[ParsedFormula], vectors: list[dict]) -> dict[str, int]:

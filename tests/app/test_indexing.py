@@ -3,6 +3,7 @@ import time
 
 import numpy as np
 import pytest
+from django.db import connection
 
 from searchapp import indexing
 from searchapp.embedding import get_codebook
@@ -79,28 +80,34 @@ def test_bad_records_are_reported_and_the_job_completes(index_file):
     assert Formula.objects.filter(latex="x+1").exists()
 
 
-def test_a_job_killed_mid_way_resumes_from_its_cursor(index_file, tmp_path, monkeypatch):
+@pytest.mark.parametrize("store", [
+    "inline",  # inside the test's transaction chunks are stored on the caller's connection
+    pytest.param("on a thread", marks=pytest.mark.django_db(transaction=True)),  # as in a worker
+])
+def test_a_job_killed_mid_way_resumes_from_its_cursor(store, tmp_path, monkeypatch):
+    assert connection.in_atomic_block == (store == "inline")
     path = tmp_path / "many.txt"
     path.write_text("\n".join(FORMULAS) + "\n")
-    job = start_index_job(path, "latex", "resume", enqueue=False)
+    job = start_index_job(path, "latex", f"resume-{store.replace(' ', '-')}", enqueue=False)
     monkeypatch.setattr(indexing, "CHUNK_SIZE", 3)
-    real_chunk, calls = indexing.index_chunk, []
+    real_chunk, calls = indexing.store_chunk, []
 
-    def dies_on_second_chunk(job_id, items):
-        calls.append(len(items))
+    def dies_on_second_chunk(job_id, prepared):
+        calls.append(prepared.consumed)
         if len(calls) == 2:
             raise KeyboardInterrupt("worker killed")
-        real_chunk(job_id, items)
+        real_chunk(job_id, prepared)
 
-    monkeypatch.setattr(indexing, "index_chunk", dies_on_second_chunk)
+    monkeypatch.setattr(indexing, "store_chunk", dies_on_second_chunk)
     with pytest.raises(KeyboardInterrupt):
         run_job(job)
     job.refresh_from_db()
     assert (job.state, job.cursor) == ("running", 3)
-    monkeypatch.setattr(indexing, "index_chunk", real_chunk)
+    monkeypatch.setattr(indexing, "store_chunk", real_chunk)
     job = run_job(job)
     assert (job.state, job.cursor, job.done) == ("done", 8, 8)
-    assert Occurrence.objects.filter(post__corpus__name="resume").count() == 8
+    assert Occurrence.objects.filter(post__corpus=job.corpus).count() == 8
+    assert PostingList.objects.filter(corpus=job.corpus).count() > 10
 
 
 @pytest.mark.django_db(transaction=True)
