@@ -12,16 +12,17 @@ import time
 from dataclasses import dataclass, field
 
 import numpy as np
+import psycopg
 from django.db import connection, transaction
 
 from ml.formula import parse_latex
 from ml.retrieval.fusion import FUSIONS, fuse
-from ml.retrieval.maxsim import maxsim, maxsim_many
+from ml.retrieval.maxsim import maxsim, maxsim_stacked
 from ml.retrieval.shortlist import shortlist
 from searchapp.embedding import embed_graphs
 from searchapp.models import Corpus, Formula
 from searchapp.postings import nearest_centroids, posting_lists
-from searchapp.vectors import decode_matrices, decode_matrix
+from searchapp.vectors import decode_matrix, decode_stacked
 
 REPRESENTATIONS = ("slg", "opg")
 MAX_K = 1000
@@ -75,12 +76,22 @@ def search_formulas(latex: str, k: int = 10, offset: int = 0, fusion: str = "max
     # A deep page needs at least as many exactly scored formulas as it shows.
     size = max(shortlist_size, offset + k)
     ids = _all_if_at_most(formulas, size) or candidate_ids(query, probes, size, corpus_ids(corpus))
-    rows = list(formulas.filter(pk__in=ids).values_list("id", "slg_matrix", "opg_matrix"))
+    rows = _matrices(formulas.filter(pk__in=ids))
     parts = score_candidates(query, rows)
     fused = fuse(parts["slg"], parts["opg"], fusion, slg_weight) if rows else np.zeros(0)
     order = np.argsort(-fused, kind="stable")[offset:offset + min(k, MAX_K)]
     hits = _hits(order, rows, fused, parts, offset, graphs, query)
     return SearchResults(latex, fusion, hits, len(rows), (time.perf_counter() - started) * 1000)
+
+
+def _matrices(formulas) -> list[tuple[int, bytes, bytes]]:
+    """(id, slg blob, opg blob) rows, read in psycopg's binary format: Django's text protocol would
+    hex-encode ~2 MB of node matrices per query (measured: ~10 ms more for 530 candidates)."""
+    sql, params = formulas.values_list("id", "slg_matrix", "opg_matrix").query.sql_with_params()
+    connection.ensure_connection()
+    with psycopg.Cursor(connection.connection) as cursor:
+        cursor.execute(sql, params, binary=True)
+        return cursor.fetchall()
 
 
 def corpus_ids(corpus: str | None) -> list[int] | None:
@@ -112,8 +123,8 @@ def score_candidates(query: dict, rows: list[tuple]) -> dict[str, np.ndarray]:
     parts = {}
     for column, representation in ((1, "slg"), (2, "opg")):
         q = query[representation]
-        matrices = decode_matrices([row[column] for row in rows])
-        parts[representation] = maxsim_many(q, matrices) / max(len(q), 1)
+        stacked, sizes = decode_stacked([row[column] for row in rows])
+        parts[representation] = maxsim_stacked(q, stacked, sizes) / max(len(q), 1)
     return parts
 
 

@@ -25,13 +25,11 @@ def matrix_bytes(matrix: np.ndarray) -> bytes:
 
 def decode_matrix(data: bytes | memoryview) -> np.ndarray:
     """(n_nodes, VECTOR_DIM) float32 from a stored blob."""
-    return decode_matrices([data])[0]
+    return decode_stacked([data])[0]
 
 
-def decode_matrices(blobs: list[bytes | memoryview]) -> list[np.ndarray]:
-    """Many blobs decoded with one conversion: exact scoring decodes hundreds per query."""
-    if not blobs:
-        return []
+def decode_stacked(blobs: list[bytes | memoryview]) -> tuple[np.ndarray, np.ndarray]:
+    """All blobs as one (Σ n, VECTOR_DIM) float32 matrix and the row count of each: one conversion for
+    the hundreds of candidates exact scoring reads per query."""
     joined = np.frombuffer(b"".join(blobs), dtype=np.int8).astype(np.float32) * (1 / SCALE)
-    rows = np.cumsum([len(blob) // VECTOR_DIM for blob in blobs])[:-1]
-    return np.split(joined.reshape(-1, VECTOR_DIM), rows)
+    return joined.reshape(-1, VECTOR_DIM), np.array([len(blob) // VECTOR_DIM for blob in blobs], dtype=np.int64)

@@ -30,18 +30,22 @@ def maxsim(query: np.ndarray, candidate: np.ndarray) -> MaxsimScore:
 
 
 def maxsim_many(query: np.ndarray, candidates: list[np.ndarray]) -> np.ndarray:
-    """Scores of many candidates at once: one matrix product over their stacked nodes.
+    """Scores of many candidates at once; returns (n_candidates,) float32, 0 for an empty candidate or query."""
+    sizes = np.array([len(c) for c in candidates], dtype=np.int64)
+    stacked = np.concatenate(candidates) if sizes.sum() else np.zeros((0, query.shape[1]), dtype=np.float32)
+    return maxsim_stacked(query, stacked, sizes)
 
-    Returns (n_candidates,) float32; an empty candidate (or query) scores 0.
+
+def maxsim_stacked(query: np.ndarray, stacked: np.ndarray, sizes: np.ndarray) -> np.ndarray:
+    """Scores of candidates whose node rows are stacked in one (Σ n_c, d) matrix, `sizes[k]` rows each.
+
+    One matrix product over all candidates' nodes, then a max per candidate segment.
     """
-    scores = np.zeros(len(candidates), dtype=np.float32)
-    sizes = np.array([len(c) for c in candidates])
+    scores = np.zeros(len(sizes), dtype=np.float32)
     if len(query) == 0 or sizes.sum() == 0:
         return scores
-    stacked = np.concatenate([c for c in candidates if len(c)])  # (Σ n_c, d)
     sims = query @ stacked.T  # (n_q, Σ n_c)
-    owners = np.repeat(np.flatnonzero(sizes), sizes[sizes > 0])
-    starts = np.concatenate(([0], np.cumsum(sizes[sizes > 0])[:-1]))
-    per_candidate_max = np.maximum.reduceat(sims, starts, axis=1)  # (n_q, n_nonempty)
-    scores[np.unique(owners)] = per_candidate_max.sum(axis=0)
+    present = np.flatnonzero(sizes)
+    starts = np.concatenate(([0], np.cumsum(sizes[present])[:-1]))
+    scores[present] = np.maximum.reduceat(sims, starts, axis=1).sum(axis=0)
     return scores

@@ -17,20 +17,37 @@ def approximate_scores(probes: list[tuple[int, int, float]],
     lists = [ids for ids in postings.values() if len(ids)]
     if not lists:
         return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.float32)
-    formulas = np.unique(np.concatenate(lists))
-    slots = {centroid: np.searchsorted(formulas, ids) for centroid, ids in postings.items()}
+    slots, slot_ids = _slots(postings, lists)
+    span = len(slot_ids)
     by_row = defaultdict(list)
     for row, centroid, similarity in probes:
         if centroid in slots:
             by_row[row].append((similarity, centroid))
-    total = np.zeros(len(formulas), dtype=np.float32)
-    best = np.empty(len(formulas), dtype=np.float32)
+    total = np.zeros(span, dtype=np.float32)
+    best = np.empty(span, dtype=np.float32)
+    seen = np.zeros(span, dtype=bool)
     for hits in by_row.values():
         best.fill(0)
         for similarity, centroid in sorted(hits):  # ascending: the highest cosine is written last and kept
             best[slots[centroid]] = similarity
+            seen[slots[centroid]] = True
         total += best
-    return formulas, total
+    present = np.flatnonzero(seen)
+    return slot_ids[present], total[present]
+
+
+def _slots(postings: dict[int, np.ndarray], lists: list[np.ndarray]) -> tuple[dict[int, np.ndarray], np.ndarray]:
+    """Each posting list as positions in one score array, and the formula id of every position.
+
+    Ids of one index job are nearly consecutive, so the array spans the id range directly; when the
+    range is much wider than the postings (several corpora), it holds only the distinct ids.
+    """
+    low = int(min(ids.min() for ids in lists))
+    high = int(max(ids.max() for ids in lists))
+    if high - low < 4 * sum(len(ids) for ids in lists):
+        return {centroid: ids.astype(np.int64) - low for centroid, ids in postings.items()}, np.arange(low, high + 1)
+    formulas = np.unique(np.concatenate(lists)).astype(np.int64)
+    return {centroid: np.searchsorted(formulas, ids) for centroid, ids in postings.items()}, formulas
 
 
 def shortlist(probes: list[tuple[int, int, float]], postings: dict[int, np.ndarray], size: int) -> np.ndarray:

@@ -28,3 +28,9 @@ def test_shortlist_keeps_the_best_formulas():
     probes = [(0, 0, 0.9), (0, 1, 0.5), (1, 2, 0.8), (1, 1, 0.3)]
     assert sorted(shortlist(probes, POSTINGS, 2).tolist()) == [11, 12]
     assert sorted(shortlist(probes, POSTINGS, 5).tolist()) == [10, 11, 12]
+
+
+def test_ids_far_apart_are_scored_like_close_ones():
+    far = {0: np.array([10, 5_000_000]), 1: np.array([5_000_000])}
+    formulas, scores = approximate_scores([(0, 0, 0.9), (1, 1, 0.5)], far)
+    assert formulas.tolist() == [10, 5_000_000] and np.allclose(scores, [0.9, 1.4])
