@@ -1,4 +1,8 @@
-"""`python manage.py evaluate_pool --qrels QRELS --json [--model DIR …] [--run-out FILE]`: rank the judged pools."""
+"""`python manage.py evaluate_pool --qrels QRELS [--json | --markdown] [--model [LABEL=]DIR …] [--run-out FILE]`.
+
+Ranks each topic's judged formulas per model and configuration beside the baselines. With labelled
+models (`--model SLG=DIR --model OPG=DIR …`) the markdown output is In+Out's Table 2.
+"""
 import json
 from pathlib import Path
 
@@ -24,8 +28,10 @@ class Command(BaseCommand):
     def add_arguments(self, parser):
         parser.add_argument("--qrels", type=Path, required=True)
         parser.add_argument("--data", type=Path, default=DEFAULT_DATA, help="the shared data folder")
-        parser.add_argument("--model", type=Path, action="append", help="model directory (repeatable)")
+        parser.add_argument("--model", action="append", metavar="[LABEL=]DIR",
+                            help="model directory, optionally labelled (repeatable)")
         parser.add_argument("--json", action="store_true")
+        parser.add_argument("--markdown", action="store_true", help="a markdown table")
         parser.add_argument("--run-out", type=Path, help="TREC run of the first model's MAX fusion")
 
     def handle(self, *args, qrels: Path, data: Path, model, run_out, **options):
@@ -34,7 +40,8 @@ class Command(BaseCommand):
         torch.set_num_threads(settings.MATHSEARCH_TORCH_THREADS)
         judged = read_qrels(qrels).value
         split = load_dev_split(data)
-        models = {str(path): load_default_model(path) for path in (model or [settings.MATHSEARCH_MODEL_DIR])}
+        models = {label: load_default_model(path) for label, path in map(_labelled, model or
+                                                                          [str(settings.MATHSEARCH_MODEL_DIR)])}
         first = next(iter(models.values()))
         models["untrained (same architecture)"] = _untrained_like(first)
         table = {"random": random_baseline(judged, seed=0, repeats=100),
@@ -50,6 +57,8 @@ class Command(BaseCommand):
         rows = {name: rounded(metrics) for name, metrics in table.items()}
         if options["json"]:
             self.stdout.write(json.dumps({"topics": len(judged), "configurations": rows}, indent=2))
+        elif options["markdown"]:
+            self._markdown(rows)
         else:
             self._print(rows)
 
@@ -59,6 +68,21 @@ class Command(BaseCommand):
         for name, m in rows.items():
             self.stdout.write(f"{name:<{width}}{m['ndcg_prime']:>8.3f}{m['map_prime']:>8.3f}"
                               f"{m['p10_prime']:>8.3f}{m['judged_at_10']:>11.3f}")
+
+
+    def _markdown(self, rows: dict) -> None:
+        self.stdout.write("| configuration | nDCG′ | MAP′ | P′@10 |\n|---|---|---|---|")
+        for name, m in rows.items():
+            self.stdout.write(f"| {name} | {m['ndcg_prime']:.3f} | {m['map_prime']:.3f} | {m['p10_prime']:.3f} |")
+
+
+def _labelled(spec: str) -> tuple[str, Path]:
+    """`LABEL=DIR` → (LABEL, DIR); a bare DIR is its own label."""
+    label, sep, path = spec.partition("=")
+    path = Path(path if sep else spec)
+    if not path.is_dir():
+        raise CommandError(f"--model {spec!r}: {path} is not a model directory")
+    return (label if sep else str(path)), path
 
 
 def _untrained_like(model: NodeEncoderModel) -> NodeEncoderModel:
