@@ -41,21 +41,23 @@ class Codebook:
     def assign(self, representation: str, vectors: np.ndarray) -> np.ndarray:
         """Index of the nearest fine centroid of each row of `vectors`, searched within its nearest cells."""
         vectors = np.asarray(vectors, dtype=np.float32)
-        chosen = np.zeros(len(vectors), dtype=np.int64)
         if len(vectors) == 0:
-            return chosen
+            return np.zeros(0, dtype=np.int64)
         coarse = self.coarse[representation]
         fine = self.centroids[representation].reshape(len(coarse), -1, vectors.shape[1])
-        best = np.full(len(vectors), -np.inf, dtype=np.float32)
-        cells = np.argsort(-(vectors @ coarse.T), axis=1)[:, :CELLS_SEARCHED]
-        for cell in np.unique(cells):
-            rows = np.flatnonzero((cells == cell).any(axis=1))
-            sims = vectors[rows] @ fine[cell].T
+        searched = min(CELLS_SEARCHED, len(coarse))
+        cells = np.argpartition(-(vectors @ coarse.T), searched - 1, axis=1)[:, :searched].ravel()
+        rows = np.repeat(np.arange(len(vectors)), searched)
+        similarity, centroid = np.empty(len(cells), dtype=np.float32), np.empty(len(cells), dtype=np.int64)
+        by_cell = np.argsort(cells, kind="stable")
+        for pairs in np.split(by_cell, np.flatnonzero(np.diff(cells[by_cell])) + 1):  # one matmul per cell
+            cell = cells[pairs[0]]
+            sims = vectors[rows[pairs]] @ fine[cell].T
             rank = sims.argmax(axis=1)
-            better = sims[np.arange(len(rows)), rank] > best[rows]
-            best[rows[better]] = sims[np.arange(len(rows)), rank][better]
-            chosen[rows[better]] = cell * fine.shape[1] + rank[better]
-        return chosen
+            similarity[pairs] = sims[np.arange(len(pairs)), rank]
+            centroid[pairs] = cell * fine.shape[1] + rank
+        better = similarity.reshape(-1, searched).argmax(axis=1)
+        return centroid.reshape(-1, searched)[np.arange(len(vectors)), better]
 
 
 def make_codebook(centroids: dict[str, np.ndarray], coarse: dict[str, np.ndarray]) -> Codebook:

@@ -3,7 +3,6 @@ import time
 
 import numpy as np
 import pytest
-from django.db import connection
 
 from searchapp import indexing
 from searchapp.embedding import get_codebook
@@ -80,15 +79,11 @@ def test_bad_records_are_reported_and_the_job_completes(index_file):
     assert Formula.objects.filter(latex="x+1").exists()
 
 
-@pytest.mark.parametrize("store", [
-    "inline",  # inside the test's transaction chunks are stored on the caller's connection
-    pytest.param("on a thread", marks=pytest.mark.django_db(transaction=True)),  # as in a worker
-])
-def test_a_job_killed_mid_way_resumes_from_its_cursor(store, tmp_path, monkeypatch):
-    assert connection.in_atomic_block == (store == "inline")
+@pytest.mark.django_db(transaction=True)  # committed chunks, as in a worker
+def test_a_job_killed_mid_way_resumes_from_its_cursor(tmp_path, monkeypatch):
     path = tmp_path / "many.txt"
     path.write_text("\n".join(FORMULAS) + "\n")
-    job = start_index_job(path, "latex", f"resume-{store.replace(' ', '-')}", enqueue=False)
+    job = start_index_job(path, "latex", "resume", enqueue=False)
     monkeypatch.setattr(indexing, "CHUNK_SIZE", 3)
     real_chunk, calls = indexing.store_chunk, []
 
