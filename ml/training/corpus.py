@@ -13,6 +13,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+from ml.formula.tree import Tree
 
 FORMULA_KINDS = ("latex", "slt")
 
@@ -26,16 +27,23 @@ class CorpusFormula:
     """Where it came from (file:id), for reports on skipped formulas."""
 
 
+@dataclass(frozen=True)
+class SltOnly:
+    """A formula known only by its layout (no operator tree), shaped like a parse result."""
+
+    slt: Tree
+    opt: Tree | None = None
+
+
 def parse_formula(formula: CorpusFormula):
-    """Graphs (`.slt`, `.opt`) of a raw formula; raises the parser's ParseError (a ValueError) on failure.
-
-    An SLT string gets its operator tree too (built from the layout), so OPG pairs can use it.
-    """
-    from ml.formula import parse_latex, parse_slt_string
-
+    """Graphs (`.slt`, `.opt`) of a raw formula; raises the parser's ParseError (a ValueError) on failure."""
     if formula.kind == "slt":
-        return parse_slt_string(formula.text)
+        from ml.formula.slt_string import parse_slt_string
+
+        return SltOnly(parse_slt_string(formula.text))
     if formula.kind == "latex":
+        from ml.formula import parse_latex
+
         return parse_latex(formula.text)
     raise ValueError(f"unknown formula kind {formula.kind!r}; expected one of {FORMULA_KINDS}")
 

@@ -44,10 +44,9 @@ def test_unique_keeps_first_of_each_text():
     assert [f.source for f in unique(items)] == ["a", "b"]
 
 
-def test_an_slt_string_formula_gets_an_operator_tree_too():
+def test_parse_slt_string_formula_has_no_opt():
     parsed = parse_formula(CorpusFormula("[V!x,a[N!2]]", "slt"))
-    assert isinstance(parsed.slt, Tree) and parsed.slt.labels == ["V!x", "N!2"]
-    assert isinstance(parsed.opt, Tree) and set(parsed.opt.labels) >= {"V!x", "N!2"}
+    assert isinstance(parsed.slt, Tree) and parsed.slt.labels == ["V!x", "N!2"] and parsed.opt is None
 
 
 def test_parse_unknown_kind():
