@@ -6,9 +6,9 @@ to its nearest centroid of a fixed codebook learnt by spherical k-means; an inve
 names the formulas having a node there. A query node probes its nearest centroids, and the formulas
 that gather the highest centroid similarities are scored exactly from their node matrices.
 
-The codebook is two-level so that assigning a node costs ~200 dot products instead of one per
+The codebook is two-level so that assigning a node costs ~250 dot products instead of one per
 centroid: `cells` coarse centroids, each owning `per_cell` fine ones (fine centroid id =
-cell * per_cell + rank). A node goes to the nearest fine centroid within its two nearest cells.
+cell * per_cell + rank). A node goes to the nearest fine centroid within its three nearest cells.
 """
 from __future__ import annotations
 
@@ -22,7 +22,7 @@ from safetensors.numpy import load_file, save_file
 
 REPRESENTATIONS = ("slg", "opg")
 FILE_NAME = "codebook.safetensors"
-CELLS_SEARCHED = 2
+CELLS_SEARCHED = 3
 
 
 class CodebookError(ValueError):
