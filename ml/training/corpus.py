@@ -99,6 +99,14 @@ def read_corpus(path: str | Path, fmt: str) -> Iterator[CorpusFormula]:
     return READERS[fmt](Path(path))
 
 
+def read_corpus_spec(spec: str) -> Iterator[CorpusFormula]:
+    """Formulas of a `PATH:FORMAT` command-line spec; ValueError names what is wrong with it."""
+    path, _, fmt = spec.rpartition(":")
+    if not path or not Path(path).is_file():
+        raise ValueError(f"--corpus {spec!r}: give an existing PATH:FORMAT")
+    return read_corpus(path, fmt)
+
+
 def unique(formulas: Iterable[CorpusFormula]) -> Iterator[CorpusFormula]:
     """Each (kind, text) once: the paper trains on visually unique formulas."""
     seen: set[tuple[str, str]] = set()

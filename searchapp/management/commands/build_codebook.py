@@ -14,7 +14,7 @@ from django.core.management.base import BaseCommand, CommandError
 
 from ml.embed import embed, load_default_model
 from ml.retrieval.codebook import REPRESENTATIONS, fit_codebook, save_codebook
-from ml.training.corpus import parse_formula, read_corpus, unique
+from ml.training.corpus import parse_formula, read_corpus_spec, unique
 
 DATA = settings.BASE_DIR.parent / "shared" / "data" / "arqmath"
 DEFAULT_CORPORA = [f"{DATA}/arqmath1-task2-judged-formulas/visual_id_file.tsv:visual_ids",
@@ -58,10 +58,7 @@ class Command(BaseCommand):
         return graphs
 
     def _read(self, spec: str):
-        path, _, fmt = spec.rpartition(":")
-        if not Path(path).is_file():
-            raise CommandError(f"--corpus {spec!r}: give an existing PATH:FORMAT")
         try:
-            return read_corpus(path, fmt)
+            return read_corpus_spec(spec)
         except ValueError as error:
             raise CommandError(str(error)) from None

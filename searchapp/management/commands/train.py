@@ -6,7 +6,7 @@ from django.core.management.base import BaseCommand, CommandError
 from tqdm import tqdm
 
 from ml.training.config import TrainConfig
-from ml.training.corpus import READERS, CorpusFormula, read_corpus, unique
+from ml.training.corpus import READERS, CorpusFormula, read_corpus_spec, unique
 from ml.training.trainer import train
 from searchapp.models import Formula
 
@@ -42,11 +42,8 @@ class Command(BaseCommand):
                               f"{stats.formulas_per_second:.0f} formulas/s")
 
     def _file(self, spec: str):
-        path, _, fmt = spec.rpartition(":")
-        if not path or not Path(path).is_file():
-            raise CommandError(f"--corpus {spec!r}: give an existing PATH:FORMAT")
         try:
-            return read_corpus(path, fmt)
+            return read_corpus_spec(spec)
         except ValueError as error:
             raise CommandError(str(error)) from None
 
