@@ -31,5 +31,6 @@ def decode_matrix(data: bytes | memoryview) -> np.ndarray:
 def decode_stacked(blobs: list[bytes | memoryview]) -> tuple[np.ndarray, np.ndarray]:
     """All blobs as one (Σ n, VECTOR_DIM) float32 matrix and the row count of each: one conversion for
     the hundreds of candidates exact scoring reads per query."""
-    joined = np.frombuffer(b"".join(blobs), dtype=np.int8).astype(np.float32) * (1 / SCALE)
+    joined = np.frombuffer(b"".join(blobs), dtype=np.int8).astype(np.float32)
+    joined *= 1 / SCALE  # in place: one float32 copy of ~2 MB per query instead of two
     return joined.reshape(-1, VECTOR_DIM), np.array([len(blob) // VECTOR_DIM for blob in blobs], dtype=np.int64)

@@ -14,7 +14,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import torch
-from torch_geometric.data import Batch
 
 from ml.formula.tree import Tree
 from ml.models.checkpoint import load_model, save_model
@@ -183,9 +182,10 @@ def encode_views(model: NodeEncoderModel, views: list[dict[str, Tree | None]],
             empty = torch.zeros((0, model.config.dim)), torch.zeros(0, dtype=torch.long)
             encoded.update({name: empty for name in mine})
             continue
-        batch = Batch.from_data_list([model.featurizer.graph(tree) for _, _, tree in present])
-        vectors = encoder.encode(batch)  # (Σ nodes, d)
-        owners = torch.tensor([position for _, position, _ in present])[batch.batch]  # (Σ nodes,)
+        trees = [tree for _, _, tree in present]
+        vectors = encoder.encode(model.featurizer.batch(trees))  # (Σ nodes, d)
+        nodes = torch.tensor([len(tree) for tree in trees])
+        owners = torch.tensor([position for _, position, _ in present]).repeat_interleave(nodes)  # (Σ nodes,)
         sizes = [sum(len(tree) for n, _, tree in present if n == name) for name in mine]
         encoded.update(zip(mine, zip(vectors.split(sizes), owners.split(sizes))))
     return encoded

@@ -8,7 +8,7 @@ import psycopg
 import pytest
 import redis
 
-from mathsearch.embedded import EmbeddedServices
+from mathsearch.embedded import SHARED_BUFFERS, EmbeddedServices
 
 from tests.conftest import REPO
 
@@ -34,6 +34,12 @@ def test_start_then_stop(services):
     assert status["postgres_pid"] and status["valkey_pid"]
     services.release()
     assert services.status() == {"postgres_pid": None, "valkey_pid": None, "users": []}
+
+
+def test_new_server_runs_with_the_larger_shared_buffers(services):
+    urls = services.acquire()
+    with psycopg.connect(urls.database_url) as conn:
+        assert conn.execute("SHOW shared_buffers").fetchone()[0] == SHARED_BUFFERS
 
 
 def test_second_acquire_reuses_running_servers(services):
@@ -75,7 +81,7 @@ def test_stale_pids_after_a_crash_are_recovered(services):
 def test_concurrent_starts_share_one_server(tmp_path):
     var = tmp_path / "var"
     script = (
-        "import sys, time; from mathsearch.embedded import EmbeddedServices; "
+        "import sys, time; from mathsearch.embedded import SHARED_BUFFERS, EmbeddedServices; "
         f"s = EmbeddedServices({str(var)!r}); u = s.acquire(); print(u.redis_url, flush=True); "
         "sys.stdin.readline(); s.release()"
     )
