@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import os
-from urllib.parse import parse_qs, unquote, urlsplit
+from urllib.parse import parse_qs, unquote, urlsplit, urlunsplit
 
 from django.core.exceptions import ImproperlyConfigured
 
@@ -78,6 +78,14 @@ def redis_url(url: str) -> str:
     if database and not database.isdigit():
         raise ImproperlyConfigured(f"REDIS_URL database must be a number, got {database!r}")
     return url
+
+
+def cache_url(broker_url: str) -> str:
+    """The broker's server with the next database number: the cache's `clear()` flushes its whole database,
+    which must never hold Celery's queues."""
+    parts = urlsplit(broker_url)
+    database = int(parts.path.lstrip("/") or 0)
+    return urlunsplit(parts._replace(path=f"/{database + 1}"))
 
 
 def _redacted(url: str) -> str:

@@ -7,7 +7,7 @@ import atexit
 import secrets
 from pathlib import Path
 
-from mathsearch.env import database_config, env_bool, env_int, env_str, redis_url
+from mathsearch.env import cache_url, database_config, env_bool, env_int, env_str, redis_url
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = Path(env_str("MATHSEARCH_VAR_DIR", str(BASE_DIR / "var")))
@@ -89,7 +89,9 @@ TEMPLATES = [
 DATABASES = {"default": database_config(DATABASE_URL)}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
-CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+# Shared by every web process, so the feedback rate limit counts a client once, not once per process.
+CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": cache_url(redis_url(REDIS_URL)),
+                      "KEY_PREFIX": "mathsearch"}}
 
 LANGUAGE_CODE = "en-us"
 TIME_ZONE = "UTC"

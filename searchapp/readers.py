@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterator
 
+from ml.evaluation.benchmark_files import parse_visual_id_line
 from ml.extraction import extract_formulas
 
 FORMATS = ("jsonl", "arqmath", "visual_ids", "slt_tsv", "latex")
@@ -117,20 +118,12 @@ def _arqmath_record(text: str, number: int) -> Item:
 
 
 def _visual_id_record(text: str, number: int) -> Item:
-    columns = text.split("\t")
-    if len(columns) != 3:
-        return RecordError(number, f"expected 3 tab-separated columns, found {len(columns)}")
-    visual_id, slt, latex = columns
-    if not visual_id.strip().isdigit():
-        return RecordError(number, f"visual id {visual_id!r} is not an integer")
-    if latex.strip() not in ("", "None"):
-        formula = SourceFormula(latex, "latex", 0)
-    elif slt.strip() not in ("", "None"):
-        formula = SourceFormula(slt, "slt", 0)
-    else:
-        return RecordError(number, "neither an SLT string nor LaTeX")
-    post = PostRecord(visual_id.strip(), f"ARQMath-1 visual id {visual_id.strip()}")
-    return IndexRecord(number, post, (formula,))
+    try:
+        visual_id, _, record = parse_visual_id_line(text)
+    except ValueError as error:
+        return RecordError(number, str(error))
+    formula = SourceFormula(record.latex, "latex", 0) if record.latex else SourceFormula(record.slt, "slt", 0)
+    return IndexRecord(number, PostRecord(visual_id, f"ARQMath-1 visual id {visual_id}"), (formula,))
 
 
 def _slt_tsv_record(text: str, number: int) -> Item:

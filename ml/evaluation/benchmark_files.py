@@ -129,22 +129,25 @@ def parse_topic_latex(text: str) -> Read[dict[str, str]]:
 
 
 def _none_or(value: str) -> str | None:
-    return None if value in ("None", "") else value
+    return None if value.strip() in ("None", "") else value
 
 
-def _visual_id_line(line: str) -> tuple[str, None, VisualIdRecord]:
+def parse_visual_id_line(line: str) -> tuple[str, None, VisualIdRecord]:
+    """One `visual_id_file.tsv` line; ValueError says what is wrong with it."""
     parts = line.split("\t")
     if len(parts) != 3:
         raise ValueError(f"expected 3 TAB-separated fields (visual_id, slt, latex), found {len(parts)}")
     visual_id, slt, latex = parts[0].strip(), _none_or(parts[1]), _none_or(parts[2])
-    if not visual_id or (slt is None and latex is None):
-        raise ValueError("a visual id needs an id and an SLT string or LaTeX")
+    if not visual_id.isdigit():
+        raise ValueError(f"visual id {visual_id!r} is not an integer")
+    if slt is None and latex is None:
+        raise ValueError("neither an SLT string nor LaTeX")
     return visual_id, None, VisualIdRecord(visual_id, slt, latex)
 
 
 def parse_visual_ids(text: str) -> Read[dict[str, VisualIdRecord]]:
     """`visual_id_file.tsv` (`id \\t SLT-or-None \\t latex-or-None`, some lines CRLF) → {visual id: record}."""
-    return _parse_lines(text, _visual_id_line, {})
+    return _parse_lines(text, parse_visual_id_line, {})
 
 
 def read_text(path: str | Path) -> str:

@@ -13,6 +13,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+from ml.evaluation.benchmark_files import Read, read_topic_latex, read_visual_ids
 from ml.formula.tree import Tree
 
 FORMULA_KINDS = ("latex", "slt")
@@ -56,12 +57,11 @@ def read_latex_lines(path: Path) -> Iterator[CorpusFormula]:
 
 def read_visual_id_file(path: Path) -> Iterator[CorpusFormula]:
     """LaTeX where the file has it, else the SLT string (1,443 judged visual ids only have that)."""
-    for line in _lines(path):
-        visual_id, slt, latex = (line.split("\t") + ["None", "None"])[:3]
-        if latex not in ("", "None"):
-            yield CorpusFormula(latex, "latex", f"{path.name}:{visual_id}")
-        elif slt not in ("", "None"):
-            yield CorpusFormula(slt, "slt", f"{path.name}:{visual_id}")
+    for visual_id, record in _readable(read_visual_ids(path), path).items():
+        if record.latex:
+            yield CorpusFormula(record.latex, "latex", f"{path.name}:{visual_id}")
+        else:
+            yield CorpusFormula(record.slt, "slt", f"{path.name}:{visual_id}")
 
 
 def read_slt_strings(path: Path) -> Iterator[CorpusFormula]:
@@ -76,10 +76,16 @@ def read_topics(path: Path) -> Iterator[CorpusFormula]:
         for number, match in enumerate(re.finditer(r"<Latex>(.*?)</Latex>", path.read_text(), re.S), 1):
             yield CorpusFormula(html.unescape(match.group(1)).strip(), "latex", f"{path.name}:{number}")
         return
-    for line in _lines(path):
-        topic, _, latex = line.partition("\t")
-        if latex.strip():
-            yield CorpusFormula(latex.strip(), "latex", f"{path.name}:{topic.strip()}")
+    for topic, latex in _readable(read_topic_latex(path), path).items():
+        yield CorpusFormula(latex, "latex", f"{path.name}:{topic}")
+
+
+def _readable(read: Read, path: Path) -> dict:
+    """What a benchmark-file reader read; a malformed line is an error, not a silently skipped formula."""
+    if read.problems:
+        first = read.problems[0]
+        raise ValueError(f"{path}: {len(read.problems)} malformed line(s); line {first.line_no}: {first.reason}")
+    return read.value
 
 
 def read_jsonl(path: Path, field: str = "latex") -> Iterator[CorpusFormula]:

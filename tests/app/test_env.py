@@ -1,7 +1,7 @@
 import pytest
 from django.core.exceptions import ImproperlyConfigured
 
-from mathsearch.env import database_config, env_bool, env_int, redis_url
+from mathsearch.env import cache_url, database_config, env_bool, env_int, redis_url
 
 
 @pytest.mark.parametrize("url, expected", [
@@ -50,6 +50,15 @@ def test_redis_url_accepts(url):
 def test_redis_url_rejects_malformed(url, message):
     with pytest.raises(ImproperlyConfigured, match=message):
         redis_url(url)
+
+
+@pytest.mark.parametrize("broker, cache", [
+    ("redis://127.0.0.1:6379/0", "redis://127.0.0.1:6379/1"),
+    ("rediss://:pw@cache:6380/2", "rediss://:pw@cache:6380/3"),
+    ("redis://h", "redis://h/1"),
+])
+def test_cache_uses_the_next_database_of_the_broker(broker, cache):
+    assert cache_url(broker) == cache
 
 
 def test_env_helpers_read_present_absent_and_malformed(monkeypatch):

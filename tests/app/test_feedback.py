@@ -1,5 +1,8 @@
 """Feedback: the JSON endpoint (CSRF, rate limit, validation), the no-JS form, qrels export, fusion tuning."""
 import json
+import os
+import subprocess
+import sys
 from io import StringIO
 
 import numpy as np
@@ -11,6 +14,7 @@ from django.test import Client
 from searchapp.models import Feedback, Formula
 from searchapp.qrels import judgements, query_id
 from searchapp.tuning import FusionSetting, _mean_ap, load_setting
+from tests.conftest import REPO
 
 pytestmark = pytest.mark.django_db
 
@@ -68,6 +72,24 @@ def test_feedback_is_rate_limited_per_session(formula, settings):
     assert Feedback.objects.count() == 3
     other, other_token = csrf_client()
     assert post_json(other, signal(formula), HTTP_X_CSRFTOKEN=other_token).status_code == 201
+
+
+def test_the_rate_limit_is_shared_by_every_web_process(formula, settings):
+    """Another process (a second gunicorn worker) sees this one's count and refuses the client's next signal."""
+    settings.MATHSEARCH_FEEDBACK_PER_MINUTE = 1
+    client, token = csrf_client()
+    assert post_json(client, signal(formula), HTTP_X_CSRFTOKEN=token).status_code == 201
+    other_process = subprocess.run(
+        [sys.executable, "-c", "import django, os, sys; os.environ['DJANGO_SETTINGS_MODULE'] = 'mathsearch.settings';"
+         " django.setup(); from searchapp.feedback import check_rate, RateLimited\n"
+         "try: check_rate(sys.argv[1])\nexcept RateLimited: print('refused')", client_key_of(client)],
+        cwd=REPO, env={**os.environ, "MATHSEARCH_FEEDBACK_PER_MINUTE": "1"}, capture_output=True, text=True,
+        timeout=60)
+    assert other_process.stdout.strip() == "refused", other_process.stderr
+
+
+def client_key_of(client) -> str:
+    return f"{client.session.session_key}:127.0.0.1"
 
 
 @pytest.mark.parametrize("change, status, code", [

@@ -13,11 +13,11 @@ SHARED = Path(__file__).resolve().parents[3] / ".." / "shared" / "data" / "arqma
     [
         pytest.param("latex", "x^2\n\n\\frac{a}{b}\n", [("x^2", "latex", "f:1"), ("\\frac{a}{b}", "latex", "f:3")],
                      id="latex-lines"),
-        pytest.param("visual_ids", "3\t[V!x]\tNone\r\n4\tNone\tx+1\n5\tNone\tNone\n",
+        pytest.param("visual_ids", "3\t[V!x]\tNone\r\n4\tNone\tx+1\n",
                      [("[V!x]", "slt", "f:3"), ("x+1", "latex", "f:4")], id="visual-ids-prefer-latex"),
         pytest.param("slt_strings", "16\t99\t[V!f[M!()1x1,w[V!x]]]\n", [("[V!f[M!()1x1,w[V!x]]]", "slt", "f:16")],
                      id="slt-strings"),
-        pytest.param("topics", "B.1 \t f(x)= \\frac{1}{x}\nB.2\t\n", [("f(x)= \\frac{1}{x}", "latex", "f:B.1")],
+        pytest.param("topics", "B.1 \t f(x)= \\frac{1}{x}\n", [("f(x)= \\frac{1}{x}", "latex", "f:B.1")],
                      id="topic-text"),
         pytest.param("jsonl", '{"latex": "a+b", "post": 1}\n', [("a+b", "latex", "f:1")], id="jsonl"),
     ],
@@ -26,6 +26,18 @@ def test_readers(tmp_path, fmt, content, expected):
     path = tmp_path / "f"
     path.write_bytes(content.encode())
     assert [(f.text, f.kind, f.source) for f in read_corpus(path, fmt)] == expected
+
+
+@pytest.mark.parametrize("fmt, content, message", [
+    pytest.param("visual_ids", "3\t[V!x]\tNone\n5\tNone\tNone\n", "line 2: neither an SLT string nor LaTeX",
+                 id="visual-id-without-formula"),
+    pytest.param("topics", "B.1\tx\nB.2\t\n", "line 2: expected `topic <TAB> latex`", id="topic-without-latex"),
+])
+def test_a_malformed_line_is_an_error_naming_file_and_line(tmp_path, fmt, content, message):
+    path = tmp_path / "f"
+    path.write_text(content)
+    with pytest.raises(ValueError, match=f"{path}: 1 malformed line\\(s\\); {message}"):
+        list(read_corpus(path, fmt))
 
 
 def test_topic_xml(tmp_path):
