@@ -121,13 +121,19 @@ def store_chunk(job_id: int, prepared: PreparedChunk) -> None:
     outcome = prepared.outcome
     with transaction.atomic():
         job = IndexJob.objects.select_for_update().get(pk=job_id)
-        posts = _timed(outcome, "store", _store_posts, job.corpus, prepared.records)
-        inserted = _timed(outcome, "store", insert_formulas, job.corpus_id, prepared.new, prepared.vectors)
+        posts, refused = _timed(outcome, "store", _store_posts, job.corpus, prepared.records)
+        for line, message in refused.items():
+            outcome.failed += 1
+            outcome.errors.append({"line": line, "message": message})
+        parsed = [item for item in prepared.parsed if item.record.line not in refused]
+        keys = {item.visual_key for item in parsed}
+        kept = [i for i, item in enumerate(prepared.new) if item.visual_key in keys]
+        inserted = _timed(outcome, "store", insert_formulas, job.corpus_id, [prepared.new[i] for i in kept],
+                          [prepared.vectors[i] for i in kept])
         # Ids of every key in the chunk, including those a concurrent job or an earlier chunk stored.
-        formula_ids = dict(job.corpus.formulas.filter(visual_key__in={p.visual_key for p in prepared.parsed})
-                           .values_list("visual_key", "id"))
-        _timed(outcome, "store", _store_occurrences, prepared.parsed, posts, formula_ids)
-        outcome.done += len(prepared.records)
+        formula_ids = dict(job.corpus.formulas.filter(visual_key__in=keys).values_list("visual_key", "id"))
+        _timed(outcome, "store", _store_occurrences, parsed, posts, formula_ids)
+        outcome.done += len(prepared.records) - len(refused)
         _advance(job, prepared.consumed, outcome, len(inserted))
 
 
@@ -162,15 +168,29 @@ def visual_key(slt_string: str) -> str:
     return hashlib.sha256(slt_string.encode()).hexdigest()
 
 
-def _store_posts(corpus: Corpus, records: list[IndexRecord]) -> dict[str, int]:
-    """Post ids by source id; a post already stored (same id) is kept as it is."""
-    unique = {record.post.source_id: record.post for record in records}
-    Post.objects.bulk_create(
-        [Post(corpus=corpus, source_id=p.source_id, title=p.title[:500], body=p.body, url=p.url[:1000],
-              tags=p.tags) for p in unique.values()],
-        ignore_conflicts=True,
-    )
-    return dict(corpus.posts.filter(source_id__in=unique).values_list("source_id", "id"))
+def _store_posts(corpus: Corpus, records: list[IndexRecord]) -> tuple[dict[str, int], dict[int, str]]:
+    """Post ids by source id, and the records refused by line: those reusing a stored post's id with other
+    content. A post stored before with the same content (the same file indexed again) is reused."""
+    first = {}
+    for record in records:
+        first.setdefault(record.post.source_id, record.post)
+    Post.objects.bulk_create([Post(corpus=corpus, **_post_fields(post)) for post in first.values()],
+                             ignore_conflicts=True)
+    stored = {source_id: (post_id, fields) for source_id, post_id, *fields in corpus.posts.filter(
+        source_id__in=first).values_list("source_id", "id", *POST_FIELDS)}
+    refused = {record.line: f"post id {record.post.source_id!r} is already indexed with another title, body, url "
+                            "or tags; give each post its own id"
+               for record in records
+               if stored[record.post.source_id][1] != [_post_fields(record.post)[f] for f in POST_FIELDS]}
+    return {source_id: post_id for source_id, (post_id, _) in stored.items()}, refused
+
+
+POST_FIELDS = ("title", "body", "url", "tags")
+
+
+def _post_fields(post) -> dict:
+    return {"source_id": post.source_id, "title": post.title[:500], "body": post.body, "url": post.url[:1000],
+            "tags": post.tags}
 
 
 def insert_formulas(corpus_id: int, new: list[ParsedFormula], vectors: list[dict]) -> dict[str, int]:

@@ -19,6 +19,8 @@ from ml.extraction import extract_formulas
 
 FORMATS = ("jsonl", "arqmath", "visual_ids", "slt_tsv", "latex")
 MSE_URL = "https://math.stackexchange.com/{kind}/{id}"
+MAX_ID_CHARS = 200
+"""The length of `Post.source_id`."""
 
 
 @dataclass(frozen=True)
@@ -77,7 +79,9 @@ def _read_lines(path: Path, parse_line: Callable[[str, int], Item], skip_header:
             except UnicodeDecodeError as error:
                 yield RecordError(number, f"not UTF-8 (byte {error.start} of the line)")
                 continue
-            if text.strip():
+            if "\x00" in text:  # Postgres text cannot hold it
+                yield RecordError(number, f"NUL character at column {text.index(chr(0)) + 1}")
+            elif text.strip():
                 yield parse_line(text, number)
 
 
@@ -90,9 +94,13 @@ def _jsonl_record(text: str, number: int) -> Item:
         return RecordError(number, "expected a JSON object")
     if not isinstance(data.get("id"), (str, int)) or str(data["id"]).strip() == "":
         return RecordError(number, "missing or empty 'id'")
+    if len(str(data["id"])) > MAX_ID_CHARS:
+        return RecordError(number, f"id is longer than {MAX_ID_CHARS} characters")
     body = str(data.get("body") or "")
     post = PostRecord(str(data["id"]), str(data.get("title") or ""), body, str(data.get("url") or ""),
                       _tags(data.get("tags")))
+    if any("\x00" in value for value in (post.source_id, post.title, post.body, post.url, *post.tags)):
+        return RecordError(number, "NUL character (\\u0000) in a string")
     formulas = tuple(SourceFormula(f.latex, "latex", i, f.start, f.end)
                      for i, f in enumerate(extract_formulas(body)))
     return IndexRecord(number, post, formulas)

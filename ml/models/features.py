@@ -80,8 +80,10 @@ class NodeFeaturizer:
             targets += edges[1]
             types += edges[2]
             offset += len(labels)
-        return GraphBatch(torch.tensor(node_types), torch.tensor(values),
-                          torch.tensor([sources, targets]).reshape(2, -1), torch.tensor(types, dtype=torch.long))
+        # dtype given: trees without edges (single symbols) would otherwise make a float edge index
+        return GraphBatch(torch.tensor(node_types, dtype=torch.long), torch.tensor(values, dtype=torch.long),
+                          torch.tensor([sources, targets], dtype=torch.long).reshape(2, -1),
+                          torch.tensor(types, dtype=torch.long))
 
     @classmethod
     def build(cls, trees: Iterable[Tree], max_values: int, min_count: int, buckets: int) -> NodeFeaturizer:

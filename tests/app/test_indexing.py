@@ -72,11 +72,40 @@ def test_bad_records_are_reported_and_the_job_completes(index_file):
     ]
     job = index_file(lines, name="posts.jsonl", format="jsonl")
     assert job.state == "done"
-    assert (job.total, job.done, job.failed) == (5, 3, 2)
+    assert (job.total, job.done, job.failed) == (5, 2, 3)
     assert job.formula_errors >= 1
     messages = " | ".join(error["message"] for error in job.errors)
-    assert "invalid JSON" in messages and "missing or empty 'id'" in messages
+    assert "invalid JSON" in messages and "missing or empty 'id'" in messages and "post id '1'" in messages
     assert Formula.objects.filter(latex="x+1").exists()
+
+
+def test_a_reused_post_id_with_other_content_is_a_record_error_and_the_first_post_is_kept(index_file):
+    first = json.dumps({"id": "7", "title": "first", "body": "$a+b$"})
+    job = index_file([first, json.dumps({"id": "7", "title": "second", "body": "$c-d$"}), first],
+                     name="posts.jsonl", format="jsonl")
+    assert (job.state, job.done, job.failed) == ("done", 2, 1)
+    assert job.errors == [{"line": 2, "message": "post id '7' is already indexed with another title, body, url "
+                                                 "or tags; give each post its own id"}]
+    assert Post.objects.get(source_id="7").title == "first"
+    assert not Formula.objects.filter(latex="c-d").exists()
+    again = index_file([first], name="posts.jsonl", format="jsonl")
+    assert (again.done, again.failed) == (1, 0)
+
+
+@pytest.mark.parametrize("line, message", [
+    pytest.param(json.dumps({"id": "x" * 201, "body": "$a$"}), "id is longer than 200 characters", id="long-id"),
+    pytest.param(json.dumps({"id": "1", "body": "nul \u0000 in $a$"}), "NUL character", id="nul-in-json"),
+])
+def test_records_postgres_cannot_store_are_record_errors(index_file, line, message):
+    job = index_file([line, json.dumps({"id": "2", "body": "$b$"})], name="posts.jsonl", format="jsonl")
+    assert (job.state, job.done, job.failed, job.message) == ("done", 1, 1, "")
+    assert message in job.errors[0]["message"]
+
+
+def test_a_nul_character_in_a_latex_line_is_a_record_error(index_file):
+    job = index_file(["a\x00b", "c+d"])
+    assert (job.state, job.done, job.failed) == ("done", 1, 1)
+    assert "NUL character at column 2" in job.errors[0]["message"]
 
 
 @pytest.mark.django_db(transaction=True)  # committed chunks, as in a worker

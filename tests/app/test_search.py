@@ -25,6 +25,11 @@ def test_a_stored_formula_finds_itself_first_with_full_score(indexed):
     assert all(a.score >= b.score for a, b in zip(results.hits, results.hits[1:]))
 
 
+def test_a_one_symbol_query_is_answered(indexed, client):
+    response = client.get("/api/search", {"q": "x"})
+    assert response.status_code == 200 and response.json()["results"]
+
+
 def test_similar_formulas_rank_above_unrelated_ones(indexed):
     ranked = [hit.latex for hit in search_formulas("p^2 + q^2 = r^2", k=7).hits]
     assert set(ranked[:2]) == {r"a^2 + b^2 = c^2", r"x^2 + y^2 = z^2"}

@@ -4,6 +4,7 @@ from torch_geometric.data import Batch
 
 from ml import embed as embed_module
 from ml.embed import embed, load_default_model
+from ml.formula import parse_latex
 from ml.models.checkpoint import save_model
 
 
@@ -24,6 +25,13 @@ def test_batch_size_does_not_change_vectors(model, formulas, batch_size):
     for a, b in zip(whole, chunked):
         np.testing.assert_allclose(a["slg"], b["slg"], atol=1e-6)
         np.testing.assert_allclose(a["opg"], b["opg"], atol=1e-6)
+
+
+def test_formulas_of_one_symbol_have_no_edges_and_still_embed(model):
+    """A batch without a single edge (a search for `x`, a chunk of one-symbol formulas) must not fail."""
+    result = embed([parse_latex("x"), parse_latex("2")], model=model)
+    assert [(r["slg"].shape, r["opg"].shape) for r in result] == [((1, 16), (1, 16))] * 2
+    assert np.isfinite(result[0]["slg"]).all()
 
 
 def test_empty_input(model):
