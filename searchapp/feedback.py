@@ -36,6 +36,8 @@ def parse_feedback(data) -> FeedbackInput:
     query = str(data.get("query") or "").strip()
     if not query or len(query) > MAX_QUERY_CHARS:
         raise ApiError("invalid_parameter", f"query must have 1 to {MAX_QUERY_CHARS} characters")
+    if "\x00" in query:  # Postgres text cannot hold it
+        raise ApiError("invalid_parameter", "query must not contain a NUL character")
     kind = data.get("kind")
     if kind not in Feedback.Kind.values:
         raise ApiError("invalid_parameter", f"kind must be one of {', '.join(Feedback.Kind.values)}, got {kind!r}")

@@ -97,6 +97,7 @@ def client_key_of(client) -> str:
     pytest.param({"rank": 0}, 400, "invalid_parameter", id="rank-zero"),
     pytest.param({"rank": "first"}, 400, "invalid_parameter", id="rank-not-a-number"),
     pytest.param({"query": "  "}, 400, "invalid_parameter", id="empty-query"),
+    pytest.param({"query": "x\x00y"}, 400, "invalid_parameter", id="nul-in-query"),
     pytest.param({"fusion": "median"}, 400, "invalid_parameter", id="unknown-fusion"),
     pytest.param({"formula_id": 10**9}, 404, "not_found", id="unknown-formula"),
 ])
