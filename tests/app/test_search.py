@@ -20,7 +20,8 @@ def test_a_stored_formula_finds_itself_first_with_full_score(indexed):
     results = search_formulas(r"\sin^2 x + \cos^2 x = 1", k=5)
     top = results.hits[0]
     assert top.latex == r"\sin^2 x + \cos^2 x = 1"
-    assert top.score == pytest.approx(1.0, abs=0.01)
+    assert top.score == pytest.approx(1.0, abs=0.01) and top.score <= 1.0
+    assert all(-1.0 <= part <= 1.0 for hit in results.hits for part in hit.parts.values())
     assert [hit.rank for hit in results.hits] == list(range(1, len(results.hits) + 1))
     assert all(a.score >= b.score for a, b in zip(results.hits, results.hits[1:]))
 
