@@ -75,7 +75,8 @@ def _read_lines(path: Path, parse_line: Callable[[str, int], Item], skip_header:
             if skip_header and number == 1:
                 continue
             try:
-                text = raw.decode("utf-8").rstrip("\r\n")
+                # utf-8-sig: a file saved with a byte-order mark must not hide it in its first record
+                text = raw.decode("utf-8-sig" if number == 1 else "utf-8").rstrip("\r\n")
             except UnicodeDecodeError as error:
                 yield RecordError(number, f"not UTF-8 (byte {error.start} of the line)")
                 continue

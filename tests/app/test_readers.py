@@ -12,6 +12,15 @@ def write(tmp_path):
     return writer
 
 
+@pytest.mark.parametrize("format, content, text", [
+    pytest.param("jsonl", '\ufeff{"id": 1, "body": "$x+1$"}\n', "x+1", id="jsonl"),
+    pytest.param("latex", "\ufeffx+1\n", "x+1", id="latex"),
+])
+def test_a_byte_order_mark_is_not_part_of_the_first_record(write, format, content, text):
+    [record] = read_records(write(content), format)
+    assert record.formulas[0].text == text
+
+
 def test_jsonl_posts_carry_their_formulas(write):
     path = write('{"id": 7, "title": "T", "body": "Let $x^2$ and $$y$$.", "url": "u", "tags": "<a><b>"}\n')
     [record] = read_records(path, "jsonl")

@@ -18,7 +18,7 @@ class Command(BaseCommand):
 
     def handle(self, *args, path: Path, format: str, corpus: str, sync: bool, **options):
         if not path.is_file():
-            raise CommandError(f"no such file: {path}")
+            raise CommandError(f"{path} is a directory, not a file" if path.is_dir() else f"no such file: {path}")
         job = start_index_job(path, format, corpus, enqueue=not sync)
         self.stdout.write(f"index job {job.pk}: {job.total} records from {path} into corpus {corpus!r}")
         if sync:

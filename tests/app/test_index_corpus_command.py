@@ -1,0 +1,28 @@
+from io import StringIO
+
+import pytest
+from django.core.management import CommandError, call_command
+
+from searchapp.models import Formula
+
+pytestmark = pytest.mark.django_db
+
+
+def test_sync_indexing_reports_what_it_did(tmp_path):
+    path = tmp_path / "formulas.txt"
+    path.write_text("x^2+1\n\\frac{\nx^2+1\n")
+    out = StringIO()
+    call_command("index_corpus", str(path), "--format", "latex", "--corpus", "cli", "--sync", stdout=out)
+    assert "3 records" in out.getvalue()
+    assert "done: 3 records indexed, 0 failed, 1 new formulas, 1 formula errors" in out.getvalue()
+    assert Formula.objects.filter(corpus__name="cli").count() == 1
+
+
+@pytest.mark.parametrize("target, message", [
+    pytest.param("missing.txt", "no such file: {path}", id="missing"),
+    pytest.param(".", "{path} is a directory, not a file", id="directory"),
+])
+def test_a_path_that_is_not_a_file_is_a_clear_error(tmp_path, target, message):
+    path = (tmp_path / target)
+    with pytest.raises(CommandError, match=message.format(path=path).replace(".", r"\.")):
+        call_command("index_corpus", str(path), "--format", "latex", "--corpus", "cli")
