@@ -21,6 +21,8 @@ FORMATS = ("jsonl", "arqmath", "visual_ids", "slt_tsv", "latex")
 MSE_URL = "https://math.stackexchange.com/{kind}/{id}"
 MAX_ID_CHARS = 200
 """The length of `Post.source_id`."""
+MAX_POSITION = 2**31 - 1
+"""The largest `Occurrence.position` Postgres stores (an ARQMath formula id becomes the position)."""
 
 
 @dataclass(frozen=True)
@@ -83,7 +85,21 @@ def _read_lines(path: Path, parse_line: Callable[[str, int], Item], skip_header:
             if "\x00" in text:  # Postgres text cannot hold it
                 yield RecordError(number, f"NUL character at column {text.index(chr(0)) + 1}")
             elif text.strip():
-                yield parse_line(text, number)
+                item = parse_line(text, number)
+                problem = _unstorable(item) if isinstance(item, IndexRecord) else None
+                yield RecordError(number, problem) if problem else item
+
+
+def _unstorable(record: IndexRecord) -> str | None:
+    """Why Postgres would refuse the record (a refused row would fail its whole chunk), or None."""
+    post = record.post
+    if len(post.source_id) > MAX_ID_CHARS:
+        return f"id is longer than {MAX_ID_CHARS} characters"
+    strings = (post.source_id, post.title, post.body, post.url, *post.tags, *(f.text for f in record.formulas))
+    if any("\x00" in value for value in strings):  # from a JSON `\u0000`; a raw one is caught per line
+        return "NUL character (\\u0000) in a string"
+    too_far = [f.position for f in record.formulas if f.position > MAX_POSITION]
+    return f"formula id {too_far[0]} is larger than {MAX_POSITION}" if too_far else None
 
 
 def _jsonl_record(text: str, number: int) -> Item:
@@ -95,13 +111,9 @@ def _jsonl_record(text: str, number: int) -> Item:
         return RecordError(number, "expected a JSON object")
     if not isinstance(data.get("id"), (str, int)) or str(data["id"]).strip() == "":
         return RecordError(number, "missing or empty 'id'")
-    if len(str(data["id"])) > MAX_ID_CHARS:
-        return RecordError(number, f"id is longer than {MAX_ID_CHARS} characters")
     body = str(data.get("body") or "")
     post = PostRecord(str(data["id"]), str(data.get("title") or ""), body, str(data.get("url") or ""),
                       _tags(data.get("tags")))
-    if any("\x00" in value for value in (post.source_id, post.title, post.body, post.url, *post.tags)):
-        return RecordError(number, "NUL character (\\u0000) in a string")
     formulas = tuple(SourceFormula(f.latex, "latex", i, f.start, f.end)
                      for i, f in enumerate(extract_formulas(body)))
     return IndexRecord(number, post, formulas)

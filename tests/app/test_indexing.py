@@ -102,6 +102,18 @@ def test_records_postgres_cannot_store_are_record_errors(index_file, line, messa
     assert message in job.errors[0]["message"]
 
 
+@pytest.mark.parametrize("row, message", [
+    pytest.param("99999999999\t5\t1\tanswer\t1\tx+1", "formula id 99999999999 is larger than 2147483647",
+                 id="formula-id-out-of-range"),
+    pytest.param("1\t" + "9" * 250 + "\t1\tanswer\t1\tx+1", "id is longer than 200 characters", id="long-post-id"),
+])
+def test_arqmath_rows_postgres_cannot_store_are_record_errors(index_file, row, message):
+    header = "id\tpost_id\tthread_id\ttype\tvisual_id\tformula"
+    job = index_file([header, row, "2\t6\t1\tanswer\t1\tx+3"], name="formulas.tsv", format="arqmath")
+    assert (job.state, job.done, job.failed, job.message) == ("done", 1, 1, "")
+    assert job.errors == [{"line": 2, "message": message}]
+
+
 def test_a_nul_character_in_a_latex_line_is_a_record_error(index_file):
     job = index_file(["a\x00b", "c+d"])
     assert (job.state, job.done, job.failed) == ("done", 1, 1)
