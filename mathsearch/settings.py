@@ -89,10 +89,6 @@ TEMPLATES = [
 DATABASES = {"default": database_config(DATABASE_URL)}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
-# Shared by every web process, so the feedback rate limit counts a client once, not once per process.
-CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": cache_url(redis_url(REDIS_URL)),
-                      "KEY_PREFIX": "mathsearch"}}
-
 LANGUAGE_CODE = "en-us"
 TIME_ZONE = "UTC"
 USE_I18N = True
@@ -113,6 +109,10 @@ MATHSEARCH_TORCH_THREADS = env_int("MATHSEARCH_TORCH_THREADS", 1)
 # Celery, wired the standard Django way (mathsearch/celery.py reads the CELERY_ names).
 CELERY_BROKER_URL = redis_url(REDIS_URL)
 CELERY_RESULT_BACKEND = CELERY_BROKER_URL
+
+# Shared by every web process, so the feedback rate limit counts a client once, not once per process.
+CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache",
+                      "LOCATION": cache_url(CELERY_BROKER_URL), "KEY_PREFIX": "mathsearch"}}
 CELERY_TASK_ACKS_LATE = True  # a worker killed mid-task leaves it queued, so jobs resume
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1  # indexing chunks are long: do not hoard them

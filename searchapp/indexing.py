@@ -168,29 +168,29 @@ def visual_key(slt_string: str) -> str:
     return hashlib.sha256(slt_string.encode()).hexdigest()
 
 
+POST_CONTENT = ("title", "body", "url", "tags")
+"""What a post stores besides its id: a reused id must come with the same content."""
+
+
 def _store_posts(corpus: Corpus, records: list[IndexRecord]) -> tuple[dict[str, int], dict[int, str]]:
     """Post ids by source id, and the records refused by line: those reusing a stored post's id with other
     content. A post stored before with the same content (the same file indexed again) is reused."""
     first = {}
     for record in records:
         first.setdefault(record.post.source_id, record.post)
-    Post.objects.bulk_create([Post(corpus=corpus, **_post_fields(post)) for post in first.values()],
-                             ignore_conflicts=True)
-    stored = {source_id: (post_id, fields) for source_id, post_id, *fields in corpus.posts.filter(
-        source_id__in=first).values_list("source_id", "id", *POST_FIELDS)}
+    Post.objects.bulk_create([Post(corpus=corpus, source_id=source_id, **dict(zip(POST_CONTENT, _content(post))))
+                              for source_id, post in first.items()], ignore_conflicts=True)
+    stored = {source_id: (post_id, tuple(content)) for source_id, post_id, *content in corpus.posts.filter(
+        source_id__in=first).values_list("source_id", "id", *POST_CONTENT)}
     refused = {record.line: f"post id {record.post.source_id!r} is already indexed with another title, body, url "
                             "or tags; give each post its own id"
-               for record in records
-               if stored[record.post.source_id][1] != [_post_fields(record.post)[f] for f in POST_FIELDS]}
+               for record in records if stored[record.post.source_id][1] != _content(record.post)}
     return {source_id: post_id for source_id, (post_id, _) in stored.items()}, refused
 
 
-POST_FIELDS = ("title", "body", "url", "tags")
-
-
-def _post_fields(post) -> dict:
-    return {"source_id": post.source_id, "title": post.title[:500], "body": post.body, "url": post.url[:1000],
-            "tags": post.tags}
+def _content(post) -> tuple:
+    """The post's POST_CONTENT values as stored (title and url cut to their columns)."""
+    return post.title[:500], post.body, post.url[:1000], post.tags
 
 
 def insert_formulas(corpus_id: int, new: list[ParsedFormula], vectors: list[dict]) -> dict[str, int]:
