@@ -69,7 +69,7 @@ def redis_url(url: str) -> str:
     if parts.scheme not in REDIS_SCHEMES:
         raise ImproperlyConfigured(f"REDIS_URL must start with redis:// or rediss://, got {_redacted(url)!r}")
     try:
-        parts.port
+        _ = parts.port  # urllib validates the port only when it is read
     except ValueError:
         raise ImproperlyConfigured(f"REDIS_URL has an invalid port: {_redacted(url)!r}") from None
     if not parts.hostname:

@@ -7,8 +7,8 @@ id, formulas by (corpus, visual key), occurrences by (post, position).
 from __future__ import annotations
 
 import hashlib
-import json
 import itertools
+import json
 import time
 from collections import defaultdict
 from dataclasses import dataclass, field
@@ -19,8 +19,8 @@ from django.utils import timezone
 
 from ml.formula import ParseError, parse_latex, parse_slt_string
 from searchapp.embedding import embed_graphs
-from searchapp.models import Corpus, IndexJob, Occurrence, Post
 from searchapp.iterables import chunks
+from searchapp.models import Corpus, IndexJob, Occurrence, Post
 from searchapp.postings import CodebookMismatch, compact_postings, ensure_codebook_loaded, store_postings
 from searchapp.readers import IndexRecord, RecordError, SourceFormula, count_records, read_records
 from searchapp.vectors import matrix_bytes

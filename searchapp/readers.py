@@ -10,9 +10,9 @@ one formula per line.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Iterator
 
 from ml.evaluation.benchmark_files import parse_visual_id_line
 from ml.extraction import extract_formulas

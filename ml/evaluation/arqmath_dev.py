@@ -8,8 +8,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from ml.evaluation.ranking import Qrels
 from ml.evaluation.benchmark_files import Problem, VisualIdRecord, read_qrels, read_topic_latex, read_visual_ids
+from ml.evaluation.ranking import Qrels
 
 QRELS_FILE = "arqmath/qrels/qrels.arqmath-2020-task2-dev-visual_ids.txt"
 TOPICS_FILE = "arqmath/topics/topics.arqmath-2020-task2.txt"

@@ -13,10 +13,10 @@ import csv
 import re
 import xml.etree.ElementTree as ET
 from collections import Counter
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from statistics import fmean
-from typing import Callable, Iterable
 
 from ml.formula.tree import Tree
 

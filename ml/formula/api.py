@@ -110,4 +110,5 @@ def _with_opt(source: str, slt: Tree) -> FormulaGraphs:
         return FormulaGraphs(source, slt, None, "formula too deeply nested for an operator tree")
 
 
-__all__ = ["FormulaGraphs", "ParseError", "graphs_to_json", "parse_latex", "parse_mathml", "parse_slt_string", "strip_math_delimiters"]
+__all__ = ["FormulaGraphs", "ParseError", "graphs_to_json", "parse_latex", "parse_mathml", "parse_slt_string",
+           "strip_math_delimiters"]

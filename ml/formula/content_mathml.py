@@ -18,8 +18,18 @@ import xml.etree.ElementTree as ET
 
 from ml.formula.errors import ParseError
 from ml.formula.opt_nodes import leaf, make
-from ml.formula.opt_symbols import (BIG_OPERATORS, CMML_FUNCTIONS, CONSTANTS, DELIMITED, FUNCTION_LETTERS,
-                                    FUNCTIONS, INFIX, INTEGRALS, PREFIX, CMML_SCRIPTS)
+from ml.formula.opt_symbols import (
+    BIG_OPERATORS,
+    CMML_FUNCTIONS,
+    CMML_SCRIPTS,
+    CONSTANTS,
+    DELIMITED,
+    FUNCTION_LETTERS,
+    FUNCTIONS,
+    INFIX,
+    INTEGRALS,
+    PREFIX,
+)
 from ml.formula.tree import Node, Tree
 
 MAX_CHARS = 200_000

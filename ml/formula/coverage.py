@@ -9,8 +9,8 @@ import html
 import re
 import time
 from collections import Counter
+from collections.abc import Iterable
 from pathlib import Path
-from typing import Iterable
 
 from ml.formula.api import parse_latex, parse_mathml
 from ml.formula.errors import ParseError

@@ -3,7 +3,7 @@ accents, text, environments. Each handler reads its arguments through the parser
 """
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 from ml.formula import latex_symbols as sym
 from ml.formula.errors import ParseError

@@ -20,7 +20,8 @@ _OVERRIDES = {
     r"\setminus": "∖", r"\smallsetminus": "∖", r"\vert": "|", r"\mid": "∣", r"\Vert": "∥", r"\|": "∥",
     r"\lvert": "|", r"\rvert": "|", r"\lVert": "∥", r"\rVert": "∥", r"\{": "{", r"\}": "}", r"\lbrace": "{",
     r"\rbrace": "}", r"\lbrack": "[", r"\rbrack": "]", r"\%": "%", r"\$": "$", r"\#": "#", r"\&": "&",
-    r"\_": "_", r"\star": "⋆", r"\ast": "∗", r"\Re": "ℜ", r"\Im": "ℑ", r"\tilde": "~", r"\dagger": "†", r"\sim": "∼", r"\leqslant": "≤", r"\geqslant": "≥",
+    r"\_": "_", r"\star": "⋆", r"\ast": "∗", r"\Re": "ℜ", r"\Im": "ℑ", r"\tilde": "~",
+    r"\dagger": "†", r"\sim": "∼", r"\leqslant": "≤", r"\geqslant": "≥",
 }
 CHAR_ALIASES = {"−": "-", "–": "-", "·": "⋅", "（": "(", "）": ")", "，": ",", "⩽": "≤", "⩾": "≥"}
 """Characters typed for others that look the same: Unicode minus, full-width punctuation, slanted ≤."""

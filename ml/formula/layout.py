@@ -35,7 +35,7 @@ class Box:
         self.fence = fence  # the delimiter character while the box may still open or close a group
         self.primes = 0
 
-    def attach(self, relation: str, boxes: list["Box"]) -> None:
+    def attach(self, relation: str, boxes: list[Box]) -> None:
         if boxes:
             self.rels.setdefault(relation, []).extend(boxes)
 

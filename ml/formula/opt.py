@@ -32,8 +32,7 @@ Label scheme (what the trees look like):
 from __future__ import annotations
 
 from ml.formula.opt_nodes import leaf, make
-from ml.formula.opt_symbols import (DELIMITED, FUNCTION_LETTERS, INFIX, INTEGRALS, MUL, PREFIX,
-                                    REL, SEP, UNARY, OpInfo)
+from ml.formula.opt_symbols import DELIMITED, FUNCTION_LETTERS, INFIX, INTEGRALS, MUL, PREFIX, REL, SEP, UNARY, OpInfo
 from ml.formula.opt_tokens import Token, make_token, match_delimiters, with_scripts
 from ml.formula.tree import Node, Tree
 

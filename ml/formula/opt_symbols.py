@@ -119,7 +119,7 @@ f applied to x, while `x(1-x)` stays a product. Other letters are never applied.
 
 CONSTANTS = {"π": "π", "\\pi": "π", "pi": "π", "∞": "∞", "\\infty": "∞", "infinity": "∞",
              "∅": "∅", "\\emptyset": "∅", "emptyset": "∅", "ℵ": "ℵ", "…": "…", "⋯": "…",
-             "…": "…", "\\ldots": "…", "\\cdots": "…", "ellipsis": "…"}
+             "\\ldots": "…", "\\cdots": "…", "ellipsis": "…"}
 """Symbols that are constants: `C!π`, `C!∞`, …; `e` and `i` stay variables (context decides)."""
 
 PRIMES = frozenset({"′", "″", "‴", "′′", "′′′", "'", "''"})

@@ -8,11 +8,11 @@ sees one flat level. Bare delimiters are then matched into group tokens by `matc
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Callable
 
 from ml.formula.opt_nodes import leaf, make
-from ml.formula.opt_symbols import (BIG_OPERATORS, CONSTANTS, FUNCTIONS, INFIX, PREFIX, PRIMES)
+from ml.formula.opt_symbols import BIG_OPERATORS, CONSTANTS, FUNCTIONS, INFIX, PREFIX, PRIMES
 from ml.formula.tree import Node, node_type, node_value
 
 OPENERS = frozenset("([{⟨⌊⌈")

@@ -1,7 +1,7 @@
 """Trees as torch_geometric graphs (SLG / OPG): forward and reverse edges, each with its relation type."""
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache, lru_cache
 
 import torch
 from torch_geometric.data import Data
@@ -47,11 +47,11 @@ def _type_id(label: str) -> int:
     return NODE_TYPES.index(kind if kind in NODE_TYPES else "E")
 
 
-@lru_cache(maxsize=None)
+@cache
 def _slt_relations(label: str) -> tuple[int, int]:
     return slt_relation(label), slt_relation(label, reverse=True)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _opt_relations(label: str) -> tuple[int, int]:
     return opt_relation(label), opt_relation(label, reverse=True)

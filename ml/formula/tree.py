@@ -8,14 +8,14 @@ all `"0"` under a commutative operator.
 """
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import Iterator
 
 
 @dataclass(frozen=True, eq=False)
 class Node:
     label: str
-    children: tuple[tuple[str, "Node"], ...] = ()
+    children: tuple[tuple[str, Node], ...] = ()
 
     def __eq__(self, other: object) -> bool:
         # Compared by pre-order signature, not dataclass field recursion, so a long baseline
@@ -28,7 +28,7 @@ class Node:
     def _signature(self) -> tuple:
         return tuple((node.label, tuple(edge for edge, _ in node.children)) for node in _preorder(self))
 
-    def child(self, edge: str) -> "Node | None":
+    def child(self, edge: str) -> Node | None:
         """The first child reached by `edge`, or None."""
         for label, node in self.children:
             if label == edge:

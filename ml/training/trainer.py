@@ -22,7 +22,7 @@ from ml.models.features import NodeFeaturizer
 from ml.training.config import TrainConfig
 from ml.training.corpus import CorpusFormula, parse_formula
 from ml.training.loss import in_out_loss, node_losses
-from ml.training.pairs import CONDITIONS, Augment, PairKind, augmenter, make_views, view_names
+from ml.training.pairs import CONDITIONS, PairKind, augmenter, make_views, view_names
 
 log = logging.getLogger(__name__)
 

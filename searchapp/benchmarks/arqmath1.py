@@ -14,11 +14,11 @@ from pathlib import Path
 
 import numpy as np
 
+from ml.evaluation.arqmath_dev import load_dev_split
 from ml.evaluation.baselines import latex_tfidf_run, node_label_tfidf_run, random_baseline
 from ml.evaluation.benchmark_files import read_qrels, read_topic_latex
 from ml.evaluation.metrics import METRICS, evaluate
 from ml.evaluation.topic_files import read_topic_xml
-from ml.evaluation.arqmath_dev import load_dev_split
 from ml.formula import ParseError
 from searchapp.indexing import run_job, start_index_job
 from searchapp.models import Occurrence

@@ -18,8 +18,8 @@ from ml.evaluation.benchmark_files import read_topic_latex, read_visual_ids
 from ml.formula import ParseError, parse_latex, parse_slt_string
 from ml.formula.augment import substitute_variables
 from ml.retrieval.fusion import fuse
-from ml.training.corpus import read_slt_strings
 from ml.retrieval.maxsim import maxsim_many
+from ml.training.corpus import read_slt_strings
 from searchapp.benchmarks.arqmath1 import JUDGED, TOPICS
 from searchapp.embedding import embed_graphs
 from searchapp.indexing import run_job, start_index_job

@@ -1,8 +1,8 @@
 """Staff pages: corpus upload, job progress, corpus re-index / delete, feedback per query."""
 import re
 
-from django.core.files.uploadedfile import SimpleUploadedFile
 import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
 
 from searchapp.indexing import run_job
 from searchapp.models import Corpus, Feedback, Formula, IndexJob, PostingList

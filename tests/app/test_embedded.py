@@ -9,7 +9,6 @@ import pytest
 import redis
 
 from mathsearch.embedded import SHARED_BUFFERS, EmbeddedServices
-
 from tests.conftest import REPO
 
 

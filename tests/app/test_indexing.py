@@ -10,7 +10,6 @@ from searchapp.indexing import run_job, start_index_job
 from searchapp.models import CodebookState, Formula, Occurrence, Post, PostingList
 from searchapp.postings import ID_DTYPE, CodebookMismatch, ensure_codebook_loaded
 from searchapp.vectors import decode_matrix
-
 from tests.app.conftest import FORMULAS
 
 pytestmark = pytest.mark.django_db

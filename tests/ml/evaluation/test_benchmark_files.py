@@ -3,8 +3,18 @@ from pathlib import Path
 import pytest
 
 from ml.evaluation.benchmark_files import (
-    Problem, VisualIdRecord, format_run, parse_qrels, parse_run, parse_topic_latex, parse_visual_ids, read_qrels,
-    read_run, read_topic_latex, read_visual_ids, write_run,
+    Problem,
+    VisualIdRecord,
+    format_run,
+    parse_qrels,
+    parse_run,
+    parse_topic_latex,
+    parse_visual_ids,
+    read_qrels,
+    read_run,
+    read_topic_latex,
+    read_visual_ids,
+    write_run,
 )
 
 

@@ -4,7 +4,12 @@ import pytest
 
 from ml.evaluation.benchmark_files import Problem
 from ml.evaluation.topic_files import (
-    TopicContext, TopicFormula, math_containers, parse_topic_contexts, parse_topic_xml, read_topic_contexts,
+    TopicContext,
+    TopicFormula,
+    math_containers,
+    parse_topic_contexts,
+    parse_topic_xml,
+    read_topic_contexts,
     read_topic_xml,
 )
 

@@ -1,8 +1,14 @@
 import numpy as np
 import pytest
 
-from ml.retrieval.codebook import (CodebookError, fit_codebook, load_codebook, make_codebook, save_codebook,
-                                   spherical_kmeans)
+from ml.retrieval.codebook import (
+    CodebookError,
+    fit_codebook,
+    load_codebook,
+    make_codebook,
+    save_codebook,
+    spherical_kmeans,
+)
 
 
 @pytest.fixture

@@ -5,6 +5,7 @@ from ml.formula.errors import ParseError
 from ml.formula.tree import Node, Tree
 from ml.training.corpus import CorpusFormula
 
+
 @pytest.fixture(autouse=True)
 def keep_thread_count():
     """train() sets torch's process-wide thread count; give other tests theirs back."""
@@ -47,7 +48,7 @@ class Parsed:
 @pytest.fixture
 def corpus():
     """20 tiny formulas, one that fails to parse and one without an OPT; `parse` looks them up."""
-    table = {f"{op}:{l}{r}": formula(op, l, r) for op in ("plus", "times", "sup", "divide") for l, r in VARIABLES}
+    table = {f"{op}:{a}{b}": formula(op, a, b) for op in ("plus", "times", "sup", "divide") for a, b in VARIABLES}
     table["slt-only"] = (formula("plus", "u", "v")[0], None)
 
     def parse(item: CorpusFormula):
