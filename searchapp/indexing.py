@@ -17,7 +17,7 @@ from pathlib import Path
 from django.db import connection, transaction
 from django.utils import timezone
 
-from ml.formula import ParseError, parse_latex, parse_slt_string
+from ml.formula import ParseError, parse, to_slt_string
 from searchapp.embedding import embed_graphs
 from searchapp.iterables import chunks
 from searchapp.models import Corpus, IndexJob, Occurrence, Post
@@ -155,13 +155,13 @@ def _parse_all(records: list[IndexRecord], outcome: ChunkOutcome) -> list[Parsed
                 outcome.errors.append({"line": record.line, "message": f"formula {source.position}: "
                                        f"{error.kind} at {error.pos}: {error.message}"})
                 continue
-            slt_string = graphs.slt.to_slt_string()
+            slt_string = to_slt_string(graphs.slt)
             parsed.append(ParsedFormula(source, record, graphs, slt_string, visual_key(slt_string)))
     return parsed
 
 
 def parse_formula(text: str, notation: str):
-    return parse_slt_string(text) if notation == "slt" else parse_latex(text)
+    return parse(text, notation)
 
 
 def visual_key(slt_string: str) -> str:

@@ -8,19 +8,16 @@ from dataclasses import dataclass
 from ml.formula.errors import ParseError, check_length
 from ml.formula.latex_parser import latex_to_slt
 from ml.formula.mathml import mathml_to_slt
-from ml.formula.slt_string import parse_slt_string as _slt_from_string
+from ml.formula.opt import OptError, build_opt
+from ml.formula.slt_string import looks_like_slt_string, to_slt_string, tree_from_slt_string
 from ml.formula.tree import Tree
 
-try:  # operator trees are built by a separate module; SLTs work without it
-    from ml.formula.opt import OptError, build_opt
-except ImportError:
-    OptError, build_opt = None, None
-
-OPT_UNAVAILABLE = "operator trees not available"
 MAX_OPT_NODES = 600
 """Operator trees are built only up to this many SLT nodes (the largest real formula seen has 587): building
 one costs time quadratic in the size, and every parse must stay within its time budget."""
 _DOLLARS = (("$$", "$$"), ("$", "$"), ("\\(", "\\)"), ("\\[", "\\]"))
+NOTATIONS = ("latex", "mathml", "slt")
+"""What `parse` accepts: LaTeX, Presentation MathML, or a Tangent-S SLT string."""
 
 
 @contextmanager
@@ -44,12 +41,30 @@ class FormulaGraphs:
     opt_error: str | None = None
 
 
+def parse(text: str, notation: str) -> FormulaGraphs:
+    """Both graphs of a formula written in `notation` (one of NOTATIONS).
+
+    The caller names the notation, so a flow never guesses it and text meant as LaTeX is never read as
+    something else.
+    """
+    parser = _PARSERS.get(notation)
+    if parser is None:
+        raise ValueError(f"unknown notation {notation!r}; choose one of {', '.join(NOTATIONS)}")
+    return parser(text)
+
+
 @_without_cycle_collection()
 def parse_latex(latex: str) -> FormulaGraphs:
-    """Parse one LaTeX formula (math mode; surrounding `$…$`, `\\(…\\)` are dropped)."""
+    """Parse one LaTeX formula (math mode; surrounding `$…$`, `\\(…\\)` are dropped).
+
+    A Tangent SLT string is refused (kind "slt_string") rather than read as brackets and factorials.
+    """
     check_length(latex)
     content = strip_math_delimiters(latex)
     offset = latex.find(content) if content else 0
+    if looks_like_slt_string(content):
+        raise ParseError("this looks like a Tangent SLT string, not LaTeX; give it with notation slt", offset,
+                         "slt_string")
     try:
         root = latex_to_slt(content)
     except ParseError as error:  # positions count from the start of what the caller gave
@@ -62,7 +77,7 @@ def parse_latex(latex: str) -> FormulaGraphs:
 @_without_cycle_collection()
 def parse_slt_string(text: str) -> FormulaGraphs:
     """Parse a Tangent-S SLT string such as `[V!x,a[N!2]]`."""
-    return _with_opt(text, _slt_from_string(text))
+    return _with_opt(text, tree_from_slt_string(text))
 
 
 @_without_cycle_collection()
@@ -75,7 +90,7 @@ def graphs_to_json(graphs: FormulaGraphs) -> dict:
     """Both trees as JSON-ready data: nodes (pre-order ids and labels), edges, and the SLT string."""
     return {
         "source": graphs.source,
-        "slt": {**tree_to_json(graphs.slt), "string": graphs.slt.to_slt_string()},
+        "slt": {**tree_to_json(graphs.slt), "string": to_slt_string(graphs.slt)},
         "opt": tree_to_json(graphs.opt) if graphs.opt is not None else None,
         "opt_error": graphs.opt_error,
     }
@@ -100,8 +115,6 @@ def strip_math_delimiters(latex: str) -> str:
 def _with_opt(source: str, slt: Tree) -> FormulaGraphs:
     if len(slt) > MAX_OPT_NODES:
         return FormulaGraphs(source, slt, None, f"formula too large for an operator tree ({len(slt)} > {MAX_OPT_NODES} nodes)")
-    if build_opt is None:
-        return FormulaGraphs(source, slt, None, OPT_UNAVAILABLE)
     try:
         return FormulaGraphs(source, slt, build_opt(slt), None)
     except OptError as error:
@@ -110,5 +123,4 @@ def _with_opt(source: str, slt: Tree) -> FormulaGraphs:
         return FormulaGraphs(source, slt, None, "formula too deeply nested for an operator tree")
 
 
-__all__ = ["FormulaGraphs", "ParseError", "graphs_to_json", "parse_latex", "parse_mathml", "parse_slt_string",
-           "strip_math_delimiters"]
+_PARSERS = {"latex": parse_latex, "mathml": parse_mathml, "slt": parse_slt_string}

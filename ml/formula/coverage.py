@@ -14,7 +14,7 @@ from pathlib import Path
 
 from ml.formula.api import parse_latex, parse_mathml
 from ml.formula.errors import ParseError
-from ml.formula.slt_string import parse_slt_string, to_slt_string
+from ml.formula.slt_string import to_slt_string, tree_from_slt_string
 
 _MATH_SPAN = re.compile(r'<span class="math-container"[^>]*>(.*?)</span>', re.DOTALL)
 _ALTTEXT = re.compile(r'alttext="([^"]*)"')
@@ -91,7 +91,7 @@ def round_trip(slt_strings: Iterable[str]) -> dict:
     for text in slt_strings:
         total += 1
         try:
-            tree = parse_slt_string(text)
+            tree = tree_from_slt_string(text)
         except ParseError:
             mismatches.append(text[:200])
             continue
@@ -134,7 +134,7 @@ def mathml_agreement(data_dir: Path) -> dict:
         total += 1
         latex = html.unescape(_ALTTEXT.search(row[-1]).group(1))
         try:
-            same = parse_mathml(row[-1]).slt.to_slt_string() == parse_latex(latex).slt.to_slt_string()
+            same = to_slt_string(parse_mathml(row[-1]).slt) == to_slt_string(parse_latex(latex).slt)
         except ParseError:
             same = False
         agree += same

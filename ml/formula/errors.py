@@ -11,6 +11,7 @@ ERROR_KINDS = (
     "unbalanced_environment",
     "missing_argument",
     "invalid_slt_string",
+    "slt_string",
     "invalid_mathml",
 )
 

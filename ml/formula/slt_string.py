@@ -7,13 +7,17 @@ a long formula nests as deep as the formula is long.
 """
 from __future__ import annotations
 
+import re
+
 from ml.formula.errors import MAX_MARKUP_CHARS, ParseError, check_length
 from ml.formula.layout import CHILD_ORDER
-from ml.formula.relations import SLT_EDGE_LABELS
-from ml.formula.tree import Node, Tree
+from ml.formula.tree import SLT_EDGE_LABELS, Node, Tree
 
 _ESCAPES = ((",", "&comma;"), ("[", "&lsqb;"), ("]", "&rsqb;"))
 _SYNTAX = frozenset("[],")
+_TYPED_START = re.compile(r"\s*\[[NVCFTMUOEW]!")
+"""`[` then a Tangent type prefix (`V!x`, `N!2`, `M!()1x2`, …): how an SLT string of a formula that begins with a
+symbol starts, and LaTeX almost never does."""
 
 
 def escape_label(label: str) -> str:
@@ -53,11 +57,26 @@ class _Frame:
     __slots__ = ("label", "edge", "children", "start")
 
     def __init__(self, label: str, edge: str, start: int) -> None:
-        self.label, self.edge, self.children, self.start = label, edge, [], start
+        self.label, self.edge, self.start = label, edge, start
+        self.children: list[tuple[str, Node]] = []
 
 
-def parse_slt_string(text: str) -> Tree:
-    """Parse a Tangent SLT string; raises ParseError(kind="invalid_slt_string") with the offending offset."""
+def looks_like_slt_string(text: str) -> bool:
+    """True for a whole Tangent SLT string; LaTeX such as `[a,b]`, `[0,1]^2` or `[A, B]` is never one."""
+    if not _TYPED_START.match(text):
+        return False
+    try:
+        tree_from_slt_string(text)
+    except ParseError:
+        return False
+    return True
+
+
+def tree_from_slt_string(text: str) -> Tree:
+    """The SLT of a Tangent SLT string, without an operator tree (cheap: for drawing a stored formula).
+
+    Raises ParseError(kind="invalid_slt_string") with the offending offset.
+    """
     check_length(text, MAX_MARKUP_CHARS)
     text = text.strip()
     stack: list[_Frame] = []

@@ -2,14 +2,19 @@
 
 A node carries a label (`type!value`, e.g. `V!x`, `N!2`, `U!plus`, or a bare
 operator symbol such as `+` in an SLT) and an ordered tuple of labelled edges to
-its children. SLT edge labels are the layout relations of DESIGN.md §2
-(`n a b o u c d e w`); OPT edge labels are argument positions (`"0"`, `"1"`, …),
+its children. SLT edge labels are the layout relations of Tangent-S
+(SLT_EDGE_LABELS); OPT edge labels are argument positions (`"0"`, `"1"`, …),
 all `"0"` under a commutative operator.
 """
 from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+
+NODE_TYPES = ("N", "V", "C", "F", "T", "M", "U", "O", "E", "*")
+"""Node type letters; `E` marks an error/unknown node, `*` a bare operator symbol of an SLT."""
+SLT_EDGE_LABELS = ("n", "a", "b", "o", "u", "c", "d", "e", "w")
+"""Layout relations: next, above, below, over, under, pre-above, pre-below, element, within."""
 
 
 @dataclass(frozen=True, eq=False)
@@ -49,7 +54,7 @@ class Tree:
 
     @property
     def nodes(self) -> tuple[Node, ...]:
-        """Nodes in pre-order; a node's index here is its id in `edges` and `to_pyg`."""
+        """Nodes in pre-order; a node's index here is its id in `edges` and in the models' graphs."""
         return self._order
 
     @property
@@ -76,18 +81,6 @@ class Tree:
 
     def __len__(self) -> int:
         return len(self._order)
-
-    def to_pyg(self):
-        """This tree as a torch_geometric `Data` graph with reverse edges (see `ml.formula.pyg`)."""
-        from ml.formula.pyg import tree_to_pyg  # torch is heavy; only graph users pay for it
-
-        return tree_to_pyg(self)
-
-    def to_slt_string(self) -> str:
-        """The canonical Tangent-S string of this SLT (see `ml.formula.slt_string`)."""
-        from ml.formula.slt_string import to_slt_string
-
-        return to_slt_string(self)
 
 
 def _preorder(root: Node) -> Iterator[Node]:

@@ -9,8 +9,9 @@ from torch import nn
 from torch_geometric.data import Batch
 from torch_geometric.nn import RGCNConv
 
-from ml.formula.relations import NODE_TYPES, NUM_OPT_RELATIONS, NUM_SLT_RELATIONS
+from ml.formula.tree import NODE_TYPES
 from ml.models.features import GraphBatch, NodeFeaturizer
+from ml.models.graphs import NUM_OPT_RELATIONS, NUM_SLT_RELATIONS
 
 
 @dataclass(frozen=True)

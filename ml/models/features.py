@@ -17,8 +17,8 @@ import torch
 from torch_geometric.data import Data
 
 from ml.formula.augment import MASK_VALUE, WILDCARD
-from ml.formula.pyg import directed_edges, node_type_ids
 from ml.formula.tree import Tree, node_value
+from ml.models.graphs import directed_edges, node_type_ids, tree_to_pyg
 
 SPECIAL_VALUES = (MASK_VALUE, node_value(WILDCARD))
 """Always in the vocabulary, so augmentation tokens never share a bucket with real symbols."""
@@ -58,7 +58,7 @@ class NodeFeaturizer:
 
     def graph(self, tree: Tree) -> Data:
         """The tree's SLG/OPG with `value` (N,) ids beside `node_type` (N,); labels are dropped to keep batching cheap."""
-        data = tree.to_pyg()
+        data = tree_to_pyg(tree)
         del data.labels
         data.value = torch.tensor([self.value_id(node_value(label)) for label in tree.labels], dtype=torch.long)
         return data

@@ -39,9 +39,9 @@ class SltOnly:
 def parse_formula(formula: CorpusFormula):
     """Graphs (`.slt`, `.opt`) of a raw formula; raises the parser's ParseError (a ValueError) on failure."""
     if formula.kind == "slt":
-        from ml.formula.slt_string import parse_slt_string
+        from ml.formula import tree_from_slt_string
 
-        return SltOnly(parse_slt_string(formula.text))
+        return SltOnly(tree_from_slt_string(formula.text))
     if formula.kind == "latex":
         from ml.formula import parse_latex
 

@@ -15,7 +15,7 @@ import numpy as np
 from django.db import connection
 
 from ml.evaluation.benchmark_files import read_topic_latex, read_visual_ids
-from ml.formula import ParseError, parse_latex, parse_slt_string
+from ml.formula import ParseError, parse, parse_latex, to_slt_string, tree_from_slt_string
 from ml.formula.augment import substitute_variables
 from ml.retrieval.fusion import fuse
 from ml.retrieval.maxsim import maxsim_many
@@ -42,10 +42,10 @@ def real_slt_strings(data_dir: Path) -> list[str]:
 
 def _slt_of(text: str, notation: str) -> str | None:
     try:
-        graphs = parse_slt_string(text) if notation == "slt" else parse_latex(text)
+        graphs = parse(text, notation)
     except ParseError:
         return None
-    return graphs.slt.to_slt_string()
+    return to_slt_string(graphs.slt)
 
 
 def corpus_strings(data_dir: Path, count: int, seed: int = 0) -> list[str]:
@@ -54,8 +54,8 @@ def corpus_strings(data_dir: Path, count: int, seed: int = 0) -> list[str]:
     real = real_slt_strings(data_dir)
     chosen = dict.fromkeys(real[:count])
     while len(chosen) < count:
-        tree = parse_slt_string(rng.choice(real)).slt
-        chosen.setdefault(substitute_variables(tree, rng).to_slt_string())
+        tree = tree_from_slt_string(rng.choice(real))
+        chosen.setdefault(to_slt_string(substitute_variables(tree, rng)))
     return list(chosen)
 
 

@@ -1,10 +1,10 @@
-"""The public API: FormulaGraphs from each input form, JSON rendering, graph conversion."""
+"""The public API: FormulaGraphs from each notation through one entry point, JSON rendering, errors."""
 import json
 import pickle
 
 import pytest
 
-from ml.formula import FormulaGraphs, ParseError, graphs_to_json, parse_latex, parse_mathml, parse_slt_string
+from ml.formula import NOTATIONS, FormulaGraphs, ParseError, graphs_to_json, parse, parse_latex, to_slt_string
 from ml.formula.api import MAX_OPT_NODES
 
 
@@ -13,18 +13,48 @@ def test_parse_latex_gives_both_trees():
     assert isinstance(graphs, FormulaGraphs)
     assert graphs.source == r"x^{2y}+1"
     assert (graphs.slt.kind, graphs.opt.kind, graphs.opt_error) == ("slt", "opt", None)
-    assert graphs.slt.to_slt_string() == "[V!x[+[N!1]],a[N!2[V!y]]]"
+    assert to_slt_string(graphs.slt) == "[V!x[+[N!1]],a[N!2[V!y]]]"
 
 
-@pytest.mark.parametrize("parse, text", [
-    pytest.param(parse_latex, r"\frac{a}{b}", id="latex"),
-    pytest.param(parse_slt_string, "[O!divide,o[V!a],u[V!b]]", id="slt-string"),
-    pytest.param(parse_mathml, "<math><mfrac><mi>a</mi><mi>b</mi></mfrac></math>", id="mathml"),
+@pytest.mark.parametrize("notation, text", [
+    pytest.param("latex", r"\frac{a}{b}", id="latex"),
+    pytest.param("slt", "[O!divide,o[V!a],u[V!b]]", id="slt-string"),
+    pytest.param("mathml", "<math><mfrac><mi>a</mi><mi>b</mi></mfrac></math>", id="mathml"),
 ])
-def test_every_input_form_meets(parse, text):
-    graphs = parse(text)
-    assert graphs.slt.to_slt_string() == "[O!divide,o[V!a],u[V!b]]"
+def test_every_notation_meets(notation, text):
+    graphs = parse(text, notation)
+    assert to_slt_string(graphs.slt) == "[O!divide,o[V!a],u[V!b]]"
     assert graphs.opt == parse_latex(r"\frac{a}{b}").opt
+
+
+def test_unknown_notation_names_the_choices():
+    with pytest.raises(ValueError) as caught:
+        parse("x", "tex")
+    assert not isinstance(caught.value, ParseError)
+    assert all(notation in str(caught.value) for notation in NOTATIONS)
+
+
+@pytest.mark.parametrize("latex, pos", [
+    pytest.param("[V!x,a[N!2]]", 0, id="superscript"),
+    pytest.param("[M!()1x1,w[V!x]]", 0, id="group"),
+    pytest.param("$[N!1[+[N!1]]]$", 1, id="inside-dollars"),
+])
+def test_latex_refuses_an_slt_string(latex, pos):
+    with pytest.raises(ParseError) as caught:
+        parse_latex(latex)
+    assert (caught.value.kind, caught.value.pos) == ("slt_string", pos)
+    assert "notation slt" in caught.value.message
+
+
+@pytest.mark.parametrize("latex, labels", [
+    pytest.param("[a,b]", ["M![]1x2", "V!a", ",", "V!b"], id="interval"),
+    pytest.param("[x]", ["M![]1x1", "V!x"], id="bracketed-letter"),
+    pytest.param("[0,1]^2", ["M![]1x2", "N!2", "N!0", ",", "N!1"], id="square"),
+    pytest.param("[A, B]", ["M![]1x2", "V!A", ",", "V!B"], id="commutator"),
+    pytest.param("[V!x", ["[", "V!V", "!", "V!x"], id="not-a-whole-slt-string"),
+])
+def test_bracketed_latex_stays_latex(latex, labels):
+    assert parse(latex, "latex").slt.labels == labels
 
 
 def test_graphs_to_json():
@@ -34,13 +64,6 @@ def test_graphs_to_json():
     assert rendered["slt"]["nodes"] == [{"id": 0, "label": "V!x"}, {"id": 1, "label": "N!2"}]
     assert rendered["slt"]["edges"] == [{"parent": 0, "child": 1, "label": "a"}]
     assert rendered["opt"]["kind"] == "opt" and rendered["opt_error"] is None
-
-
-def test_pyg_graphs_have_reverse_edges():
-    graphs = parse_latex(r"\sqrt{x}+1")
-    slg, opg = graphs.slt.to_pyg(), graphs.opt.to_pyg()
-    assert (slg.num_nodes, slg.edge_index.shape[1]) == (len(graphs.slt), 2 * (len(graphs.slt) - 1))
-    assert opg.num_nodes == len(graphs.opt)
 
 
 def test_huge_formula_keeps_its_slt_without_an_opt():
@@ -61,7 +84,7 @@ def test_parse_error_is_a_value_error_with_data_and_pickles():
 
 @pytest.mark.parametrize("latex", [r"$x$", r"$$x$$", r"\(x\)", r"\[x\]", "  x  "])
 def test_math_delimiters_are_dropped(latex):
-    assert parse_latex(latex).slt.to_slt_string() == "[V!x]"
+    assert to_slt_string(parse_latex(latex).slt) == "[V!x]"
 
 
 @pytest.mark.parametrize("latex, pos", [

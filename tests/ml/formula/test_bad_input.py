@@ -5,9 +5,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from ml.formula import FormulaGraphs, ParseError, parse_latex, parse_mathml, parse_slt_string
+from ml.formula import FormulaGraphs, ParseError, parse_latex, parse_mathml, parse_slt_string, to_slt_string, tree_from_slt_string
 from ml.formula.errors import ERROR_KINDS, MAX_INPUT_CHARS, MAX_MARKUP_CHARS
-from ml.formula.slt_string import parse_slt_string as read_slt_string
 
 BUDGET_SECONDS = 0.1
 """Measured as this thread's CPU time, the best of three runs: on a shared virtual machine even CPU time has
@@ -45,9 +44,9 @@ def _parse_within_budget(parse, text: str, attempts: int = 3) -> FormulaGraphs |
         assert error.message
     assert min(elapsed) < BUDGET_SECONDS, [f"{seconds * 1000:.0f} ms" for seconds in elapsed]
     if result is not None:
-        slt_string = result.slt.to_slt_string()
-        assert read_slt_string(slt_string).kind == "slt"
-        assert len(read_slt_string(slt_string)) == len(result.slt)
+        slt_string = to_slt_string(result.slt)
+        assert tree_from_slt_string(slt_string).kind == "slt"
+        assert len(tree_from_slt_string(slt_string)) == len(result.slt)
         assert result.opt is not None or result.opt_error
     return result
 
@@ -181,4 +180,4 @@ def test_any_text_as_slt_string(text):
 def test_slt_like_text(text):
     result = _parse_within_budget(parse_slt_string, text)
     if result is not None:  # whatever was accepted is written back exactly as it was read
-        assert result.slt.to_slt_string() == text.strip()
+        assert to_slt_string(result.slt) == text.strip()

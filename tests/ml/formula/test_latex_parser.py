@@ -1,11 +1,11 @@
 """LaTeX → SLT: Tangent-S layout conventions and the notation variants that must meet in one tree."""
 import pytest
 
-from ml.formula import ParseError, parse_latex
+from ml.formula import ParseError, parse_latex, to_slt_string
 
 
 def slt(latex: str) -> str:
-    return parse_latex(latex).slt.to_slt_string()
+    return to_slt_string(parse_latex(latex).slt)
 
 
 @pytest.mark.parametrize("latex, expected", [

@@ -8,12 +8,12 @@ from hypothesis import strategies as st
 from ml.formula import parse_latex
 from ml.formula.opt import MAX_NESTING, OptError, build_opt
 from ml.formula.opt_nodes import serialize
-from ml.formula.slt_string import parse_slt_string
+from ml.formula.slt_string import tree_from_slt_string
 from ml.formula.tree import Node, Tree
 
 
 def opt_of_slt(slt_string: str) -> str:
-    return serialize(build_opt(parse_slt_string(slt_string)).root)
+    return serialize(build_opt(tree_from_slt_string(slt_string)).root)
 
 
 def opt_of_latex(latex: str) -> str:

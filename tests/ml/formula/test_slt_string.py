@@ -1,9 +1,9 @@
 """Tangent-S SLT strings ↔ trees: exact round trip, including on every string of the ARQMath files."""
 import pytest
 
-from ml.formula import ParseError, parse_latex, parse_slt_string
+from ml.formula import ParseError, parse_latex, to_slt_string, tree_from_slt_string
 from ml.formula.coverage import judged_slt_strings, round_trip
-from ml.formula.slt_string import to_slt_string
+from ml.formula.slt_string import looks_like_slt_string
 
 
 @pytest.mark.parametrize("text, labels, edges", [
@@ -16,9 +16,9 @@ from ml.formula.slt_string import to_slt_string
     pytest.param("[)]", [")"], [], id="lone-symbol"),
 ])
 def test_reads_labels_and_edges(text, labels, edges):
-    tree = parse_slt_string(text).slt
+    tree = tree_from_slt_string(text)
     assert (tree.labels, tree.edges) == (labels, edges)
-    assert tree.to_slt_string() == text
+    assert to_slt_string(tree) == text
 
 
 @pytest.mark.parametrize("text, pos", [
@@ -32,20 +32,35 @@ def test_reads_labels_and_edges(text, labels, edges):
 ])
 def test_malformed_strings_raise_with_position(text, pos):
     with pytest.raises(ParseError) as caught:
-        parse_slt_string(text)
+        tree_from_slt_string(text)
     assert (caught.value.kind, caught.value.pos) == ("invalid_slt_string", pos)
 
 
 def test_latex_output_reads_back_identically():
-    text = parse_latex(r"\sum_{k=1}^{n} \frac{(x_k+1)^2}{\sqrt[3]{k}} \in [0,1)").slt.to_slt_string()
-    assert parse_slt_string(text).slt.to_slt_string() == text
+    text = to_slt_string(parse_latex(r"\sum_{k=1}^{n} \frac{(x_k+1)^2}{\sqrt[3]{k}} \in [0,1)").slt)
+    assert to_slt_string(tree_from_slt_string(text)) == text
 
 
 def test_writer_orders_children_canonically():
-    shuffled = parse_slt_string("[V!x,b[N!1],a[N!2]]").slt
+    shuffled = tree_from_slt_string("[V!x,b[N!1],a[N!2]]")
     assert to_slt_string(shuffled) == "[V!x,a[N!2],b[N!1]]"
 
 
 def test_every_arqmath_string_round_trips(shared_data):
     report = round_trip(judged_slt_strings(shared_data))
     assert report == {"total": 1443 + 22446, "parsed": 1443 + 22446, "identical": 1443 + 22446, "mismatches": []}
+
+
+@pytest.mark.parametrize("text, expected", [
+    pytest.param("[V!x,a[N!2]]", True, id="superscript"),
+    pytest.param("  [N!1[+[N!1]]]  ", True, id="surrounding-spaces"),
+    pytest.param("[M!()1x1,w[V!x]]", True, id="group"),
+    pytest.param("[a,b]", False, id="latex-interval"),
+    pytest.param("[x]", False, id="latex-bracketed-letter"),
+    pytest.param("[0,1]^2", False, id="latex-square"),
+    pytest.param("[A, B]", False, id="latex-commutator"),
+    pytest.param("[V!x", False, id="unterminated"),
+    pytest.param("[+[N!1]]", False, id="untyped-first-symbol"),
+])
+def test_looks_like_slt_string(text, expected):
+    assert looks_like_slt_string(text) is expected

@@ -1,4 +1,8 @@
-"""Trees as torch_geometric graphs (SLG / OPG): forward and reverse edges, each with its relation type."""
+"""Trees as the graphs the R-GCN encoders read (SLG / OPG): forward and reverse edges, each with its relation type.
+
+Every tree edge parent→child becomes a forward relation; SLG/OPG add the reverse child→parent edge with its own
+relation type, so every node receives messages.
+"""
 from __future__ import annotations
 
 from functools import cache, lru_cache
@@ -6,8 +10,22 @@ from functools import cache, lru_cache
 import torch
 from torch_geometric.data import Data
 
-from ml.formula.relations import NODE_TYPES, opt_relation, slt_relation
-from ml.formula.tree import Tree, node_type
+from ml.formula.tree import NODE_TYPES, SLT_EDGE_LABELS, Tree, node_type
+
+MAX_OPT_POSITION = 8
+"""OPT argument positions 0..7 get their own relation; later positions share position 7."""
+NUM_SLT_RELATIONS = 2 * len(SLT_EDGE_LABELS)
+NUM_OPT_RELATIONS = 2 * MAX_OPT_POSITION
+
+
+def slt_relation(edge_label: str, reverse: bool = False) -> int:
+    forward = SLT_EDGE_LABELS.index(edge_label)
+    return forward + len(SLT_EDGE_LABELS) if reverse else forward
+
+
+def opt_relation(edge_label: str, reverse: bool = False) -> int:
+    forward = min(int(edge_label), MAX_OPT_POSITION - 1)
+    return forward + MAX_OPT_POSITION if reverse else forward
 
 
 def tree_to_pyg(tree: Tree) -> Data:
@@ -29,7 +47,9 @@ def directed_edges(tree: Tree, offset: int = 0) -> tuple[list[int], list[int], l
     """Sources, targets and relation types of every edge and its reverse, node ids shifted by `offset`
     (so the edges of many trees can share one batch)."""
     relation = _slt_relations if tree.kind == "slt" else _opt_relations
-    sources, targets, types = [], [], []
+    sources: list[int] = []
+    targets: list[int] = []
+    types: list[int] = []
     for parent, child, label in tree.edges:
         sources += (parent + offset, child + offset)
         targets += (child + offset, parent + offset)
