@@ -4,7 +4,7 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping, Sequence
 
-from ml.evaluation.latex_tokens import content_tokens
+from ml.evaluation.lexical_tokens import content_tokens
 from ml.evaluation.metrics import METRICS, evaluate
 from ml.evaluation.pools import PoolRanking, rank_pools
 from ml.evaluation.ranking import Qrels

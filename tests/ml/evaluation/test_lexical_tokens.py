@@ -1,6 +1,6 @@
 import pytest
 
-from ml.evaluation.latex_tokens import content_tokens, latex_tokens
+from ml.evaluation.lexical_tokens import content_tokens, lexical_tokens
 
 
 @pytest.mark.parametrize("latex, tokens", [
@@ -15,8 +15,8 @@ from ml.evaluation.latex_tokens import content_tokens, latex_tokens
     pytest.param("a\\,b\\{", ["a", "\\,", "b", "\\{"], id="control-symbols"),
     pytest.param("x≤π", ["x", "≤", "π"], id="unicode-symbols"),
 ])
-def test_latex_tokens(latex, tokens):
-    assert latex_tokens(latex) == tokens
+def test_lexical_tokens(latex, tokens):
+    assert lexical_tokens(latex) == tokens
 
 
 @pytest.mark.parametrize("first, second", [

@@ -1,4 +1,5 @@
-"""LaTeX → flat token list for lexical baselines: control words, control symbols, digit runs, single characters.
+"""LaTeX → the flat token list of the lexical (tf-idf) baseline: control words, control symbols, digit runs,
+single characters.
 
 The judged ARQMath-1 LaTeX had all whitespace removed (it was a deduplication key), which glues a control word
 to the letters after it: `\\sin x` is stored as `\\sinx`, `\\mathbb R` as `\\mathbbR`. Both sides are therefore
@@ -47,7 +48,7 @@ def split_control_word(word: str) -> list[str]:
     return [word]
 
 
-def latex_tokens(latex: str) -> list[str]:
+def lexical_tokens(latex: str) -> list[str]:
     """Tokens of `latex` with whitespace ignored, e.g. `\\frac{x^2}{10}` → \\frac { x ^ 2 } { 10 }."""
     compact = "".join(latex.split())
     tokens: list[str] = []
@@ -60,8 +61,8 @@ def latex_tokens(latex: str) -> list[str]:
 
 
 def content_tokens(latex: str) -> list[str]:
-    """`latex_tokens` without MARKUP_TOKENS, so notation variants of one rendering share their terms.
+    """`lexical_tokens` without MARKUP_TOKENS, so notation variants of one rendering share their terms.
 
     On the ARQMath-1 dev pools this lifts tf-idf from nDCG′ 0.729 / MAP′ 0.428 to 0.763 / 0.473.
     """
-    return [token for token in latex_tokens(latex) if token not in MARKUP_TOKENS]
+    return [token for token in lexical_tokens(latex) if token not in MARKUP_TOKENS]
