@@ -17,12 +17,13 @@ from pathlib import Path
 from django.db import connection, transaction
 from django.utils import timezone
 
+from ml.data.corpus_files import count_records, read_records
+from ml.data.records import IndexRecord, RecordError, SourceFormula
 from ml.formula import ParseError, parse, to_slt_string
 from searchapp.embedding import embed_graphs
 from searchapp.iterables import chunks
 from searchapp.models import Corpus, IndexJob, Occurrence, Post
 from searchapp.postings import CodebookMismatch, compact_postings, ensure_codebook_loaded, store_postings
-from searchapp.readers import IndexRecord, RecordError, SourceFormula, count_records, read_records
 from searchapp.vectors import matrix_bytes
 
 CHUNK_SIZE = 500

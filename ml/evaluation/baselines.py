@@ -4,10 +4,10 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping, Sequence
 
-from ml.evaluation.lexical_tokens import content_tokens
+from ml.data.ranking import Qrels
+from ml.evaluation.latex_tokens import content_tokens
 from ml.evaluation.metrics import METRICS, evaluate
-from ml.evaluation.pools import PoolRanking, rank_pools
-from ml.evaluation.ranking import Qrels
+from ml.evaluation.pool_ranking import PoolRanking, rank_pools
 from ml.evaluation.tfidf import TfidfScorer, with_bigrams
 from ml.formula.tree import Tree
 

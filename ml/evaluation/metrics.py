@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import math
 
-from ml.evaluation.ranking import Qrels, Run
+from ml.data.ranking import Qrels, Run
 
 METRICS = ("ndcg_prime", "map_prime", "p10_prime", "judged_at_10")
 ARQMATH_DEPTH = 1000

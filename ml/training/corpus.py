@@ -1,19 +1,23 @@
-"""Readers of the formula files we train on, yielding raw formulas that `parse_formula` turns into graphs.
+"""The formulas we train on, read from corpus files by the same readers indexing uses (`ml.data`).
 
 Formats (see /work/shared/data/README.md): plain LaTeX lists, ARQMath `visual_id_file.tsv`
 (visual id, SLT string or None, LaTeX or None), `formulas_slt_string.tsv` (formula id, post id,
 SLT string), topic files (`B.1 \\t latex` text or the official XML), and JSONL with a "latex" field.
+A malformed line is an error naming the file and line, never a silently skipped formula.
 """
 from __future__ import annotations
 
-import html
-import json
-import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from ml.evaluation.benchmark_files import Read, read_topic_latex, read_visual_ids
+from ml.data.jsonl_formulas import latex_field_record
+from ml.data.latex_lines import latex_record
+from ml.data.records import IndexRecord, LineParser, SourceFormula, checked, read_lines
+from ml.data.slt_tsv import slt_record
+from ml.data.topic_latex import read_topic_latex
+from ml.data.topic_posts import read_topic_queries
+from ml.data.visual_ids import visual_id_record
 from ml.formula.tree import Tree
 
 FORMULA_KINDS = ("latex", "slt")
@@ -49,53 +53,34 @@ def parse_formula(formula: CorpusFormula):
     raise ValueError(f"unknown formula kind {formula.kind!r}; expected one of {FORMULA_KINDS}")
 
 
-def read_latex_lines(path: Path) -> Iterator[CorpusFormula]:
-    for number, line in enumerate(_lines(path), 1):
-        if line.strip():
-            yield CorpusFormula(line.strip(), "latex", f"{path.name}:{number}")
-
-
-def read_visual_id_file(path: Path) -> Iterator[CorpusFormula]:
-    """LaTeX where the file has it, else the SLT string (1,443 judged visual ids only have that)."""
-    for visual_id, record in _readable(read_visual_ids(path), path).items():
-        if record.latex:
-            yield CorpusFormula(record.latex, "latex", f"{path.name}:{visual_id}")
-        else:
-            yield CorpusFormula(record.slt, "slt", f"{path.name}:{visual_id}")
-
-
-def read_slt_strings(path: Path) -> Iterator[CorpusFormula]:
-    for line in _lines(path):
-        formula_id, _, slt = line.split("\t", 2)
-        yield CorpusFormula(slt, "slt", f"{path.name}:{formula_id}")
+def _line_formulas(parse_line: LineParser, name: Callable[[IndexRecord, SourceFormula], object]):
+    """A reader of the records' formulas, each sourced as `file:name` (line number, visual id, formula id…)."""
+    def read(path: Path) -> Iterator[CorpusFormula]:
+        for record in checked(read_lines(path, parse_line), path):
+            for formula in record.formulas:
+                yield CorpusFormula(formula.text, formula.notation, f"{path.name}:{name(record, formula)}")
+    return read
 
 
 def read_topics(path: Path) -> Iterator[CorpusFormula]:
-    """Query formulas of a topic file: `id <tab> latex` lines, or `<Latex>` elements of the official XML."""
+    """Query formulas of a topic file: `id <tab> latex` lines, or the `<Latex>` of each topic of the official XML."""
     if path.suffix == ".xml":
-        for number, match in enumerate(re.finditer(r"<Latex>(.*?)</Latex>", path.read_text(), re.S), 1):
-            yield CorpusFormula(html.unescape(match.group(1)).strip(), "latex", f"{path.name}:{number}")
+        queries = read_topic_queries(path).checked(path)
+        for number, latex in enumerate(queries.values(), 1):
+            yield CorpusFormula(latex, "latex", f"{path.name}:{number}")
         return
-    for topic, latex in _readable(read_topic_latex(path), path).items():
+    for topic, latex in read_topic_latex(path).checked(path).items():
         yield CorpusFormula(latex, "latex", f"{path.name}:{topic}")
 
 
-def _readable(read: Read, path: Path) -> dict:
-    """What a benchmark-file reader read; a malformed line is an error, not a silently skipped formula."""
-    if read.problems:
-        first = read.problems[0]
-        raise ValueError(f"{path}: {len(read.problems)} malformed line(s); line {first.line_no}: {first.reason}")
-    return read.value
-
-
-def read_jsonl(path: Path, field: str = "latex") -> Iterator[CorpusFormula]:
-    for number, line in enumerate(_lines(path), 1):
-        if line.strip():
-            yield CorpusFormula(json.loads(line)[field], "latex", f"{path.name}:{number}")
-
-
-READERS = {"latex": read_latex_lines, "visual_ids": read_visual_id_file, "slt_strings": read_slt_strings,
-           "topics": read_topics, "jsonl": read_jsonl}
+READERS = {
+    "latex": _line_formulas(latex_record, lambda record, _: record.line),
+    # LaTeX where the file has it, else the SLT string (1,443 judged visual ids only have that)
+    "visual_ids": _line_formulas(visual_id_record, lambda record, _: record.post.source_id),
+    "slt_strings": _line_formulas(slt_record, lambda _, formula: formula.position),
+    "topics": read_topics,
+    "jsonl": _line_formulas(latex_field_record, lambda record, _: record.line),
+}
 
 
 def read_corpus(path: str | Path, fmt: str) -> Iterator[CorpusFormula]:
@@ -122,8 +107,3 @@ def unique(formulas: Iterable[CorpusFormula]) -> Iterator[CorpusFormula]:
             seen.add(key)
             yield formula
 
-
-def _lines(path: Path) -> Iterator[str]:
-    with open(path, encoding="utf-8", newline="") as handle:
-        for line in handle:
-            yield line.rstrip("\r\n")

@@ -14,11 +14,12 @@ from pathlib import Path
 
 import numpy as np
 
-from ml.evaluation.arqmath_dev import load_dev_split
+from ml.data.qrels import read_qrels
+from ml.data.topic_latex import read_topic_latex
+from ml.data.topic_posts import read_topic_xml
 from ml.evaluation.baselines import latex_tfidf_run, node_label_tfidf_run, random_baseline
-from ml.evaluation.benchmark_files import read_qrels, read_topic_latex
+from ml.evaluation.dev_split import load_dev_split
 from ml.evaluation.metrics import METRICS, evaluate
-from ml.evaluation.topic_files import read_topic_xml
 from ml.formula import ParseError
 from searchapp.indexing import run_job, start_index_job
 from searchapp.models import Occurrence
@@ -95,8 +96,8 @@ def _numeric_first(doc: str):
 
 def benchmark(data_dir: Path, qrels_path: Path, fusion: str = "max", progress=print) -> tuple[dict, dict]:
     """Build, query and score; returns (report, run)."""
-    qrels = read_qrels(qrels_path).value
-    topics = read_topic_latex(data_dir / QUERIES).value
+    qrels = read_qrels(qrels_path).checked(qrels_path)
+    topics = read_topic_latex(data_dir / QUERIES).checked(data_dir / QUERIES)
     index_report = build_corpus(data_dir, progress)
     run, latencies = run_queries(qrels, topics, fusion=fusion)
     scores = evaluate(run, qrels)

@@ -14,12 +14,13 @@ from pathlib import Path
 import numpy as np
 from django.db import connection
 
-from ml.evaluation.benchmark_files import read_topic_latex, read_visual_ids
+from ml.data.corpus_files import read_formulas
+from ml.data.topic_latex import read_topic_latex
+from ml.data.visual_ids import read_visual_ids
 from ml.formula import ParseError, parse, parse_latex, to_slt_string, tree_from_slt_string
 from ml.formula.augment import substitute_variables
 from ml.retrieval.fusion import fuse
 from ml.retrieval.maxsim import maxsim_many
-from ml.training.corpus import read_slt_strings
 from searchapp.benchmarks.arqmath1 import JUDGED, TOPICS
 from searchapp.embedding import embed_graphs
 from searchapp.indexing import run_job, start_index_job
@@ -34,9 +35,10 @@ TABLES = ("searchapp_formula", "searchapp_postinglist", "searchapp_slgcentroid",
 
 def real_slt_strings(data_dir: Path) -> list[str]:
     """Canonical SLT strings of every formula in the shared data that parses (judged and collection formulas)."""
-    judged = read_visual_ids(data_dir / JUDGED / "visual_id_file.tsv").value.values()
-    strings = [_slt_of(r.latex, "latex") if r.latex else _slt_of(r.slt, "slt") for r in judged]
-    strings += [_slt_of(f.text, "slt") for f in read_slt_strings(data_dir / JUDGED / "formulas_slt_string.tsv")]
+    path = data_dir / JUDGED / "visual_id_file.tsv"
+    formulas = [record.formula for record in read_visual_ids(path).checked(path).values()]
+    formulas += read_formulas(data_dir / JUDGED / "formulas_slt_string.tsv", "slt_tsv")
+    strings = [_slt_of(formula.text, formula.notation) for formula in formulas]
     return [s for s in dict.fromkeys(strings) if s]
 
 
@@ -90,7 +92,7 @@ def index_size(formulas: int) -> dict:
 def query_latex(data_dir: Path, seed: int = 0) -> list[str]:
     queries = []
     for path in sorted((data_dir / TOPICS).glob("topics.arqmath-202*-task2*.txt")):
-        queries += read_topic_latex(path).value.values()
+        queries += read_topic_latex(path).checked(path).values()
     unique = sorted(set(queries))
     random.Random(seed).shuffle(unique)
     return unique[:QUERY_COUNT]

@@ -144,7 +144,7 @@ def test_export_qrels_writes_trec_lines_and_the_query_map(formula, tmp_path):
 
 
 def test_exported_qrels_parse_with_the_benchmark_reader(formula, tmp_path):
-    from ml.evaluation.benchmark_files import parse_qrels
+    from ml.data.qrels import parse_qrels
 
     Feedback.objects.create(query="a b", formula=formula, kind="relevant", rank=1)
     out = tmp_path / "q.qrels"

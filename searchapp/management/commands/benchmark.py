@@ -5,7 +5,7 @@ from pathlib import Path
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
-from ml.evaluation.benchmark_files import write_run
+from ml.data.runs import write_run
 from ml.retrieval.fusion import FUSIONS
 from searchapp.benchmarks import arqmath1
 from searchapp.benchmarks.database import throwaway_database

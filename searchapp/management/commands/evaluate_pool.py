@@ -10,12 +10,14 @@ import torch
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
+from ml.data.qrels import read_qrels
+from ml.data.runs import write_run
+from ml.data.tolerant import MalformedFile
 from ml.embed import load_default_model
-from ml.evaluation.arqmath_dev import load_dev_split
 from ml.evaluation.baselines import latex_tfidf_run, node_label_tfidf_run, random_baseline
-from ml.evaluation.benchmark_files import read_qrels, write_run
+from ml.evaluation.dev_split import load_dev_split
 from ml.evaluation.metrics import evaluate
-from ml.evaluation.model_pools import evaluate_configurations, run_for, score_pools
+from ml.evaluation.model_pool_evaluation import evaluate_configurations, run_for, score_pools
 from ml.models.encoders import NodeEncoderModel
 from searchapp.benchmarks.arqmath1 import rounded
 
@@ -38,7 +40,10 @@ class Command(BaseCommand):
         if not qrels.is_file():
             raise CommandError(f"qrels not found: {qrels}")
         torch.set_num_threads(settings.MATHSEARCH_TORCH_THREADS)
-        judged = read_qrels(qrels).value
+        try:
+            judged = read_qrels(qrels).checked(qrels)
+        except MalformedFile as error:
+            raise CommandError(str(error)) from None
         split = load_dev_split(data)
         models = {label: load_default_model(path) for label, path in map(_labelled, model or
                                                                           [str(settings.MATHSEARCH_MODEL_DIR)])}

@@ -3,8 +3,8 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
+from ml.data.corpus_files import FORMATS
 from searchapp.indexing import run_job, start_index_job
-from searchapp.readers import FORMATS
 
 
 class Command(BaseCommand):

@@ -2,9 +2,9 @@ import time
 
 import pytest
 
-from ml.evaluation.arqmath_dev import load_dev_split
+from ml.data.visual_ids import VisualIdRecord
 from ml.evaluation.baselines import average_evaluations, latex_tfidf_run, random_baseline, tfidf_run, tree_terms
-from ml.evaluation.benchmark_files import VisualIdRecord
+from ml.evaluation.dev_split import load_dev_split
 from ml.evaluation.metrics import evaluate
 from ml.formula.api import parse_latex, parse_slt_string
 from ml.formula.errors import ParseError

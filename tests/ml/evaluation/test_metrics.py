@@ -8,8 +8,8 @@ is b(2) a(3) c(0) e(2). By hand:
 """
 import pytest
 
+from ml.data.ranking import rank_by_score
 from ml.evaluation.metrics import average_precision, evaluate, ndcg
-from ml.evaluation.ranking import rank_by_score
 
 QRELS = {"T1": {"a": 3, "b": 2, "c": 0, "d": 1, "e": 2}}
 RUN = {"T1": [("x", 9.0), ("b", 8.0), ("a", 7.0), ("y", 6.0), ("c", 5.0), ("e", 4.0)]}

@@ -9,8 +9,8 @@ import pytest
 import torch
 
 from ml.embed import DEFAULT_MODEL_DIR, embed
-from ml.evaluation.arqmath_dev import load_dev_split
-from ml.evaluation.model_pools import evaluate_configurations, score_pools
+from ml.evaluation.dev_split import load_dev_split
+from ml.evaluation.model_pool_evaluation import evaluate_configurations, score_pools
 from ml.extraction import extract_formulas
 from ml.models.checkpoint import load_model
 from ml.models.encoders import NodeEncoderModel

@@ -42,8 +42,16 @@ def test_a_malformed_line_is_an_error_naming_file_and_line(tmp_path, fmt, conten
 
 def test_topic_xml(tmp_path):
     path = tmp_path / "t.xml"
-    path.write_text('<Topic number="B.1"><Latex>a &lt; b</Latex></Topic><Topic><Latex>\n x\n</Latex></Topic>')
-    assert [f.text for f in read_corpus(path, "topics")] == ["a < b", "x"]
+    path.write_text('<Topics><Topic number="B.1"><Latex>a &lt; b</Latex></Topic>'
+                    '<Topic number="B.2"><Latex>\n x\n</Latex></Topic></Topics>')
+    assert [(f.text, f.source) for f in read_corpus(path, "topics")] == [("a < b", "t.xml:1"), ("x", "t.xml:2")]
+
+
+def test_topic_xml_that_breaks_off_is_an_error(tmp_path):
+    path = tmp_path / "t.xml"
+    path.write_text('<Topics><Topic number="B.1"><Latex>x</Latex></Topic>')
+    with pytest.raises(ValueError, match="1 malformed line"):
+        list(read_corpus(path, "topics"))
 
 
 def test_unknown_format_names_the_valid_ones(tmp_path):

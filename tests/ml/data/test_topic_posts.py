@@ -2,14 +2,16 @@ import json
 
 import pytest
 
-from ml.evaluation.benchmark_files import Problem
-from ml.evaluation.topic_files import (
+from ml.data.tolerant import Problem
+from ml.data.topic_posts import (
     TopicContext,
     TopicFormula,
     math_containers,
     parse_topic_contexts,
+    parse_topic_queries,
     parse_topic_xml,
     read_topic_contexts,
+    read_topic_queries,
     read_topic_xml,
 )
 
@@ -53,6 +55,18 @@ def test_file_cut_off_mid_topic_keeps_whole_topics_and_reports_the_break():
     assert len(read.problems) == 1 and read.problems[0].reason.startswith("malformed XML")
 
 
+def test_queries_are_the_latex_of_task2_topics():
+    read = parse_topic_queries(TOPIC + SECOND)
+    assert (read.value, read.problems) == ({"B.1": "f(x)= \\frac{1}{x}"}, [])
+
+
+def test_queries_report_a_broken_file_but_not_the_posts():
+    text = TOPIC.replace("id=&quot;q_3&quot;", "") + SECOND + '<Topic number="B.9"><Latex>x</Latex></Topic>\n'
+    read = parse_topic_queries(text)
+    assert list(read.value) == ["B.1"]
+    assert [p.reason for p in read.problems] == ["malformed XML: junk after document element"]
+
+
 @pytest.mark.parametrize("html, formulas, reasons", [
     pytest.param('<span class="math-container" id="q_7">$a&lt;b$</span>', [TopicFormula("q_7", "a<b")], [],
                  id="entities-decoded"),
@@ -91,6 +105,11 @@ def test_real_topic_xml(shared_data, year, topics, formulas, id_less):
     assert sum(len(t.formulas) for t in read.value.values()) == formulas
     assert [p.reason.split(": ")[1] for p in read.problems] == ["math-container without an id"] * id_less
     assert all(t.latex for t in read.value.values())
+
+
+def test_real_queries(shared_data):
+    read = read_topic_queries(shared_data / "arqmath" / "topics" / "topics.arqmath-2021-task2-origin.xml")
+    assert (len(read.value), read.problems) == (100, [])
 
 
 def test_real_contexts(shared_data):

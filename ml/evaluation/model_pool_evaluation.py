@@ -10,10 +10,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ml.data.ranking import Qrels, Run, rank_by_score
 from ml.embed import embed
-from ml.evaluation.arqmath_dev import DevSplit
+from ml.evaluation.dev_split import DevSplit
 from ml.evaluation.metrics import evaluate
-from ml.evaluation.ranking import Qrels, Run, rank_by_score
 from ml.formula import ParseError, parse_latex, parse_slt_string
 from ml.retrieval.fusion import fuse
 from ml.retrieval.maxsim import maxsim_many

@@ -8,8 +8,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from ml.evaluation.benchmark_files import Problem, VisualIdRecord, read_qrels, read_topic_latex, read_visual_ids
-from ml.evaluation.ranking import Qrels
+from ml.data.qrels import read_qrels
+from ml.data.ranking import Qrels
+from ml.data.tolerant import Problem
+from ml.data.topic_latex import read_topic_latex
+from ml.data.visual_ids import VisualIdRecord, read_visual_ids
 
 QRELS_FILE = "arqmath/qrels/qrels.arqmath-2020-task2-dev-visual_ids.txt"
 TOPICS_FILE = "arqmath/topics/topics.arqmath-2020-task2.txt"
@@ -28,9 +31,9 @@ class DevSplit:
     def doc_latex(self) -> dict[str, str | None]:
         return {visual_id: record.latex for visual_id, record in self.visual_ids.items()}
 
-    def doc_texts(self) -> dict[str, tuple[str, str | None]]:
+    def doc_texts(self) -> dict[str, tuple[str, str]]:
         """Each visual id as (notation, text): its LaTeX when known, else its SLT string."""
-        return {visual_id: ("latex", record.latex) if record.latex else ("slt", record.slt)
+        return {visual_id: (record.formula.notation, record.formula.text)
                 for visual_id, record in self.visual_ids.items()}
 
 

@@ -1,6 +1,6 @@
 import pytest
 
-from ml.evaluation.pools import rank_pools
+from ml.evaluation.pool_ranking import rank_pools
 
 QRELS = {"T1": {"d1": 2, "d2": 0, "d3": 3, "d9": 1}, "T2": {"d1": 0}, "T3": {"d2": 1}}
 QUERIES = {"T1": "ab", "T2": "zz", "T3": "b"}

@@ -1,7 +1,7 @@
-"""Readers for the ARQMath topic posts: the official `*-origin.xml` files and the `*-context.json` files.
+"""ARQMath topic posts: the official `*-origin.xml` topic files and the `*-context.json` files.
 
-Like `benchmark_files`, they are tolerant: a topic or formula that cannot be read becomes a `Problem`, and a file that
-breaks off mid-way still yields the topics before the break.
+A topic or formula that cannot be read becomes a `Problem`, and a file that breaks off mid-way still yields the
+topics before the break.
 """
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from html import unescape
 from pathlib import Path
 from xml.parsers import expat
 
-from ml.evaluation.benchmark_files import Problem, Read, read_text
+from ml.data.tolerant import Problem, Read, read_text
 
 
 @dataclass(frozen=True)
@@ -118,23 +118,42 @@ def _topic(fields: dict[str, str]) -> tuple[Topic, list[str]]:
 
 def parse_topic_xml(text: str) -> Read[dict[str, Topic]]:
     """An ARQMath `<Topics>` file (Task 1 or Task 2) → {topic number: Topic}."""
+    elements, read = _topic_elements(text)
+    for line_no, fields in elements:
+        topic, reasons = _topic(fields)
+        read.problems += [Problem(line_no, f"topic {topic.number}: {reason}") for reason in reasons]
+        _add(read, line_no, topic.number, topic)
+    return read
+
+
+def parse_topic_queries(text: str) -> Read[dict[str, str]]:
+    """The query LaTeX of each Task 2 topic, {topic number: latex}; the posts are not read, so not checked."""
+    elements, read = _topic_elements(text)
+    for line_no, fields in elements:
+        if fields.get("Latex", "").strip():
+            _add(read, line_no, fields["number"].strip(), fields["Latex"].strip())
+    return read
+
+
+def _topic_elements(text: str) -> tuple[list[tuple[int, dict[str, str]]], Read[dict]]:
+    """The complete <Topic> elements, and an empty Read holding the problem of malformed XML, if any."""
     parser = expat.ParserCreate()
     elements = _TopicElements(parser)
-    read: Read[dict[str, Topic]] = Read({})
+    read: Read[dict] = Read({})
     try:
         parser.Parse(text, True)
     except expat.ExpatError as error:
         read.problems.append(Problem(error.lineno, f"malformed XML: {expat.errors.messages[error.code]}"))
-    for line_no, fields in elements.topics:
-        topic, reasons = _topic(fields)
-        read.problems += [Problem(line_no, f"topic {topic.number}: {reason}") for reason in reasons]
-        if not topic.number:
-            read.problems.append(Problem(line_no, "topic without a number"))
-        elif topic.number in read.value:
-            read.problems.append(Problem(line_no, f"duplicate topic {topic.number}"))
-        else:
-            read.value[topic.number] = topic
-    return read
+    return elements.topics, read
+
+
+def _add(read: Read[dict], line_no: int, number: str, value) -> None:
+    if not number:
+        read.problems.append(Problem(line_no, "topic without a number"))
+    elif number in read.value:
+        read.problems.append(Problem(line_no, f"duplicate topic {number}"))
+    else:
+        read.value[number] = value
 
 
 def parse_topic_contexts(text: str) -> Read[dict[str, TopicContext]]:
@@ -163,6 +182,10 @@ def parse_topic_contexts(text: str) -> Read[dict[str, TopicContext]]:
 
 def read_topic_xml(path: str | Path) -> Read[dict[str, Topic]]:
     return parse_topic_xml(read_text(path))
+
+
+def read_topic_queries(path: str | Path) -> Read[dict[str, str]]:
+    return parse_topic_queries(read_text(path))
 
 
 def read_topic_contexts(path: str | Path) -> Read[dict[str, TopicContext]]:
