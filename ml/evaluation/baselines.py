@@ -5,7 +5,7 @@ import random
 from collections.abc import Mapping, Sequence
 
 from ml.data.ranking import Qrels
-from ml.evaluation.latex_tokens import content_tokens
+from ml.evaluation.lexical_tokens import content_tokens
 from ml.evaluation.metrics import METRICS, evaluate
 from ml.evaluation.pool_ranking import PoolRanking, rank_pools
 from ml.evaluation.tfidf import TfidfScorer, with_bigrams
