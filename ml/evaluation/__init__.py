@@ -1,1 +1,1 @@
-"""Evaluation: benchmark file readers, ARQMath prime metrics, pool ranking, and the baselines to report against."""
+"""Evaluation: ARQMath prime metrics, the dev split, pool ranking of models and baselines, and the parser reports."""

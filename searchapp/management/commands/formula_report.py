@@ -5,8 +5,8 @@ from pathlib import Path
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
-from ml.formula.agreement import agreement, format_table
-from ml.formula.coverage import benchmark_speed, coverage_report, judged_latex
+from ml.evaluation.parser_agreement import agreement, format_table
+from ml.evaluation.parser_coverage import benchmark_speed, coverage_report, judged_latex
 
 DEFAULT_DATA = settings.BASE_DIR.parent / "shared" / "data"
 SECTIONS = ("coverage", "agreement", "speed")

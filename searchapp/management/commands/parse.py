@@ -4,9 +4,11 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
+from ml.data.corpus_files import read_formulas
+from ml.data.tolerant import MalformedFile
+from ml.evaluation.parser_coverage import summarize
 from ml.formula import ParseError, parse_latex, parse_mathml, parse_slt_string
 from ml.formula.api import graphs_to_json
-from ml.formula.coverage import summarize
 from ml.formula.opt_nodes import serialize
 
 PARSERS = {"latex": parse_latex, "mathml": parse_mathml, "slt": parse_slt_string}
@@ -45,5 +47,9 @@ class Command(BaseCommand):
     def _summarize(self, path: Path) -> None:
         if not path.is_file():
             raise CommandError(f"no such file: {path}")
-        lines = [line.rstrip("\r\n") for line in path.read_text(encoding="utf-8", errors="replace").splitlines()]
-        self.stdout.write(json.dumps(summarize(line for line in lines if line.strip()), ensure_ascii=False, indent=2))
+        try:
+            formulas = read_formulas(path, "latex")
+        except MalformedFile as error:
+            raise CommandError(str(error)) from None
+        report = summarize(formula.text for formula in formulas)
+        self.stdout.write(json.dumps(report, ensure_ascii=False, indent=2))

@@ -7,8 +7,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from ml.data.formula_representations import read_formula_representations
+from ml.evaluation.parser_agreement import OPT_FILE
 from ml.formula import parse_latex
-from ml.formula.agreement import OPT_FILE, read_formulas
 from ml.formula.content_mathml import MAX_DEPTH, parse_content_mathml
 from ml.formula.errors import ParseError
 from ml.formula.opt_nodes import serialize
@@ -113,7 +114,7 @@ def test_any_text_gives_tree_or_parse_error(text):
 
 
 def test_every_organiser_formula_converts():
-    formulas = read_formulas(DATA / OPT_FILE)
+    formulas = read_formula_representations(DATA / OPT_FILE).checked(DATA / OPT_FILE)
     assert len(formulas) == 843
     trees = [parse_content_mathml(text) for text in formulas.values()]
     assert all(tree.kind == "opt" and len(tree) >= 1 for tree in trees)

@@ -1,4 +1,4 @@
-"""How far our parsers agree with the ARQMath organisers' LaTeXML trees, formula by formula.
+"""Parser agreement: how far our parsers agree with the ARQMath organisers' LaTeXML trees, formula by formula.
 
 For every formula of `Topics_2021_Formulas_{SLT,OPT}_V1.1.tsv` (843 formulas of the 2021 topics):
 * OPT: our LaTeX (the `alttext`) → SLT → OPT versus their Content MathML → OPT
@@ -9,20 +9,17 @@ to parse scores 0. `agreement(data_dir)` returns the rows and the means; `format
 """
 from __future__ import annotations
 
-import csv
-import re
-import xml.etree.ElementTree as ET
 from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from statistics import fmean
 
+from ml.data.formula_representations import alttext, read_formula_representations
 from ml.formula.tree import Tree
 
 SLT_FILE = "arqmath/formula-representations/Topics_2021_Formulas_SLT_V1.1.tsv"
 OPT_FILE = "arqmath/formula-representations/Topics_2021_Formulas_OPT_V1.1.tsv"
-_LINE_BREAK = re.compile(r"(?<!\\)%\s*")  # LaTeXML wraps long alttext with `%` + newline
 
 
 @dataclass(frozen=True)
@@ -43,32 +40,17 @@ def label_f1(ours: Iterable[str], theirs: Iterable[str]) -> float:
     return 1.0 if total == 0 else 2 * sum((a & b).values()) / total
 
 
-def read_formulas(path: Path) -> dict[str, str]:
-    """id → formula column of an ARQMath formula-representation TSV (CSV-quoted MathML)."""
-    csv.field_size_limit(1 << 30)
-    with open(path, newline="", encoding="utf-8") as handle:
-        reader = csv.reader(handle, delimiter="\t", quotechar='"')
-        next(reader, None)
-        return {row[0]: row[-1] for row in reader if len(row) >= 5}
-
-
-def alttext(mathml: str) -> str:
-    """The LaTeX source LaTeXML kept in `alttext`, with its `%`-line-breaks removed."""
-    try:
-        text = ET.fromstring(mathml).get("alttext", "")
-    except ET.ParseError:
-        return ""
-    return _LINE_BREAK.sub("", text)
-
-
 def agreement(data_dir: Path | str, limit: int | None = None) -> dict:
     """Rows for every formula in both files, with the means: `{"rows", "means", "count"}`."""
     data_dir = Path(data_dir)
-    presentation = read_formulas(data_dir / SLT_FILE)
-    content = read_formulas(data_dir / OPT_FILE)
+    presentation, content = (_formulas(data_dir / name) for name in (SLT_FILE, OPT_FILE))
     ids = [i for i in presentation if i in content][:limit]
     rows = [_row(i, presentation[i], content[i]) for i in ids]
     return {"rows": rows, "means": means(rows), "count": len(rows)}
+
+
+def _formulas(path: Path) -> dict[str, str]:
+    return read_formula_representations(path).checked(path)
 
 
 def means(rows: list[Row]) -> dict[str, float]:

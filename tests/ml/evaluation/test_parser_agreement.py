@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from ml.formula.agreement import agreement, alttext, format_table, label_f1
+from ml.evaluation.parser_agreement import agreement, format_table, label_f1
 
 DATA = Path(__file__).resolve().parents[3] / ".." / "shared" / "data"
 
@@ -20,17 +20,6 @@ DATA = Path(__file__).resolve().parents[3] / ".." / "shared" / "data"
 ])
 def test_label_f1(ours, theirs, expected):
     assert label_f1(ours, theirs) == pytest.approx(expected)
-
-
-@pytest.mark.parametrize("mathml, latex", [
-    pytest.param('<math alttext="x^{2}+1"/>', "x^{2}+1", id="plain"),
-    pytest.param('<math alttext="\\frac{1}{N^{% 4}}"/>', "\\frac{1}{N^{4}}", id="latexml-line-break"),
-    pytest.param('<math alttext="100\\%"/>', "100\\%", id="escaped-percent-kept"),
-    pytest.param('<math alttext="a&lt;b"/>', "a<b", id="xml-entities"),
-    pytest.param("<math", "", id="broken-xml"),
-])
-def test_alttext(mathml, latex):
-    assert alttext(mathml) == latex
 
 
 @pytest.fixture(scope="module")

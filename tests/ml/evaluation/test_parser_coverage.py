@@ -1,7 +1,7 @@
 """Quality bars on real benchmark formulas: SLT ≥ 99.5 %, OPT ≥ 98 %, ≥ 1,000 formulas/s."""
 import pytest
 
-from ml.formula.coverage import benchmark_speed, judged_latex, summarize, task2_queries, topic_post_formulas
+from ml.evaluation.parser_coverage import benchmark_speed, judged_latex, summarize, task2_queries, topic_post_formulas
 
 
 @pytest.fixture(scope="module")

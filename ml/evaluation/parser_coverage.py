@@ -1,56 +1,59 @@
-"""How much of the real benchmark LaTeX parses, and how fast: the numbers behind the quality bars.
+"""Parser coverage and speed: how much of the real benchmark LaTeX parses, and how fast (the quality bars).
 
-Functions return plain dicts so that management commands and tests can print or assert them.
+Functions return plain dicts so that management commands and tests can print or assert them. The formulas
+come from the shared data through the `ml.data` readers; a malformed line stops the report (MalformedFile).
 """
 from __future__ import annotations
 
-import csv
-import html
-import re
 import time
 from collections import Counter
 from collections.abc import Iterable
 from pathlib import Path
 
+from ml.data.corpus_files import read_formulas
+from ml.data.formula_representations import alttext, read_formula_representations
+from ml.data.topic_latex import read_topic_latex
+from ml.data.topic_posts import read_topic_xml
+from ml.data.visual_ids import VisualIdRecord, read_visual_ids
 from ml.formula.api import parse_latex, parse_mathml
 from ml.formula.errors import ParseError
 from ml.formula.slt_string import to_slt_string, tree_from_slt_string
 
-_MATH_SPAN = re.compile(r'<span class="math-container"[^>]*>(.*?)</span>', re.DOTALL)
-_ALTTEXT = re.compile(r'alttext="([^"]*)"')
 JUDGED = Path("arqmath") / "arqmath1-task2-judged-formulas"
 TOPICS = Path("arqmath") / "topics"
+TOPIC_MATHML = Path("arqmath") / "formula-representations" / "Topics_2021_Formulas_SLT_V1.1.tsv"
 
 
 def judged_latex(data_dir: Path) -> list[str]:
     """The LaTeX of the judged ARQMath-1 visual ids (whitespace-stripped, as the organisers keyed them)."""
-    return [row[2] for row in _tsv(Path(data_dir) / JUDGED / "visual_id_file.tsv") if len(row) > 2 and row[2] != "None"]
+    return [record.latex for record in _judged(data_dir) if record.latex]
 
 
 def judged_slt_strings(data_dir: Path) -> list[str]:
     """SLT strings of the judged visual ids without LaTeX, then of the 22,446 collection formulas."""
-    folder = Path(data_dir) / JUDGED
-    visual = [row[1] for row in _tsv(folder / "visual_id_file.tsv") if len(row) > 1 and row[1] != "None"]
-    return visual + [row[2] for row in _tsv(folder / "formulas_slt_string.tsv") if len(row) > 2]
+    path = Path(data_dir) / JUDGED / "formulas_slt_string.tsv"
+    return [record.slt for record in _judged(data_dir) if record.slt] + [f.text for f in read_formulas(path, "slt_tsv")]
+
+
+def _judged(data_dir: Path) -> Iterable[VisualIdRecord]:
+    path = Path(data_dir) / JUDGED / "visual_id_file.tsv"
+    return read_visual_ids(path).checked(path).values()
 
 
 def task2_queries(data_dir: Path) -> list[str]:
     """Query LaTeX of every `topics.arqmath-202?-task2*.txt` file (official and refined)."""
     queries = []
     for path in sorted((Path(data_dir) / TOPICS).glob("topics.arqmath-202?-task2*.txt")):
-        for line in path.read_text(encoding="utf-8").splitlines():
-            _, sep, latex = line.partition("\t")
-            if sep and latex.strip():
-                queries.append(latex.strip())
+        queries += read_topic_latex(path).checked(path).values()
     return queries
 
 
 def topic_post_formulas(data_dir: Path) -> list[str]:
-    """The `<span class="math-container">` formulas of every `topics/*-origin.xml` post."""
+    """The `math-container` formulas of every `topics/*-origin.xml` post (those with a formula id)."""
     formulas = []
     for path in sorted((Path(data_dir) / TOPICS).glob("*-origin.xml")):
-        markup = html.unescape(path.read_text(encoding="utf-8"))
-        formulas += [html.unescape(match).strip() for match in _MATH_SPAN.findall(markup)]
+        topics = read_topic_xml(path).value  # its problems are id-less containers, which have no formula id
+        formulas += [formula.latex for topic in topics.values() for formula in topic.formulas]
     return [formula for formula in formulas if formula.strip("$ ")]
 
 
@@ -127,14 +130,14 @@ def benchmark_speed(latex_lines: list[str], min_seconds: float = 1.0) -> dict:
 
 def mathml_agreement(data_dir: Path) -> dict:
     """How often the organisers' LaTeXML MathML of the 2021 topic formulas gives the SLT of its own LaTeX."""
-    path = Path(data_dir) / "arqmath" / "formula-representations" / "Topics_2021_Formulas_SLT_V1.1.tsv"
+    path = Path(data_dir) / TOPIC_MATHML
     total = agree = 0
     disagreements = []
-    for row in _tsv(path)[1:]:
+    for mathml in read_formula_representations(path).checked(path).values():
         total += 1
-        latex = html.unescape(_ALTTEXT.search(row[-1]).group(1))
+        latex = alttext(mathml)
         try:
-            same = to_slt_string(parse_mathml(row[-1]).slt) == to_slt_string(parse_latex(latex).slt)
+            same = to_slt_string(parse_mathml(mathml).slt) == to_slt_string(parse_latex(latex).slt)
         except ParseError:
             same = False
         agree += same
@@ -154,8 +157,3 @@ def coverage_report(data_dir: Path) -> dict:
         "mathml_agreement": mathml_agreement(data_dir),
     }
 
-
-def _tsv(path: Path) -> list[list[str]]:
-    # Some fields are CSV-quoted (with doubled quotes) and some lines end in CRLF.
-    with open(path, encoding="utf-8", newline="") as handle:
-        return list(csv.reader(handle, delimiter="\t", quotechar='"'))
