@@ -23,8 +23,13 @@ DEFAULT_MODEL_DIR = Path(__file__).resolve().parents[1] / "models" / "default"
 
 
 class FormulaGraphs(Protocol):
-    slt: Tree | None
-    opt: Tree | None
+    """Anything with the two trees of a formula; read-only, so a parse result whose `slt` is never None fits."""
+
+    @property
+    def slt(self) -> Tree | None: ...
+
+    @property
+    def opt(self) -> Tree | None: ...
 
 
 def load_default_model(path: str | Path | None = None) -> NodeEncoderModel:

@@ -42,6 +42,8 @@ def extract_formulas(text: str) -> list[FoundFormula]:
         if any(start <= match.start() < end for start, end in covered):
             continue
         kind = match.lastgroup
+        if kind is None:  # every alternative of _DELIMITED is a named group
+            raise AssertionError(f"delimited formula match without a named group: {match.group(0)!r}")
         latex = match.group(kind).strip()
         if latex and len(latex) <= MAX_FORMULA_CHARS:
             found.append(FoundFormula(latex, match.start(), match.end(), kind in ("dd", "br")))

@@ -111,7 +111,7 @@ def _rebuild(
     for parent, child, edge in tree.edges:
         if parent not in cut and child not in drop:
             children[parent].append((edge, child))
-    built: list[Node | None] = [None] * len(tree)
+    built: dict[int, Node] = {}
     for i in reversed(range(len(tree))):  # children come after their parent in pre-order
         built[i] = Node(labels[i], tuple((edge, built[c]) for edge, c in children[i]))
     return built[0]

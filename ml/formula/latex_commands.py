@@ -3,7 +3,7 @@ accents, text, environments. Each handler reads its arguments through the parser
 """
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 
 from ml.formula import latex_symbols as sym
 from ml.formula.errors import ParseError
@@ -175,6 +175,8 @@ def coloured(parser, token, boxes, depth) -> None:
 
 def fence_symbol(parser, token, boxes, depth) -> None:
     char = sym.symbol_char(token.text)
+    if char is None:  # registered only for fence commands of the symbol table
+        raise LookupError(f"fence command {token.text} has no symbol character")
     boxes.append(Box(sym.symbol_label(char), fence=char))
 
 
@@ -243,7 +245,7 @@ _BY_NAME: dict[str, Callable] = {
     **{name: fence_symbol for name in (r"\{", r"\}", r"\|", r"\lvert", r"\rvert", r"\lVert", r"\rVert",
                                        r"\vert", r"\Vert", r"\lbrace", r"\rbrace", r"\lbrack", r"\rbrack")},
 }
-_BY_CATEGORY: tuple[tuple[frozenset | dict, Callable], ...] = (
+_BY_CATEGORY: tuple[tuple[Collection[str], Callable], ...] = (
     (sym.FRACTIONS, fraction), (sym.BINOMIALS, binomial), (sym.FONT_STYLES, font), (sym.UPRIGHT_NAMES, upright),
     (sym.TEXT_COMMANDS, text), (sym.ACCENTS, accent), (sym.OVER_UNDER, over_under),
     (sym.ARROWS_WITH_LABELS, labelled_arrow), (sym.BIG_OPERATORS, big_operator),

@@ -124,8 +124,8 @@ class _Parser:
     def items(self) -> list[Node]:
         """Separator-delimited items (`a, b; c`); empty items and trailing separators vanish."""
         out: list[Node] = []
-        while self.peek() is not None:
-            if self.peek().kind == "sep":
+        while (nxt := self.peek()) is not None:
+            if nxt.kind == "sep":
                 self.take()
                 continue
             before = self.pos
@@ -169,14 +169,15 @@ class _Parser:
         return _scripted_operator(node, tok, op.label, left, right)
 
     def relation_chain(self, left: Node, op: OpInfo, tok: Token) -> Node:
-        operands, ops = [left], [(op.label, tok)]
+        found: list[Node | None] = [left]
+        ops = [(op.label, tok)]
         while True:
-            operands.append(self.expr(REL + 1) if self.at_operand() else None)
+            found.append(self.expr(REL + 1) if self.at_operand() else None)
             nxt = self.peek()
-            if nxt is None or nxt.kind != "infix" or INFIX[nxt.text].prec != REL or operands[-1] is None:
+            if nxt is None or nxt.kind != "infix" or INFIX[nxt.text].prec != REL or found[-1] is None:
                 break
             ops.append((INFIX[nxt.text].label, self.take()))
-        operands = [o for o in operands if o is not None]
+        operands = [o for o in found if o is not None]
         labels = {label for label, _ in ops}
         if len(labels) == 1 and not any(t.scripts for _, t in ops):
             return make(ops[0][0], operands)
@@ -194,9 +195,10 @@ class _Parser:
 
     def operand_atom(self, tok: Token) -> Node:
         nxt = self.peek()
-        if (tok.base.label[2:] in FUNCTION_LETTERS and tok.base.label[:2] == "V!" and nxt is not None
+        base = tok.required_base()
+        if (base.label[2:] in FUNCTION_LETTERS and base.label[:2] == "V!" and nxt is not None
                 and nxt.kind == "group" and nxt.opener == "("):
-            return self.apply(Token("func", base=leaf(f"F!{tok.base.label[2:]}"), scripts=tok.scripts))
+            return self.apply(Token("func", base=leaf(f"F!{base.label[2:]}"), scripts=tok.scripts))
         return tok.node()
 
     operand_sym = operand_atom
@@ -232,8 +234,8 @@ class _Parser:
                 var = self.toks[end].node() if self.toks[end].kind != "diff" else self.toks[end + 1].node()
                 self.pos = end + (1 if self.toks[end].kind != "diff" else 2)
                 return make(tok.text, limits + ([body] if body.label != "E!" else []) + [_strip_d(var)])
-        body = [self.expr(MUL)] if self.at_operand() else []
-        return make(tok.text, limits + body)
+        product = [self.expr(MUL)] if self.at_operand() else []
+        return make(tok.text, limits + product)
 
     def _differential(self) -> int | None:
         """Index of the `d` (or `V!dx` atom) that closes the integral starting at pos.
@@ -246,7 +248,7 @@ class _Parser:
             if tok.kind == "big" and tok.text in INTEGRALS:
                 open_integrals += 1
             elif (tok.kind == "diff" and i + 1 < len(self.toks) and self.toks[i + 1].kind == "atom"
-                  or tok.kind == "atom" and _is_dx(tok.base.label)):
+                  or tok.kind == "atom" and _is_dx(tok.required_base().label)):
                 open_integrals -= 1
                 if open_integrals == 0:
                     return i
@@ -268,9 +270,9 @@ class _Parser:
         return _applied(head, [factors[0] if len(factors) == 1 else make("U!times", factors)])
 
     def postfix(self, node: Node) -> Node:
-        while self.peek() is not None and self.peek().kind == "post":
-            tok = self.take()
-            node = make("O!SUP", [node, tok.base]) if tok.text == "prime" else make(_POSTFIX[tok.text], [node])
+        while (tok := self.peek()) is not None and tok.kind == "post":
+            self.take()
+            node = make("O!SUP", [node, tok.required_base()]) if tok.text == "prime" else make(_POSTFIX[tok.text], [node])
         return node
 
 

@@ -47,7 +47,13 @@ class Token:
 
     def node(self) -> Node:
         """The operand this token stands for, scripts applied (SUB inside SUP, as Tangent)."""
-        return with_scripts(self.base, self.scripts)
+        return with_scripts(self.required_base(), self.scripts)
+
+    def required_base(self) -> Node:
+        """`base`, which every atom, func, sym and diff token (and a prime) carries; raises if it is missing."""
+        if self.base is None:
+            raise ValueError(f"{self.kind!r} token {self.text!r} has no base node")
+        return self.base
 
 
 def with_scripts(base: Node, scripts: dict[str, Node]) -> Node:
@@ -190,7 +196,8 @@ def match_delimiters(tokens: list[Token], to_group: Callable[[Token, Token, list
                 del out[start:]
                 out.append(to_group(opener, tok, inner))
         elif tok.kind == "atom" and out and _is_digits(out[-1]) and _is_digits(tok):
-            out[-1] = Token("atom", base=leaf(f"{out[-1].base.label}{tok.base.label[2:]}"))  # `1\ 000`
+            digits = f"{out[-1].required_base().label}{tok.required_base().label[2:]}"
+            out[-1] = Token("atom", base=leaf(digits))  # `1\ 000`
         elif tok.kind != "skip":
             out.append(tok)
     unpaired = {id(opener) for opener, _ in stack}
@@ -199,7 +206,10 @@ def match_delimiters(tokens: list[Token], to_group: Callable[[Token, Token, list
 
 
 def _is_digits(tok: Token) -> bool:
-    return tok.kind == "atom" and not tok.scripts and tok.base.label.startswith("N!") and not tok.base.children
+    if tok.kind != "atom" or tok.scripts:
+        return False
+    base = tok.required_base()
+    return base.label.startswith("N!") and not base.children
 
 
 def _closes_bar(out: list[Token], start: int) -> bool:

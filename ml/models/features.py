@@ -10,7 +10,7 @@ import json
 import zlib
 from collections import Counter
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import torch
@@ -40,6 +40,7 @@ class NodeFeaturizer:
 
     values: tuple[str, ...]
     buckets: int
+    _index: dict[str, int] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if self.buckets < 1:

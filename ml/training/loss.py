@@ -7,8 +7,6 @@ paper's eq. 2 leaves it out, which only shifts the loss but lets it go negative 
 """
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 import torch
 import torch.nn.functional as F
 
@@ -38,7 +36,7 @@ def node_losses(reference: torch.Tensor, reference_owner: torch.Tensor, other: t
     return F.cross_entropy(logits[keep] / temperature, reference_owner[keep], reduction="none")  # (M',)
 
 
-def in_out_loss(slg_terms: Sequence[torch.Tensor], opg_terms: Sequence[torch.Tensor]) -> torch.Tensor | None:
+def in_out_loss(slg_terms: list[torch.Tensor], opg_terms: list[torch.Tensor]) -> torch.Tensor | None:
     """Eq. 3: the mean ℓ over SLG reference nodes and over OPG reference nodes, then their average.
 
     A side with no nodes (condition SLG only, or no OPTs in the batch) drops out; None if both do.

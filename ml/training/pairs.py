@@ -48,7 +48,7 @@ Augment = Callable[[Tree, random.Random], Tree]
 
 def augmenter(names: Sequence[str], substructure_p: tuple[float, ...], mask_p: float) -> Augment | None:
     """The named augmentations applied in order, or None when there are none."""
-    steps = {
+    steps: dict[str, Augment] = {
         "substitute_variables": substitute_variables,
         "substitute_substructures": partial(substitute_substructures, p=substructure_p),
         "mask_attributes": partial(mask_attributes, p=mask_p),

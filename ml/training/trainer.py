@@ -15,6 +15,7 @@ from pathlib import Path
 
 import torch
 
+from ml.embed import FormulaGraphs
 from ml.formula.tree import Tree
 from ml.models.checkpoint import load_model, save_model
 from ml.models.encoders import EncoderConfig, NodeEncoderModel
@@ -57,7 +58,7 @@ class TrainResult:
     model: NodeEncoderModel
     formulas: int
     """Formulas trained on (parsed, not too large)."""
-    skipped: Counter = field(default_factory=Counter)
+    skipped: Counter[str] = field(default_factory=Counter)
     """Formulas left out, by reason (a parse error kind, or "too_large")."""
     epochs: list[EpochStats] = field(default_factory=list)
     """Epochs run by this call (none if the checkpoint had already finished them)."""
@@ -65,7 +66,7 @@ class TrainResult:
 
 def train(config: TrainConfig, formulas: Iterable[CorpusFormula], out_dir: str | Path,
           progress: Callable[[Progress], None] | None = None,
-          parse: Callable[[CorpusFormula], object] = parse_formula) -> TrainResult:
+          parse: Callable[[CorpusFormula], FormulaGraphs] = parse_formula) -> TrainResult:
     """Train (or resume training) into `out_dir`, which holds a loadable model after every epoch."""
     out_dir = Path(out_dir)
     torch.set_num_threads(config.threads)
@@ -85,10 +86,11 @@ def train(config: TrainConfig, formulas: Iterable[CorpusFormula], out_dir: str |
     return result
 
 
-def load_graphs(formulas: Iterable[CorpusFormula], parse: Callable[[CorpusFormula], object],
-                max_nodes: int) -> tuple[list[Graphs], Counter]:
+def load_graphs(formulas: Iterable[CorpusFormula], parse: Callable[[CorpusFormula], FormulaGraphs],
+                max_nodes: int) -> tuple[list[Graphs], Counter[str]]:
     """Parse every formula once; failures and oversized formulas are counted, never fatal."""
-    graphs, skipped = [], Counter()
+    graphs: list[Graphs] = []
+    skipped: Counter[str] = Counter()
     for formula in formulas:
         try:
             parsed = parse(formula)
@@ -105,7 +107,8 @@ def load_graphs(formulas: Iterable[CorpusFormula], parse: Callable[[CorpusFormul
     return graphs, skipped
 
 
-def _start_or_resume(config: TrainConfig, graphs: list[Graphs], out_dir: Path):
+def _start_or_resume(config: TrainConfig, graphs: list[Graphs],
+                     out_dir: Path) -> tuple[NodeEncoderModel, torch.optim.Optimizer, int]:
     state_path = out_dir / STATE_FILE
     if state_path.exists():
         state = torch.load(state_path, weights_only=True)
@@ -173,11 +176,11 @@ def batch_loss(model: NodeEncoderModel, views: list[dict[str, Tree | None]], nam
 def encode_views(model: NodeEncoderModel, views: list[dict[str, Tree | None]],
                  names: Sequence[str]) -> dict[str, tuple[torch.Tensor, torch.Tensor]]:
     """Node vectors (n, d) and owning batch position (n,) per view; one encoder pass per graph form."""
-    encoded = {}
+    encoded: dict[str, tuple[torch.Tensor, torch.Tensor]] = {}
     for form, encoder in (("slg", model.slg), ("opg", model.opg)):
         mine = [name for name in names if name.startswith(form)]
-        present = [(name, position, v[name]) for name in mine for position, v in enumerate(views)
-                   if v[name] is not None]
+        present = [(name, position, tree) for name in mine for position, v in enumerate(views)
+                   if (tree := v[name]) is not None]
         if not present:
             empty = torch.zeros((0, model.config.dim)), torch.zeros(0, dtype=torch.long)
             encoded.update({name: empty for name in mine})
