@@ -133,4 +133,4 @@ MATHSEARCH_MAX_UPLOAD_BYTES = env_int("MATHSEARCH_MAX_UPLOAD_BYTES", 200 * 1024 
 MATHSEARCH_UPLOAD_DIR = VAR_DIR / "uploads"
 MATHSEARCH_FEEDBACK_PER_MINUTE = env_int("MATHSEARCH_FEEDBACK_PER_MINUTE", 30)
 MATHSEARCH_FUSION_FILE = VAR_DIR / "fusion.json"  # written by `manage.py tune_fusion`, read by the search page
-CSRF_FAILURE_VIEW = "searchapp.api_more.csrf_failure"  # JSON {code, message} for API clients
+CSRF_FAILURE_VIEW = "searchapp.web.api.csrf_failure"  # JSON {code, message} for API clients

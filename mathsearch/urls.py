@@ -1,7 +1,7 @@
 from django.contrib import admin
 from django.urls import path
 
-from searchapp import api, api_more, views
+from searchapp.web import api, views
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -10,8 +10,8 @@ urlpatterns = [
     path("feedback", views.feedback, name="feedback"),
     path("healthz", views.healthz, name="healthz"),
     path("api/search", api.search, name="api-search"),
-    path("api/formulas/<int:pk>", api_more.formula, name="api-formula"),
-    path("api/feedback", api_more.feedback, name="api-feedback"),
-    path("api/schema", api_more.schema, name="api-schema"),
+    path("api/formulas/<int:pk>", api.formula, name="api-formula"),
+    path("api/feedback", api.feedback, name="api-feedback"),
+    path("api/schema", api.schema, name="api-schema"),
     path("admin/", admin.site.urls),
 ]

@@ -2,9 +2,9 @@ from django.contrib import admin, messages
 from django.urls import path, reverse
 from django.utils.html import format_html
 
-from searchapp import admin_views
+from searchapp.indexing.actions import reindex_corpus
 from searchapp.models import Corpus, Feedback, IndexJob, Post
-from searchapp.uploads import reindex_corpus
+from searchapp.web import admin_views
 
 
 @admin.register(Corpus)

@@ -35,6 +35,11 @@ def get_codebook():
     return load_codebook(settings.MATHSEARCH_MODEL_DIR, get_model().config.dim)
 
 
+def node_labels(graphs) -> dict[str, list[str] | None]:
+    """Labels of both trees in pre-order: the row order of `embed_graphs`' matrices (alignments name nodes by row)."""
+    return {"slt": graphs.slt.labels, "opt": graphs.opt.labels if graphs.opt is not None else None}
+
+
 def warm_up() -> None:
     """Load the model and codebook and embed one formula: a web process's first search would otherwise
     wait ~1.5 s for them (measured), and the next ones ~20 ms."""

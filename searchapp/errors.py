@@ -20,6 +20,6 @@ class ApiError(Exception):
         return JsonResponse(body, status=self.status)
 
 
-def parse_error(error) -> ApiError:
-    """An `ml.formula.ParseError` as a 400 answer that points at the position."""
-    return ApiError(f"latex_{error.kind}", error.message, pos=error.pos)
+def parse_error(error, notation: str) -> ApiError:
+    """An `ml.formula.ParseError` as a 400 answer that names the notation and points at the position."""
+    return ApiError(f"{notation}_{error.kind}", error.message, pos=error.pos)

@@ -1,13 +1,10 @@
 """Celery tasks. Tasks take primary keys, re-fetch rows, and return quietly when a row is gone."""
-from datetime import timedelta
-
 from celery import shared_task
 from celery.signals import worker_ready
 from django.db import connection
-from django.utils import timezone
 
-STALE_AFTER = timedelta(minutes=2)
-"""A running job whose heartbeat is older than this lost its worker (chunks beat every few seconds)."""
+from searchapp.indexing.pipeline import run_job, running_job_ids
+from searchapp.models import IndexJob
 
 
 @shared_task(name="searchapp.ping")
@@ -21,9 +18,7 @@ def ping() -> dict:
 
 @shared_task(name="searchapp.run_index_job", queue="index")
 def run_index_job(job_id: int) -> str | None:
-    from searchapp.indexing import run_job
-    from searchapp.models import IndexJob
-
+    """Run (or resume) a job; a second delivery while it runs elsewhere, or after it is done, changes nothing."""
     job = IndexJob.objects.filter(pk=job_id).exclude(state=IndexJob.State.DONE).first()
     if job is None:
         return None
@@ -31,12 +26,14 @@ def run_index_job(job_id: int) -> str | None:
 
 
 @worker_ready.connect
-def resume_interrupted_jobs(**_) -> None:
-    """Re-enqueue jobs left pending or running by a worker that died, so they resume from their cursor."""
-    from django.db.models import Q
+def resume_interrupted_jobs(**_) -> list[int]:
+    """Enqueue the jobs left pending, or running without a live runner (the lock its worker held went with it).
 
-    from searchapp.models import IndexJob
-
-    stale = Q(state=IndexJob.State.RUNNING, heartbeat_at__lt=timezone.now() - STALE_AFTER)
-    for job_id in IndexJob.objects.filter(stale | Q(state=IndexJob.State.PENDING)).values_list("pk", flat=True):
+    A job already queued may be enqueued again: `run_job` makes the extra delivery a no-op.
+    """
+    unfinished = IndexJob.objects.filter(state__in=[IndexJob.State.PENDING, IndexJob.State.RUNNING])
+    running = running_job_ids()
+    orphans = [job_id for job_id in unfinished.values_list("pk", flat=True) if job_id not in running]
+    for job_id in orphans:
         run_index_job.delay(job_id)
+    return orphans

@@ -1,4 +1,4 @@
-"""Encodings of node vectors in the database: pgvector text literals and int8 matrix blobs.
+"""Encodings of node vectors in the database: pgvector text literals, int8 matrix blobs, posting-list ids.
 
 Node vectors are unit rows, so every component lies in [-1, 1]; stored as round(127·x) in int8 they
 take 64 bytes a node and a cosine changes by at most ~0.004. That keeps a typical formula's two
@@ -9,9 +9,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from searchapp.models import VECTOR_DIM
-
+VECTOR_DIM = 64
+"""Node-vector dimension of the stored index; must equal the shipped model's output dimension."""
 SCALE = 127.0
+ID_DTYPE = np.dtype("<u4")
+"""Formula ids in posting lists: packed little-endian uint32."""
 
 
 def vector_literal(vector: np.ndarray) -> str:

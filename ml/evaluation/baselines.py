@@ -94,12 +94,12 @@ def node_label_tfidf_run(qrels: Qrels, topics_latex: Mapping[str, str],
 
 
 def _labels(notation: str, text: str | None) -> list[str]:
-    from ml.formula import ParseError, parse_latex, parse_slt_string
+    from ml.formula import ParseError, parse
 
     if not text:
         return []
     try:
-        graphs = parse_slt_string(text) if notation == "slt" else parse_latex(text)
+        graphs = parse(text, notation)
     except ParseError:
         return []
     return tree_terms(graphs.slt, with_edges=False) + tree_terms(graphs.opt, with_edges=False)

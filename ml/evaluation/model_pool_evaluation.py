@@ -14,7 +14,7 @@ from ml.data.ranking import Qrels, Run, rank_by_score
 from ml.embed import embed
 from ml.evaluation.dev_split import DevSplit
 from ml.evaluation.metrics import evaluate
-from ml.formula import ParseError, parse_latex, parse_slt_string
+from ml.formula import ParseError, parse
 from ml.retrieval.fusion import fuse
 from ml.retrieval.maxsim import maxsim_many
 
@@ -71,7 +71,7 @@ def _embed_texts(texts: list[tuple[str, str | None]], model) -> list[dict]:
         if not text:
             continue
         try:
-            parsed.append(parse_slt_string(text) if notation == "slt" else parse_latex(text))
+            parsed.append(parse(text, notation))
             where.append(index)
         except ParseError:
             continue

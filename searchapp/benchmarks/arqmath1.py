@@ -21,9 +21,9 @@ from ml.evaluation.baselines import latex_tfidf_run, node_label_tfidf_run, rando
 from ml.evaluation.dev_split import load_dev_split
 from ml.evaluation.metrics import METRICS, evaluate
 from ml.formula import ParseError
-from searchapp.indexing import run_job, start_index_job
-from searchapp.models import Occurrence
-from searchapp.search import search_formulas
+from searchapp.indexing.actions import start_index_job
+from searchapp.indexing.pipeline import run_job
+from searchapp.models import Formula, Occurrence
 
 CORPUS = "arqmath1"
 JUDGED = Path("arqmath/arqmath1-task2-judged-formulas")
@@ -68,7 +68,7 @@ def run_queries(qrels: dict, topics: dict[str, str], k: int = 1000, fusion: str 
     for topic in sorted(qrels):
         started = time.perf_counter()
         try:
-            hits = search_formulas(topics[topic], k=k, fusion=fusion, corpus=CORPUS).hits
+            hits = Formula.objects.search(topics[topic], k=k, fusion=fusion, corpus=CORPUS).hits
         except ParseError:
             hits = []
         latencies.append((time.perf_counter() - started) * 1000)

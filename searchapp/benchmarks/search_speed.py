@@ -23,9 +23,9 @@ from ml.retrieval.fusion import fuse
 from ml.retrieval.maxsim import maxsim_many
 from searchapp.benchmarks.arqmath1 import JUDGED, TOPICS
 from searchapp.embedding import embed_graphs
-from searchapp.indexing import run_job, start_index_job
+from searchapp.indexing.actions import start_index_job
+from searchapp.indexing.pipeline import run_job
 from searchapp.models import Formula
-from searchapp.search import search_formulas
 from searchapp.vectors import decode_matrix
 
 CORPUS = "bench"
@@ -103,7 +103,7 @@ def time_queries(queries: list[str], options: dict, k: int = 10) -> tuple[list[f
     for latex in queries:
         started = time.perf_counter()
         try:
-            results = search_formulas(latex, k=k, corpus=CORPUS, **options)
+            results = Formula.objects.search(latex, k=k, corpus=CORPUS, **options)
         except ParseError:
             continue
         latencies.append((time.perf_counter() - started) * 1000)
@@ -125,7 +125,7 @@ def exhaustive_overlap(top: dict[str, list[int]], k: int = 10) -> tuple[float, l
     position = {formula_id: i for i, formula_id in enumerate(ids)}
     graphs = [parse_latex(latex) for latex in top]
     overlaps, milliseconds = [], []
-    for (latex, approximate), query in zip(top.items(), embed_graphs(graphs)):
+    for approximate, query in zip(top.values(), embed_graphs(graphs)):
         started = time.perf_counter()
         exact = fuse(maxsim_many(query["slg"], slg) / max(len(query["slg"]), 1),
                      maxsim_many(query["opg"], opg) / max(len(query["opg"]), 1), "max")

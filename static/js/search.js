@@ -38,6 +38,13 @@
       status.textContent = "";
       input.removeAttribute("aria-invalid");
       if (!latex.trim()) { preview.hidden = true; preview.textContent = ""; return; }
+      const other = otherNotation(latex);
+      if (other) {  // KaTeX reads LaTeX only; the server reads these and shows what it read
+        preview.hidden = true;
+        preview.textContent = "";
+        status.textContent = "Reads as " + other + "; search to see it rendered.";
+        return;
+      }
       preview.hidden = false;
       try {
         window.katex.render(latex, preview, { throwOnError: true, trust: false, displayMode: true });
@@ -56,6 +63,13 @@
     });
     input.addEventListener("preview", update);
     update();
+  }
+
+  // The notation the search box detects besides LaTeX (searchapp.web.params.detect_notation), or "".
+  function otherNotation(text) {
+    const start = text.trimStart();
+    if (start.startsWith("<math")) return "MathML";
+    return /^\[[A-Z][A-Za-z]*!/.test(start) ? "a Tangent SLT string" : "";
   }
 
   function showErrorPosition(preview, latex, pos) {

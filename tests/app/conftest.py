@@ -1,6 +1,7 @@
 import pytest
 
-from searchapp.indexing import run_job, start_index_job
+from searchapp.indexing.actions import start_index_job
+from searchapp.indexing.pipeline import run_job
 
 FORMULAS = [
     r"x^2 + y^2 = z^2",

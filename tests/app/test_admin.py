@@ -4,7 +4,7 @@ import re
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 
-from searchapp.indexing import run_job
+from searchapp.indexing.pipeline import run_job
 from searchapp.models import Corpus, Feedback, Formula, IndexJob, PostingList
 
 pytestmark = pytest.mark.django_db

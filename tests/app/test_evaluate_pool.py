@@ -3,7 +3,7 @@ from django.core.management import CommandError, call_command
 
 from searchapp.management.commands.evaluate_pool import _labelled
 
-DEV_QRELS = "shared/data/arqmath/qrels/qrels.arqmath-2020-task2-dev-visual_ids.txt"
+DEV_QRELS = "arqmath/qrels/qrels.arqmath-2020-task2-dev-visual_ids.txt"
 
 
 def test_models_can_be_labelled_for_the_table(tmp_path):
@@ -11,9 +11,7 @@ def test_models_can_be_labelled_for_the_table(tmp_path):
     assert _labelled(str(tmp_path)) == (str(tmp_path), tmp_path)
 
 
-def test_a_model_that_is_not_a_directory_is_named_in_the_error(tmp_path, settings):
-    qrels = settings.BASE_DIR.parent / DEV_QRELS
-    if not qrels.is_file():
-        pytest.skip("shared data not found")
+def test_a_model_that_is_not_a_directory_is_named_in_the_error(shared_data):
+    qrels = shared_data / DEV_QRELS
     with pytest.raises(CommandError, match="--model 'SLG=/nope': /nope is not a model directory"):
         call_command("evaluate_pool", "--qrels", str(qrels), "--model", "SLG=/nope", "--markdown")

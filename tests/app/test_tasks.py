@@ -1,7 +1,12 @@
+import psycopg
 import pytest
 from django.db import connection
 
-from searchapp.tasks import ping
+from searchapp.indexing.actions import start_index_job
+from searchapp.indexing.pipeline import JOB_LOCK_CLASS
+from searchapp.models import Formula, IndexJob
+from searchapp.tasks import ping, resume_interrupted_jobs, run_index_job
+from tests.conftest import database_url
 
 
 @pytest.mark.django_db(transaction=True)
@@ -9,3 +14,54 @@ def test_ping_runs_in_a_real_worker_process(celery_worker_process):
     result = ping.delay().get(timeout=60)
     assert result == {"pong": True, "database": connection.settings_dict["NAME"]}
     assert celery_worker_process.poll() is None
+
+
+@pytest.fixture
+def other_worker():
+    """A second database session, standing in for another worker: it can hold a job's run lock."""
+    session = psycopg.connect(database_url(connection.settings_dict), autocommit=True)
+    yield session
+    session.close()
+
+
+def hold_run_lock(session, job_id: int) -> None:
+    session.execute("SELECT pg_advisory_lock(%s, %s)", [JOB_LOCK_CLASS, job_id])
+
+
+@pytest.fixture
+def job(tmp_path):
+    path = tmp_path / "formulas.txt"
+    path.write_text("x^2\ny^2\n\\frac{a}{b}\n")
+    return start_index_job(path, "latex", "once", enqueue=False)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_second_delivery_while_the_job_runs_elsewhere_changes_nothing(job, other_worker):
+    hold_run_lock(other_worker, job.pk)
+    assert run_index_job(job.pk) == "pending"
+    job.refresh_from_db()
+    assert (job.state, job.cursor, job.done) == ("pending", 0, 0)
+    other_worker.execute("SELECT pg_advisory_unlock_all()")
+    assert run_index_job(job.pk) == "done"
+    assert run_index_job(job.pk) is None  # delivered again after it finished
+    job.refresh_from_db()
+    assert (job.cursor, job.done, Formula.objects.filter(corpus=job.corpus).count()) == (3, 3, 3)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_resume_enqueues_pending_and_orphaned_jobs_only(tmp_path, other_worker, monkeypatch):
+    path = tmp_path / "f.txt"
+    path.write_text("x\n")
+    jobs = {name: start_index_job(path, "latex", "resume", enqueue=False) for name in
+            ("pending", "orphaned", "running", "done")}
+    IndexJob.objects.filter(pk__in=[jobs["orphaned"].pk, jobs["running"].pk]).update(state="running")
+    IndexJob.objects.filter(pk=jobs["done"].pk).update(state="done")
+    hold_run_lock(other_worker, jobs["running"].pk)
+    enqueued = []
+    monkeypatch.setattr(run_index_job, "delay", enqueued.append)
+    assert sorted(resume_interrupted_jobs()) == sorted(enqueued) == sorted([jobs["pending"].pk, jobs["orphaned"].pk])
+
+
+@pytest.mark.django_db
+def test_a_missing_job_is_skipped_quietly():
+    assert run_index_job(987654321) is None

@@ -4,7 +4,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import REPO
+from tests.conftest import REPO, skip_unless_ci
 
 # live_server runs Django in a thread while Playwright's sync API owns an event loop in this one;
 # Django's async-safety check would otherwise refuse the ORM calls the tests make between steps.
@@ -19,7 +19,7 @@ CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-backg
 @pytest.fixture(scope="session")
 def browser():
     if not Path(CHROMIUM).exists():
-        pytest.skip(f"no Chromium at {CHROMIUM}")
+        skip_unless_ci(f"no Chromium at {CHROMIUM}")
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as playwright:
@@ -52,7 +52,8 @@ def screenshot(page, request):
 @pytest.fixture
 def indexed(transactional_db, tmp_path):
     """Index LaTeX lines in this process; live_server sees them because transactional_db commits."""
-    from searchapp.indexing import run_job, start_index_job
+    from searchapp.indexing.actions import start_index_job
+    from searchapp.indexing.pipeline import run_job
 
     def index(lines, corpus="e2e"):
         path = tmp_path / f"{corpus}.txt"

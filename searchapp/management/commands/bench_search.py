@@ -7,7 +7,7 @@ from django.core.management.base import BaseCommand, CommandError
 
 from searchapp.benchmarks import search_speed
 from searchapp.benchmarks.database import throwaway_database
-from searchapp.search import PROBES, SHORTLIST_SIZE
+from searchapp.search.candidates import PROBES, SHORTLIST_SIZE
 
 DEFAULT_DATA = settings.BASE_DIR.parent / "shared" / "data"
 

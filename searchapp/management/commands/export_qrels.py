@@ -3,7 +3,7 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand
 
-from searchapp.qrels import judgements, write_qrels
+from searchapp.feedback.qrels import judgements, write_qrels
 
 
 class Command(BaseCommand):

@@ -4,7 +4,8 @@ from pathlib import Path
 from django.core.management.base import BaseCommand, CommandError
 
 from ml.data.corpus_files import FORMATS
-from searchapp.indexing import run_job, start_index_job
+from searchapp.indexing.actions import start_index_job
+from searchapp.indexing.pipeline import run_job
 
 
 class Command(BaseCommand):

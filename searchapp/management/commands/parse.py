@@ -7,11 +7,8 @@ from django.core.management.base import BaseCommand, CommandError
 from ml.data.corpus_files import read_formulas
 from ml.data.tolerant import MalformedFile
 from ml.evaluation.parser_coverage import summarize
-from ml.formula import ParseError, parse_latex, parse_mathml, parse_slt_string
-from ml.formula.api import graphs_to_json
+from ml.formula import NOTATIONS, ParseError, graphs_to_json, parse
 from ml.formula.opt_nodes import serialize
-
-PARSERS = {"latex": parse_latex, "mathml": parse_mathml, "slt": parse_slt_string}
 
 
 class Command(BaseCommand):
@@ -19,7 +16,7 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser):
         parser.add_argument("formula", nargs="?")
-        parser.add_argument("--notation", choices=PARSERS, default="latex")
+        parser.add_argument("--notation", choices=NOTATIONS, default="latex")
         parser.add_argument("--file", type=Path, help="one LaTeX formula per line")
         parser.add_argument("--summary", action="store_true", help="with --file: {total, slt_ok, opt_ok, …}")
         parser.add_argument("--json", action="store_true", help="print both trees as JSON")
@@ -34,7 +31,7 @@ class Command(BaseCommand):
 
     def _parse_one(self, formula: str, notation: str, as_json: bool) -> None:
         try:
-            graphs = PARSERS[notation](formula)
+            graphs = parse(formula, notation)
         except ParseError as error:
             raise CommandError(f"{error.kind} at position {error.pos}: {error.message}") from None
         data = graphs_to_json(graphs)

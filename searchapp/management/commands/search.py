@@ -1,32 +1,35 @@
-"""`python manage.py search "LATEX" --k 10 --json`: the same results as GET /api/search."""
+"""`python manage.py search "QUERY" [--notation latex|mathml|slt] --k 10 --json`: the same results as GET /api/search."""
 import json
 
 from django.core.management.base import BaseCommand, CommandError
 
-from ml.formula import ParseError
+from ml.formula import NOTATIONS, ParseError
 from ml.retrieval.fusion import FUSIONS
-from searchapp.presenters import results_dict
-from searchapp.search import MAX_K, search_formulas
+from searchapp.models import MAX_K, Formula
+from searchapp.search.query import parse_query
+from searchapp.web.presenters import present, results_dict
 
 
 class Command(BaseCommand):
-    help = "Search the index for formulas similar to a LaTeX query."
+    help = "Search the index for formulas similar to a query formula."
 
     def add_arguments(self, parser):
-        parser.add_argument("latex")
+        parser.add_argument("query")
+        parser.add_argument("--notation", choices=NOTATIONS, default="latex")
         parser.add_argument("--k", type=int, default=10)
         parser.add_argument("--fusion", choices=FUSIONS, default="max")
         parser.add_argument("--corpus")
         parser.add_argument("--json", action="store_true", help="print the API's JSON")
 
-    def handle(self, *args, latex, k, fusion, corpus, **options):
+    def handle(self, *args, query, notation, k, fusion, corpus, **options):
         if not 1 <= k <= MAX_K:
             raise CommandError(f"--k must be between 1 and {MAX_K}")
         try:
-            results = search_formulas(latex, k=k, fusion=fusion, corpus=corpus)
+            parsed = parse_query(query, notation)
         except ParseError as error:
-            raise CommandError(f"cannot parse the query ({error.kind} at {error.pos}): {error.message}") from None
-        data = results_dict(results)
+            raise CommandError(f"cannot read the query as {notation} ({error.kind} at {error.pos}): {error.message}") from None
+        results = Formula.objects.search(parsed, k=k, fusion=fusion, corpus=corpus)
+        data = results_dict(results, present(results))
         if options["json"]:
             self.stdout.write(json.dumps(data, ensure_ascii=False, indent=2))
             return

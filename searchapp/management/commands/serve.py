@@ -10,7 +10,7 @@ from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandError
 
 from searchapp.health import health_report
-from searchapp.postings import ensure_codebook_loaded
+from searchapp.indexing.codebook import ensure_codebook_loaded
 
 
 class Command(BaseCommand):

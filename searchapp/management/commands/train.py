@@ -48,9 +48,12 @@ class Command(BaseCommand):
             raise CommandError(str(error)) from None
 
     def _database(self, names: list[str]):
+        """Stored formulas in their own notation: LaTeX as written, anything else as its SLT string."""
         for name in names:
-            for latex in Formula.objects.filter(corpus__name=name).values_list("latex", flat=True).iterator():
-                yield CorpusFormula(latex, "latex", f"db:{name}")
+            rows = Formula.objects.filter(corpus__name=name).values_list("notation", "latex", "slt_string")
+            for notation, latex, slt_string in rows.iterator():
+                yield (CorpusFormula(latex, "latex", f"db:{name}") if notation == Formula.Notation.LATEX
+                       else CorpusFormula(slt_string, "slt", f"db:{name}"))
 
     def _progress(self, bar, progress) -> None:
         bar.n = progress.epoch + progress.step / max(progress.steps, 1)

@@ -4,7 +4,7 @@ import json
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
-from searchapp.tuning import save_setting, tune
+from searchapp.feedback.tuning import save_setting, tune
 
 
 class Command(BaseCommand):

@@ -17,33 +17,56 @@ from pathlib import Path
 from django.db import connection, transaction
 from django.utils import timezone
 
-from ml.data.corpus_files import count_records, read_records
+from ml.data.corpus_files import read_records
 from ml.data.records import IndexRecord, RecordError, SourceFormula
-from ml.formula import ParseError, parse, to_slt_string
-from searchapp.embedding import embed_graphs
-from searchapp.iterables import chunks
+from ml.formula import ParseError, parse, slt_to_latex, to_slt_string
+from searchapp.embedding import embed_graphs, node_labels
+from searchapp.indexing.codebook import CodebookMismatch, ensure_codebook_loaded
+from searchapp.indexing.iterables import chunks
+from searchapp.indexing.postings import compact_postings, store_postings
 from searchapp.models import Corpus, IndexJob, Occurrence, Post
-from searchapp.postings import CodebookMismatch, compact_postings, ensure_codebook_loaded, store_postings
 from searchapp.vectors import matrix_bytes
 
 CHUNK_SIZE = 500
 MAX_KEPT_ERRORS = 100
 
 
-def start_index_job(path: Path, format: str, corpus_name: str, enqueue: bool = True) -> IndexJob:
-    """Create the job (counting the file's records) and enqueue it once the row is committed."""
-    from searchapp.tasks import run_index_job
-
-    corpus, _ = Corpus.objects.get_or_create(name=corpus_name)
-    job = IndexJob.objects.create(corpus=corpus, path=str(Path(path).resolve()), format=format,
-                                  total=count_records(path, format))
-    if enqueue:
-        transaction.on_commit(lambda: run_index_job.delay(job.pk))
-    return job
+JOB_LOCK_CLASS = 7401
+"""First key of the session advisory lock `(JOB_LOCK_CLASS, job id)` that a running job holds."""
 
 
 def run_job(job: IndexJob) -> IndexJob:
-    """Index the job's file from its cursor to the end; a file-level failure marks the job failed."""
+    """Index the job's file from its cursor to the end, unless another process runs it now or it is done.
+
+    The job holds a Postgres session lock while it runs: a second delivery of its task returns at once,
+    and a worker that dies releases the lock with its connection, so the job can be resumed right away.
+    """
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_try_advisory_lock(%s, %s)", [JOB_LOCK_CLASS, job.pk])
+        if not cursor.fetchone()[0]:
+            job.refresh_from_db()
+            return job
+    try:
+        job.refresh_from_db()  # the cursor as the last runner committed it
+        if job.state != IndexJob.State.DONE:
+            _run_locked(job)
+    finally:
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_advisory_unlock(%s, %s)", [JOB_LOCK_CLASS, job.pk])
+    job.refresh_from_db()
+    return job
+
+
+def running_job_ids() -> set[int]:
+    """Jobs some process is running right now (it holds their lock)."""
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT objid FROM pg_locks WHERE locktype = 'advisory' AND classid = %s AND objsubid = 2"
+                       " AND granted", [JOB_LOCK_CLASS])
+        return {row[0] for row in cursor.fetchall()}
+
+
+def _run_locked(job: IndexJob) -> None:
+    """A file-level failure marks the job failed; record-level ones are counted and kept in `errors`."""
     IndexJob.objects.filter(pk=job.pk).update(state=IndexJob.State.RUNNING, heartbeat_at=timezone.now(),
                                               started_at=job.started_at or timezone.now())
     try:
@@ -56,8 +79,6 @@ def run_job(job: IndexJob) -> IndexJob:
                                                   finished_at=timezone.now())
     else:
         IndexJob.objects.filter(pk=job.pk).update(state=IndexJob.State.DONE, finished_at=timezone.now())
-    job.refresh_from_db()
-    return job
 
 
 @dataclass
@@ -67,6 +88,8 @@ class ParsedFormula:
     graphs: object
     slt_string: str
     visual_key: str
+    latex: str
+    """What pages show: the source itself for LaTeX, else LaTeX rendered from the SLT (KaTeX reads only LaTeX)."""
 
 
 @dataclass
@@ -150,19 +173,16 @@ def _parse_all(records: list[IndexRecord], outcome: ChunkOutcome) -> list[Parsed
     for record in records:
         for source in record.formulas:
             try:
-                graphs = parse_formula(source.text, source.notation)
+                graphs = parse(source.text, source.notation)
             except ParseError as error:
                 outcome.formula_errors += 1
                 outcome.errors.append({"line": record.line, "message": f"formula {source.position}: "
                                        f"{error.kind} at {error.pos}: {error.message}"})
                 continue
             slt_string = to_slt_string(graphs.slt)
-            parsed.append(ParsedFormula(source, record, graphs, slt_string, visual_key(slt_string)))
+            latex = source.text if source.notation == "latex" else slt_to_latex(graphs.slt)
+            parsed.append(ParsedFormula(source, record, graphs, slt_string, visual_key(slt_string), latex))
     return parsed
-
-
-def parse_formula(text: str, notation: str):
-    return parse(text, notation)
 
 
 def visual_key(slt_string: str) -> str:
@@ -203,17 +223,18 @@ def insert_formulas(corpus_id: int, new: list[ParsedFormula], vectors: list[dict
     with connection.cursor() as cursor:
         cursor.execute(
             "CREATE TEMP TABLE IF NOT EXISTS incoming_formula (visual_key varchar(64), slt_string text, latex text,"
-            " slg_matrix bytea, opg_matrix bytea, opt_error varchar(300), node_labels jsonb) ON COMMIT DELETE ROWS")
+            " notation varchar(6), slg_matrix bytea, opg_matrix bytea, opt_error varchar(300), node_labels jsonb)"
+            " ON COMMIT DELETE ROWS")
         with cursor.copy("COPY incoming_formula FROM STDIN") as copy:
             for item in new:
                 vector = matrices[item.visual_key]
-                copy.write_row((item.visual_key, item.slt_string, item.source.text, matrix_bytes(vector["slg"]),
+                copy.write_row((item.visual_key, item.slt_string, item.latex, item.source.notation, matrix_bytes(vector["slg"]),
                                 matrix_bytes(vector["opg"]), (item.graphs.opt_error or "")[:300],
                                 json.dumps(node_labels(item.graphs))))
         cursor.execute(
-            "INSERT INTO searchapp_formula (corpus_id, visual_key, slt_string, latex, slg_matrix, opg_matrix,"
-            " opt_error, node_labels, created_at) SELECT %s, visual_key, slt_string, latex, slg_matrix, opg_matrix,"
-            " opt_error, node_labels, now() FROM incoming_formula ON CONFLICT (corpus_id, visual_key) DO NOTHING"
+            "INSERT INTO searchapp_formula (corpus_id, visual_key, slt_string, latex, notation, slg_matrix, opg_matrix,"
+            " opt_error, node_labels, created_at) SELECT %s, visual_key, slt_string, latex, notation, slg_matrix,"
+            " opg_matrix, opt_error, node_labels, now() FROM incoming_formula ON CONFLICT (corpus_id, visual_key) DO NOTHING"
             " RETURNING visual_key, id", [corpus_id])
         inserted = dict(cursor.fetchall())
         cursor.execute("TRUNCATE incoming_formula")
@@ -221,15 +242,10 @@ def insert_formulas(corpus_id: int, new: list[ParsedFormula], vectors: list[dict
     return inserted
 
 
-def node_labels(graphs) -> dict[str, list[str] | None]:
-    """Labels of both trees in pre-order, the row order of the stored matrices (for highlighting matches)."""
-    return {"slt": graphs.slt.labels, "opt": graphs.opt.labels if graphs.opt is not None else None}
-
-
 def _store_occurrences(parsed: list[ParsedFormula], posts: dict[str, int], formula_ids: dict[str, int]) -> None:
     Occurrence.objects.bulk_create(
         [Occurrence(formula_id=formula_ids[item.visual_key], post_id=posts[item.record.post.source_id],
-                    position=item.source.position, latex=item.source.text,
+                    position=item.source.position, latex=item.latex,
                     start=item.source.start, end=item.source.end) for item in parsed],
         ignore_conflicts=True,
     )

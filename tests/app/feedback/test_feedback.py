@@ -11,9 +11,9 @@ from django.core.cache import cache
 from django.core.management import call_command
 from django.test import Client
 
+from searchapp.feedback.qrels import judgements, query_id
+from searchapp.feedback.tuning import FusionSetting, _mean_ap, load_setting
 from searchapp.models import Feedback, Formula
-from searchapp.qrels import judgements, query_id
-from searchapp.tuning import FusionSetting, _mean_ap, load_setting
 from tests.conftest import REPO
 
 pytestmark = pytest.mark.django_db
@@ -81,7 +81,7 @@ def test_the_rate_limit_is_shared_by_every_web_process(formula, settings):
     assert post_json(client, signal(formula), HTTP_X_CSRFTOKEN=token).status_code == 201
     other_process = subprocess.run(
         [sys.executable, "-c", "import django, os, sys; os.environ['DJANGO_SETTINGS_MODULE'] = 'mathsearch.settings';"
-         " django.setup(); from searchapp.feedback import check_rate, RateLimited\n"
+         " django.setup(); from searchapp.feedback.actions import check_rate, RateLimited\n"
          "try: check_rate(sys.argv[1])\nexcept RateLimited: print('refused')", client_key_of(client)],
         cwd=REPO, env={**os.environ, "MATHSEARCH_FEEDBACK_PER_MINUTE": "1"}, capture_output=True, text=True,
         timeout=60)

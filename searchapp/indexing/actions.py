@@ -1,4 +1,4 @@
-"""Corpus uploads and maintenance: store an uploaded file, re-index a corpus, report a job's progress."""
+"""Actions that start indexing: create a job and enqueue it, store an uploaded file, re-index a corpus."""
 from __future__ import annotations
 
 import re
@@ -7,10 +7,20 @@ from pathlib import Path
 
 from django.conf import settings
 from django.db import transaction
-from django.utils import timezone
 
-from searchapp.indexing import start_index_job
+from ml.data.corpus_files import count_records
 from searchapp.models import Corpus, IndexJob
+from searchapp.tasks import run_index_job
+
+
+def start_index_job(path: Path, format: str, corpus_name: str, enqueue: bool = True) -> IndexJob:
+    """Create the job (counting the file's records) and enqueue it once the row is committed."""
+    corpus, _ = Corpus.objects.get_or_create(name=corpus_name)
+    job = IndexJob.objects.create(corpus=corpus, path=str(Path(path).resolve()), format=format,
+                                  total=count_records(path, format))
+    if enqueue:
+        transaction.on_commit(lambda: run_index_job.delay(job.pk))
+    return job
 
 
 def save_upload(uploaded) -> Path:
@@ -39,20 +49,3 @@ def _delete_contents(corpus: Corpus) -> None:
     for relation in Corpus._meta.related_objects:
         if relation.related_model is not IndexJob:
             relation.related_model.objects.filter(**{relation.field.name: corpus}).delete()
-
-
-def job_progress(job: IndexJob) -> dict:
-    """What the live progress bar shows: counts, rate since start, ETA, and the kept per-record errors."""
-    elapsed = ((job.finished_at or timezone.now()) - job.started_at).total_seconds() if job.started_at else 0.0
-    rate = job.cursor / elapsed if elapsed > 0 else 0.0
-    remaining = max(job.total - job.cursor, 0)
-    eta = remaining / rate if rate > 0 and job.state == IndexJob.State.RUNNING else None
-    return {
-        "id": job.pk, "corpus": job.corpus.name, "state": job.state, "format": job.format,
-        "total": job.total, "processed": job.cursor, "done": job.done, "failed": job.failed,
-        "formulas_added": job.formulas_added, "formula_errors": job.formula_errors,
-        "percent": round(100 * job.cursor / job.total, 1) if job.total else (100.0 if job.finished_at else 0.0),
-        "rate_per_s": round(rate, 1), "eta_s": None if eta is None else round(eta, 1),
-        "elapsed_s": round(elapsed, 1), "message": job.message, "errors": job.errors, "timings": job.timings,
-        "finished": job.state in (IndexJob.State.DONE, IndexJob.State.FAILED),
-    }

@@ -3,10 +3,13 @@ from io import StringIO
 
 import pytest
 from django.core.management import call_command
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 
-from ml.formula import ParseError
+from ml.formula import ParseError, to_slt_string
 from searchapp.models import Formula
-from searchapp.search import search_formulas
+from searchapp.search.query import parse_query, stored_query
+from searchapp.web.presenters import present
 
 pytestmark = pytest.mark.django_db
 
@@ -17,9 +20,9 @@ def indexed(index_file):
 
 
 def test_a_stored_formula_finds_itself_first_with_full_score(indexed):
-    results = search_formulas(r"\sin^2 x + \cos^2 x = 1", k=5)
+    results = Formula.objects.search(r"\sin^2 x + \cos^2 x = 1", k=5)
     top = results.hits[0]
-    assert top.latex == r"\sin^2 x + \cos^2 x = 1"
+    assert top.formula.latex == r"\sin^2 x + \cos^2 x = 1"
     assert top.score == pytest.approx(1.0, abs=0.01) and top.score <= 1.0
     assert all(-1.0 <= part <= 1.0 for hit in results.hits for part in hit.parts.values())
     assert [hit.rank for hit in results.hits] == list(range(1, len(results.hits) + 1))
@@ -32,12 +35,12 @@ def test_a_one_symbol_query_is_answered(indexed, client):
 
 
 def test_similar_formulas_rank_above_unrelated_ones(indexed):
-    ranked = [hit.latex for hit in search_formulas("p^2 + q^2 = r^2", k=7).hits]
+    ranked = [hit.formula.latex for hit in Formula.objects.search("p^2 + q^2 = r^2", k=7).hits]
     assert set(ranked[:2]) == {r"a^2 + b^2 = c^2", r"x^2 + y^2 = z^2"}
 
 
 def test_hits_carry_score_parts_and_node_alignment(indexed):
-    hit = search_formulas(r"e^{i\pi} + 1 = 0", k=1).hits[0]
+    hit = Formula.objects.search(r"e^{i\pi} + 1 = 0", k=1).hits[0]
     assert set(hit.parts) == {"slg", "opg"}
     slg = hit.alignment["slg"]
     assert len(slg.pairs) == len(slg.query_labels)
@@ -47,13 +50,13 @@ def test_hits_carry_score_parts_and_node_alignment(indexed):
 def test_corpus_filter(index_file):
     index_file(["x^2"], corpus="one")
     index_file(["x^3"], corpus="two", name="two.txt")
-    hits = search_formulas("x^2", k=10, corpus="two").hits
-    assert [hit.corpus for hit in hits] == ["two"]
+    hits = Formula.objects.search("x^2", k=10, corpus="two").hits
+    assert [hit.formula.corpus.name for hit in hits] == ["two"]
 
 
 def test_unparsable_query_raises_parse_error_with_position(indexed):
     with pytest.raises(ParseError) as raised:
-        search_formulas(r"\frac{1}{")
+        Formula.objects.search(r"\frac{1}{")
     assert raised.value.pos is not None
 
 
@@ -90,11 +93,44 @@ def test_api_reports_parse_errors_with_position(client):
 def test_a_collection_larger_than_the_shortlist_is_searched_through_the_codebook(index_file):
     index_file(corpus="big")
     index_file(["w^5 - 1"], corpus="other", name="other.txt")
-    results = search_formulas(r"\sin^2 x + \cos^2 x = 1", k=2, shortlist_size=2, corpus="big")
-    assert results.hits[0].latex == r"\sin^2 x + \cos^2 x = 1"
+    results = Formula.objects.search(r"\sin^2 x + \cos^2 x = 1", k=2, shortlist_size=2, corpus="big")
+    assert results.hits[0].formula.latex == r"\sin^2 x + \cos^2 x = 1"
     assert 2 <= results.candidates <= 4 < Formula.objects.filter(corpus__name="big").count()
-    assert {hit.corpus for hit in results.hits} == {"big"}
+    assert {hit.formula.corpus.name for hit in results.hits} == {"big"}
 
 
 def test_a_small_collection_is_scored_completely(indexed):
-    assert search_formulas("p^2", k=10).candidates == Formula.objects.count()
+    assert Formula.objects.search("p^2", k=10).candidates == Formula.objects.count()
+
+
+def test_a_search_reads_the_database_a_pinned_number_of_times(index_file):
+    """Parse and embed once, read the candidates' matrices once and the hits' rows once, their posts once."""
+    index_file(corpus="big")
+    query = parse_query(r"\sin^2 x + \cos^2 x = 1")
+    with CaptureQueriesContext(connection) as captured:
+        results = Formula.objects.search(query, k=5, shortlist_size=2, corpus="big")
+        present(results)
+    statements = [q["sql"].split()[0].upper() for q in captured.captured_queries]
+    # ids-if-small, savepoint, corpus id, 2 × (ef_search, nearest centroids, posting lists), release,
+    # candidate matrices, hit rows, hit posts
+    assert len(statements) == 13, statements
+    assert len(results.hits) == 5
+
+
+def test_a_query_in_each_notation_finds_the_same_formula(indexed):
+    latex = parse_query("a^2 + b^2 = c^2", "latex")
+    slt = parse_query(to_slt_string(latex.graphs.slt), "slt")
+    mathml = parse_query("<math><msup><mi>a</mi><mn>2</mn></msup><mo>+</mo><msup><mi>b</mi><mn>2</mn></msup>"
+                         "<mo>=</mo><msup><mi>c</mi><mn>2</mn></msup></math>", "mathml")
+    tops = [Formula.objects.search(query, k=1).hits[0].formula.latex for query in (latex, slt, mathml)]
+    assert tops == ["a^2 + b^2 = c^2"] * 3
+
+
+def test_a_stored_formula_is_searched_from_its_vectors_without_parsing(indexed, monkeypatch):
+    formula = Formula.objects.get(latex="a^2 + b^2 = c^2")
+    monkeypatch.setattr("searchapp.search.query.parse", None)  # any parse would fail loudly
+    query = stored_query(formula.latex, formula.notation, formula.slg_matrix, formula.opg_matrix, formula.node_labels)
+    hits = Formula.objects.exclude(pk=formula.pk).search(query, k=2).hits
+    assert formula.pk not in [hit.formula_id for hit in hits]
+    assert hits[0].formula.latex == "x^2 + y^2 = z^2"
+    assert hits[0].alignment["slg"].query_labels == formula.node_labels["slt"]

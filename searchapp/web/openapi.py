@@ -1,9 +1,10 @@
 """The OpenAPI 3 description of the JSON API, written by hand (the API is small and changes rarely)."""
 from __future__ import annotations
 
+from ml.formula import NOTATIONS
 from ml.retrieval.fusion import FUSIONS
-from searchapp.models import Feedback
-from searchapp.search import MAX_K
+from searchapp.models import MAX_K, Feedback
+from searchapp.search.query import MAX_QUERY_CHARS
 
 
 def _error(description: str) -> dict:
@@ -20,12 +21,18 @@ def _query(name: str, description: str, schema: dict, required: bool = False) ->
     return {"name": name, "in": "query", "required": required, "description": description, "schema": schema}
 
 
+NOTATION = {"type": "string", "enum": list(NOTATIONS),
+            "description": "the notation the formula was read from; `latex` is rendered from its SLT when not LaTeX"}
+
 SEARCH = {
     "get": {
-        "summary": "Formulas most similar to a LaTeX query",
+        "summary": "Formulas most similar to a query formula (LaTeX, MathML or a Tangent SLT string)",
         "operationId": "search",
         "parameters": [
-            _query("q", "the query formula in LaTeX", {"type": "string", "maxLength": 5000}, required=True),
+            _query("q", "the query formula, in `notation`", {"type": "string", "maxLength": MAX_QUERY_CHARS},
+                   required=True),
+            _query("notation", "how q is written; `auto` reads `<math …>` as MathML and `[V!x…]` as a Tangent SLT string",
+                   {"type": "string", "enum": ["latex", "mathml", "slt", "auto"], "default": "latex"}),
             _query("k", "results to return", {"type": "integer", "minimum": 1, "maximum": MAX_K, "default": 10}),
             _query("offset", "results to skip", {"type": "integer", "minimum": 0, "default": 0}),
             _query("fusion", "how SLG and OPG scores combine", {"type": "string", "enum": list(FUSIONS),
@@ -33,7 +40,8 @@ SEARCH = {
             _query("corpus", "only formulas of this corpus", {"type": "string"}),
         ],
         "responses": {"200": _ok("ranked results", "SearchResults"),
-                      "400": _error("missing or invalid parameter, or a query that cannot be parsed (with pos)")},
+                      "400": _error("missing or invalid parameter, or a query that cannot be read in its notation "
+                                    "(code `<notation>_<kind>`, with pos)")},
     },
 }
 
@@ -79,16 +87,17 @@ SCHEMAS = {
         "pairs": {"type": "array", "description": "[query node, result node, cosine], node = pre-order index",
                   "items": {"type": "array"}}}},
     "SearchResults": {"type": "object", "properties": {
-        "query": {"type": "string"}, "fusion": {"type": "string"}, "candidates": {"type": "integer"},
+        "query": {"type": "string"}, "notation": NOTATION,
+        "fusion": {"type": "string"}, "candidates": {"type": "integer"},
         "elapsed_ms": {"type": "number"},
         "results": {"type": "array", "items": {"type": "object", "properties": {
             "id": {"type": "integer"}, "rank": {"type": "integer"}, "latex": {"type": "string"},
-            "corpus": {"type": "string"}, "score": {"type": "number"},
+            "notation": NOTATION, "corpus": {"type": "string"}, "score": {"type": "number"},
             "parts": {"type": "object", "properties": {"slg": {"type": "number"}, "opg": {"type": "number"}}},
             "alignment": {"type": "object", "additionalProperties": {"$ref": "#/components/schemas/Alignment"}},
             "posts": {"type": "array", "items": {"type": "object"}}}}}}},
     "Formula": {"type": "object", "properties": {
-        "id": {"type": "integer"}, "latex": {"type": "string"}, "corpus": {"type": "string"},
+        "id": {"type": "integer"}, "latex": {"type": "string"}, "notation": NOTATION, "corpus": {"type": "string"},
         "slt_string": {"type": "string"}, "occurrences": {"type": "integer"},
         "posts": {"type": "array", "items": {"type": "object"}},
         "trees": {"type": "object", "properties": {"slt": TREE, "opt": TREE}}}},

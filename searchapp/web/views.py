@@ -1,4 +1,4 @@
-"""Thin views: validate, call a service, render or return JSON."""
+"""Thin page views: validate, call the domain, render."""
 from django.contrib import messages
 from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse, JsonResponse
@@ -7,19 +7,17 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.csrf import ensure_csrf_cookie
 from django.views.decorators.http import require_GET, require_POST
 
-from ml.formula import ParseError
 from ml.retrieval.fusion import FUSIONS
-from searchapp import pages
-from searchapp.api import int_param, search_params
 from searchapp.errors import ApiError
-from searchapp.feedback import client_key, parse_feedback, record_feedback
+from searchapp.feedback.actions import client_key, parse_feedback, record_feedback
+from searchapp.feedback.tuning import load_setting
 from searchapp.health import health_report
 from searchapp.models import Corpus, Formula, Post
-from searchapp.search import search_formulas
-from searchapp.trees_svg import tree_svg
-from searchapp.tuning import load_setting
-
-MAX_PAGES = 50
+from searchapp.web import search_page
+from searchapp.web.params import int_param, search_params
+from searchapp.web.presenters import formula_detail, present
+from searchapp.web.searching import neighbours, read_query
+from searchapp.web.trees_svg import tree_svg
 
 
 @require_GET
@@ -32,44 +30,44 @@ def healthz(request: HttpRequest) -> JsonResponse:
 @ensure_csrf_cookie  # the page's feedback requests send this token back
 def home(request: HttpRequest) -> HttpResponse:
     """The search page; with `?q=` it also renders the results, so searching works without JavaScript."""
-    context = {"query": request.GET.get("q", "").strip(), "examples": pages.EXAMPLES, "palette": pages.PALETTE,
-               "fusions": FUSIONS, "fusion": request.GET.get("fusion") or load_setting()["fusion"],
+    context = {"query": request.GET.get("q", "").strip(), "examples": search_page.EXAMPLES,
+               "palette": search_page.PALETTE, "fusions": FUSIONS, "notations": search_page.NOTATION_CHOICES,
+               "notation": request.GET.get("notation") or "auto",
+               "fusion": request.GET.get("fusion") or load_setting()["fusion"],
                "corpus": request.GET.get("corpus", ""), "corpora": Corpus.objects.values_list("name", flat=True)}
     status = 200
     if context["query"]:
         try:
             context.update(_search(request))
-        except ParseError as error:
-            context["error"], status = pages.error_context(error.message, error.pos), 400
         except ApiError as error:
-            context["error"], status = pages.error_context(error.message, error.pos), error.status
+            context["error"], status = search_page.error_context(error.message, error.pos), error.status
     return render(request, "searchapp/search.html", context, status=status)
 
 
 def _search(request: HttpRequest) -> dict:
-    params = search_params(request)
+    params = search_params(request, default_notation="auto")
     tuned = load_setting()
     fusion = params["fusion"] if request.GET.get("fusion") else tuned["fusion"]
-    page = int_param(request, "page", 1, 1, MAX_PAGES)
-    results = search_formulas(params["latex"], k=pages.PAGE_SIZE, offset=(page - 1) * pages.PAGE_SIZE,
-                              fusion=fusion, corpus=params["corpus"], slg_weight=tuned["slg_weight"])
-    return {"results": results, "items": pages.result_items(results), "fusion": fusion, "pager": pages.page_numbers(results.candidates, page, MAX_PAGES),
-            "query_tree": pages.query_tree_svg(params["latex"])}
+    page = int_param(request, "page", 1, 1, search_page.MAX_PAGES)
+    query = read_query(params["text"], params["notation"])
+    results = Formula.objects.search(query, k=search_page.PAGE_SIZE, offset=(page - 1) * search_page.PAGE_SIZE,
+                                     fusion=fusion, corpus=params["corpus"], slg_weight=tuned["slg_weight"])
+    return {"results": results, "items": present(results), "fusion": fusion,
+            "notation_name": search_page.NOTATION_NAMES[query.notation],
+            "pager": search_page.page_numbers(results.candidates, page),
+            "query_tree": search_page.query_tree_svg(query), "query_latex": search_page.query_latex(query)}
 
 
 @require_GET
 def formula(request: HttpRequest, pk: int) -> HttpResponse:
     """One formula: the posts it occurs in, its SLT and OPT, and its nearest neighbours."""
     found = get_object_or_404(Formula.objects.select_related("corpus"), pk=pk)
-    trees = pages.formula_trees(found.slt_string, found.latex)
+    detail = formula_detail(found)
     svgs = {name: tree_svg(tree, title=f"{found.latex[:80]} as {name.upper()}")
-            for name, tree in (("slt", trees["slg"]), ("opt", trees["opg"])) if tree is not None}
-    occurrences = found.occurrences.select_related("post").order_by("post_id", "position")
+            for name, tree in detail.trees.items() if tree is not None}
     return render(request, "searchapp/formula.html", {
-        "formula": found, "svgs": svgs, "opt_error": found.opt_error,
-        "occurrences": [pages.snippet(o) for o in occurrences[:pages.MAX_OCCURRENCES]],
-        "occurrence_count": occurrences.count(), "nearest": pages.nearest_formulas(found),
-        "query": request.GET.get("q", ""),
+        "formula": found, "svgs": svgs, "opt_error": found.opt_error, "occurrences": detail.snippets,
+        "occurrence_count": detail.occurrence_count, "nearest": neighbours(found), "query": request.GET.get("q", ""),
     })
 
 

@@ -1,18 +1,38 @@
-"""More JSON API views: a formula with its posts and trees, feedback, the OpenAPI schema, CSRF failures."""
+"""JSON API views: validate the request, call the domain, answer JSON (errors as {code, message, pos?})."""
 from __future__ import annotations
 
 import json
+from functools import wraps
 
 from django.http import HttpRequest, JsonResponse
 from django.views.csrf import csrf_failure as html_csrf_failure
 from django.views.decorators.http import require_GET, require_POST
 
-from searchapp.api import json_errors
 from searchapp.errors import ApiError
-from searchapp.feedback import client_key, parse_feedback, record_feedback
+from searchapp.feedback.actions import client_key, parse_feedback, record_feedback
 from searchapp.models import Formula
-from searchapp.openapi import schema as openapi_schema
-from searchapp.pages import MAX_OCCURRENCES, formula_trees, snippets_for
+from searchapp.web.openapi import schema as openapi_schema
+from searchapp.web.params import search_params
+from searchapp.web.presenters import formula_detail, present, results_dict
+from searchapp.web.searching import run_search
+
+
+def json_errors(view):
+    """Turn ApiErrors raised by a view into JSON answers with their status."""
+    @wraps(view)
+    def wrapper(request, *args, **kwargs):
+        try:
+            return view(request, *args, **kwargs)
+        except ApiError as error:
+            return error.response()
+    return wrapper
+
+
+@require_GET
+@json_errors
+def search(request: HttpRequest) -> JsonResponse:
+    results = run_search(**search_params(request))
+    return JsonResponse(results_dict(results, present(results)))
 
 
 @require_GET
@@ -21,15 +41,14 @@ def formula(request: HttpRequest, pk: int) -> JsonResponse:
     found = Formula.objects.select_related("corpus").filter(pk=pk).first()
     if found is None:
         raise ApiError("not_found", f"no formula with id {pk}", status=404)
-    trees = formula_trees(found.slt_string, found.latex)
+    detail = formula_detail(found)
     return JsonResponse({
-        "id": found.pk, "latex": found.latex, "corpus": found.corpus.name, "slt_string": found.slt_string,
-        "occurrences": found.occurrences.count(),
+        "id": found.pk, "latex": found.latex, "notation": found.notation, "corpus": found.corpus.name,
+        "slt_string": found.slt_string, "occurrences": detail.occurrence_count,
         "posts": [{"post_id": s.post_id, "title": s.title, "url": s.url, "latex": s.latex,
-                   "before": s.before, "after": s.after}
-                  for s in snippets_for([found.pk], MAX_OCCURRENCES).get(found.pk, [])],
+                   "before": s.before, "after": s.after} for s in detail.snippets],
         "trees": {name: None if tree is None else {"labels": tree.labels, "edges": tree.edges}
-                  for name, tree in (("slt", trees["slg"]), ("opt", trees["opg"]))},
+                  for name, tree in detail.trees.items()},
     })
 
 
@@ -38,9 +57,8 @@ def formula(request: HttpRequest, pk: int) -> JsonResponse:
 def feedback(request: HttpRequest) -> JsonResponse:
     """Store a click or judgement; the body is JSON (or a form), CSRF-protected, rate-limited per session."""
     data = _json_body(request) if request.content_type == "application/json" else request.POST
-    signal = parse_feedback(data)
-    client = client_key(request)
-    stored = record_feedback(signal, request.session.session_key, client)
+    client = client_key(request)  # first: it gives a cookieless client its session key
+    stored = record_feedback(parse_feedback(data), request.session.session_key, client)
     return JsonResponse({"id": stored.pk, "query": stored.query, "formula_id": stored.formula_id,
                          "kind": stored.kind, "rank": stored.rank, "fusion": stored.fusion}, status=201)
 

@@ -3,6 +3,7 @@ import json
 
 import pytest
 
+from ml.formula import parse_latex, to_slt_string
 from searchapp.models import Formula
 
 pytestmark = pytest.mark.django_db
@@ -62,3 +63,39 @@ def test_search_errors_match_the_schema_shape(client):
     assert response.status_code == 400
     body = response.json()
     assert set(body) == {"code", "message", "pos"} and isinstance(body["pos"], int)
+
+
+MATHML = ("<math><msup><mi>a</mi><mn>2</mn></msup><mo>+</mo><msup><mi>b</mi><mn>2</mn></msup>"
+          "<mo>=</mo><msup><mi>c</mi><mn>2</mn></msup></math>")
+
+
+@pytest.mark.parametrize("params", [
+    pytest.param({"q": "a^2 + b^2 = c^2"}, id="latex-by-default"),
+    pytest.param({"q": MATHML, "notation": "mathml"}, id="mathml"),
+    pytest.param({"q": to_slt_string(parse_latex("a^2 + b^2 = c^2").slt), "notation": "slt"}, id="tangent-slt"),
+])
+def test_search_reads_each_notation(index_file, client, params):
+    index_file()
+    body = client.get("/api/search", params).json()
+    assert body["notation"] == params.get("notation", "latex")
+    assert body["results"][0]["latex"] == "a^2 + b^2 = c^2"
+
+
+@pytest.mark.parametrize("params, code", [
+    pytest.param({"q": "[V!x,a[N!2]]"}, "latex_slt_string", id="tangent-string-given-as-latex"),
+    pytest.param({"q": "<math><mi>x</math>", "notation": "mathml"}, "mathml_invalid_mathml", id="bad-mathml"),
+    pytest.param({"q": "[V!x", "notation": "slt"}, "slt_invalid_slt_string", id="bad-tangent"),
+    pytest.param({"q": "x", "notation": "asciimath"}, "invalid_parameter", id="unknown-notation"),
+])
+def test_search_errors_name_the_notation(client, params, code):
+    response = client.get("/api/search", params)
+    assert response.status_code == 400
+    assert response.json()["code"].startswith(code)
+
+
+def test_formulas_indexed_from_tangent_strings_are_shown_as_latex(index_file, client):
+    index_file([f"5\t9\t{to_slt_string(parse_latex('x^2+1').slt)}"], name="slt.tsv", format="slt_tsv")
+    formula = Formula.objects.get()
+    assert formula.notation == "slt" and not formula.latex.startswith("[")
+    assert client.get(f"/api/formulas/{formula.pk}").json()["latex"] == formula.latex
+    assert formula.occurrences.get().latex == formula.latex

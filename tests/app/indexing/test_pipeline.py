@@ -4,12 +4,13 @@ import time
 import numpy as np
 import pytest
 
-from searchapp import indexing
 from searchapp.embedding import get_codebook
-from searchapp.indexing import run_job, start_index_job
+from searchapp.indexing import pipeline
+from searchapp.indexing.actions import start_index_job
+from searchapp.indexing.codebook import CodebookMismatch, ensure_codebook_loaded
+from searchapp.indexing.pipeline import run_job
 from searchapp.models import CodebookState, Formula, Occurrence, Post, PostingList
-from searchapp.postings import ID_DTYPE, CodebookMismatch, ensure_codebook_loaded
-from searchapp.vectors import decode_matrix
+from searchapp.vectors import ID_DTYPE, decode_matrix
 from tests.app.conftest import FORMULAS
 
 pytestmark = pytest.mark.django_db
@@ -33,7 +34,7 @@ def test_indexing_stores_one_formula_per_visual_key_posted_under_its_nodes_centr
 
 
 def test_a_finished_job_leaves_one_posting_list_per_centroid(index_file, monkeypatch):
-    monkeypatch.setattr(indexing, "CHUNK_SIZE", 2)  # four chunks, each appending its own rows
+    monkeypatch.setattr(pipeline, "CHUNK_SIZE", 2)  # four chunks, each appending its own rows
     index_file()
     keys = list(PostingList.objects.values_list("representation", "centroid"))
     assert len(keys) == len(set(keys)) > 10
@@ -124,8 +125,8 @@ def test_a_job_killed_mid_way_resumes_from_its_cursor(tmp_path, monkeypatch):
     path = tmp_path / "many.txt"
     path.write_text("\n".join(FORMULAS) + "\n")
     job = start_index_job(path, "latex", "resume", enqueue=False)
-    monkeypatch.setattr(indexing, "CHUNK_SIZE", 3)
-    real_chunk, calls = indexing.store_chunk, []
+    monkeypatch.setattr(pipeline, "CHUNK_SIZE", 3)
+    real_chunk, calls = pipeline.store_chunk, []
 
     def dies_on_second_chunk(job_id, prepared):
         calls.append(prepared.consumed)
@@ -133,12 +134,12 @@ def test_a_job_killed_mid_way_resumes_from_its_cursor(tmp_path, monkeypatch):
             raise KeyboardInterrupt("worker killed")
         real_chunk(job_id, prepared)
 
-    monkeypatch.setattr(indexing, "store_chunk", dies_on_second_chunk)
+    monkeypatch.setattr(pipeline, "store_chunk", dies_on_second_chunk)
     with pytest.raises(KeyboardInterrupt):
         run_job(job)
     job.refresh_from_db()
     assert (job.state, job.cursor) == ("running", 3)
-    monkeypatch.setattr(indexing, "store_chunk", real_chunk)
+    monkeypatch.setattr(pipeline, "store_chunk", real_chunk)
     job = run_job(job)
     assert (job.state, job.cursor, job.done) == ("done", 8, 8)
     assert Occurrence.objects.filter(post__corpus=job.corpus).count() == 8

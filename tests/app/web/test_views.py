@@ -5,7 +5,6 @@ import re
 import pytest
 
 from searchapp.models import Formula, Occurrence, Post
-from searchapp.search import search_formulas
 
 pytestmark = pytest.mark.django_db
 
@@ -70,7 +69,7 @@ def test_pagination_shows_twenty_per_page(index_file, client):
     assert len(result_ids(first)) == 20
     assert 'start="21"' in second
     assert set(result_ids(first)).isdisjoint(result_ids(second))
-    scored = search_formulas("x^{3} + 3", k=1).candidates  # every candidate is listed, none twice
+    scored = Formula.objects.search("x^{3} + 3", k=1).candidates  # every candidate is listed, none twice
     assert len(result_ids(first)) + len(result_ids(second)) == scored > 20
     assert "Page 2 of 2" in second
 
@@ -116,3 +115,11 @@ def test_posts_listing_is_still_reachable(indexed, client):
     assert response.status_code == 200
     assert f"{Post.objects.count()} posts indexed" in response.content.decode()
     assert Occurrence.objects.exists()
+
+
+def test_the_search_box_reads_pasted_mathml_and_says_so(indexed, client):
+    mathml = ('<math xmlns="http://www.w3.org/1998/Math/MathML"><msup><mi>x</mi><mn>2</mn></msup><mo>+</mo>'
+              "<msup><mi>y</mi><mn>2</mn></msup><mo>=</mo><msup><mi>z</mi><mn>2</mn></msup></math>")
+    page = client.get("/", {"q": mathml}).content.decode()
+    assert "read as MathML" in page
+    assert 'data-latex="x^2 + y^2 = z^2"' in page

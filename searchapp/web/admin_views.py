@@ -9,12 +9,12 @@ from django.contrib import admin
 from django.db.models import Count, Max, Q
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import timezone
 
-from searchapp.forms import UploadForm
-from searchapp.indexing import start_index_job
+from searchapp.feedback.qrels import query_id
+from searchapp.indexing.actions import save_upload, start_index_job
 from searchapp.models import Feedback, IndexJob
-from searchapp.qrels import query_id
-from searchapp.uploads import job_progress, save_upload
+from searchapp.web.forms import UploadForm
 
 FORM_OVERHEAD_BYTES = 64 * 1024
 """Multipart headers and the other fields, on top of the file itself."""
@@ -62,3 +62,20 @@ def feedback_by_query(request: HttpRequest) -> HttpResponse:
     queries = [{**row, "query_id": query_id(row["query"])} for row in rows[:500]]
     context = {**admin.site.each_context(request), "title": "Feedback per query", "queries": queries}
     return render(request, "admin/searchapp/feedback_by_query.html", context)
+
+
+def job_progress(job: IndexJob) -> dict:
+    """What the live progress bar shows: counts, rate since start, ETA, and the kept per-record errors."""
+    elapsed = ((job.finished_at or timezone.now()) - job.started_at).total_seconds() if job.started_at else 0.0
+    rate = job.cursor / elapsed if elapsed > 0 else 0.0
+    remaining = max(job.total - job.cursor, 0)
+    eta = remaining / rate if rate > 0 and job.state == IndexJob.State.RUNNING else None
+    return {
+        "id": job.pk, "corpus": job.corpus.name, "state": job.state, "format": job.format,
+        "total": job.total, "processed": job.cursor, "done": job.done, "failed": job.failed,
+        "formulas_added": job.formulas_added, "formula_errors": job.formula_errors,
+        "percent": round(100 * job.cursor / job.total, 1) if job.total else (100.0 if job.finished_at else 0.0),
+        "rate_per_s": round(rate, 1), "eta_s": None if eta is None else round(eta, 1),
+        "elapsed_s": round(elapsed, 1), "message": job.message, "errors": job.errors, "timings": job.timings,
+        "finished": job.state in (IndexJob.State.DONE, IndexJob.State.FAILED),
+    }

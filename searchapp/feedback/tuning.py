@@ -15,8 +15,8 @@ from django.conf import settings
 from ml.evaluation.metrics import evaluate
 from ml.formula import ParseError
 from ml.retrieval.fusion import FUSIONS, fuse
-from searchapp.qrels import judgements
-from searchapp.search import MAX_K, search_formulas
+from searchapp.feedback.qrels import judgements
+from searchapp.models import MAX_K, Formula
 
 RELEVANT_GRADE = 2
 DEFAULT_SETTING = {"fusion": "max", "slg_weight": 0.5}
@@ -62,7 +62,7 @@ def tune(corpus: str | None = None) -> TuningReport:
 
 
 def _candidate_scores(query: str, corpus: str | None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    results = search_formulas(query, k=MAX_K, corpus=corpus)
+    results = Formula.objects.search(query, k=MAX_K, corpus=corpus)
     ids = np.array([hit.formula_id for hit in results.hits], dtype=np.int64)
     slg = np.array([hit.parts["slg"] for hit in results.hits])
     opg = np.array([hit.parts["opg"] for hit in results.hits])

@@ -7,9 +7,9 @@ from django.conf import settings
 from django.core.cache import cache
 
 from ml.retrieval.fusion import FUSIONS
-from searchapp.api import MAX_QUERY_CHARS
 from searchapp.errors import ApiError
 from searchapp.models import Feedback, Formula
+from searchapp.search.query import MAX_QUERY_CHARS
 
 RATE_WINDOW_SECONDS = 60
 

@@ -1,0 +1,67 @@
+"""The first stage of a search: which formulas deserve exact scoring (the read side of the posting lists).
+
+pgvector's HNSW index gives every query node vector its `probes` nearest codebook centroids (per
+representation); the formulas on those centroids' posting lists are ranked by approximate maxsim
+(`ml.retrieval.shortlist`), and the best `shortlist_size` of each representation are kept (DESIGN.md §4).
+The indexing side (`searchapp.indexing.postings`) writes the lists this module reads.
+"""
+from __future__ import annotations
+
+from collections import defaultdict
+
+import numpy as np
+from django.db import connection, transaction
+
+from ml.retrieval.codebook import REPRESENTATIONS
+from ml.retrieval.shortlist import shortlist
+from searchapp.vectors import ID_DTYPE, vector_literal
+
+PROBES = 8
+"""Nearest centroids asked per query node."""
+SHORTLIST_SIZE = 400
+"""Formulas per representation scored exactly (measured with `bench_search`: see docs/scaling.md)."""
+CENTROID_TABLES = {"slg": "searchapp_slgcentroid", "opg": "searchapp_opgcentroid"}
+
+
+def candidate_ids(vectors: dict[str, np.ndarray], probes: int, size: int, corpus: str | None) -> set[int]:
+    """The shortlisted formulas of both representations (of one corpus, by name, or of all)."""
+    found: set[int] = set()
+    with transaction.atomic(), connection.cursor() as cursor:
+        corpora = _corpus_ids(cursor, corpus)
+        for representation in REPRESENTATIONS:
+            if len(vectors[representation]):
+                nearest = nearest_centroids(cursor, representation, vectors[representation], probes)
+                lists = posting_lists(cursor, representation, sorted({c for _, c, _ in nearest}), corpora)
+                found.update(shortlist(nearest, lists, size).tolist())
+    return found
+
+
+def _corpus_ids(cursor, corpus: str | None) -> list[int] | None:
+    if not corpus:
+        return None
+    cursor.execute("SELECT id FROM searchapp_corpus WHERE name = %s", [corpus])
+    return [row[0] for row in cursor.fetchall()]
+
+
+def nearest_centroids(cursor, representation: str, vectors: np.ndarray, probes: int) -> list[tuple[int, int, float]]:
+    """(query row, centroid, cosine) for the `probes` nearest centroids of each query vector, by HNSW."""
+    cursor.execute("SET LOCAL hnsw.ef_search = %s", [max(40, 2 * probes)])
+    cursor.execute(
+        "SELECT q.row - 1, c.number, 1 - (c.embedding <=> q.embedding) FROM unnest(%s::halfvec[])"
+        " WITH ORDINALITY AS q(embedding, row) CROSS JOIN LATERAL ("
+        f" SELECT number, embedding FROM {CENTROID_TABLES[representation]}"
+        " ORDER BY embedding <=> q.embedding LIMIT %s) c",
+        [[vector_literal(v) for v in vectors], probes])
+    return cursor.fetchall()
+
+
+def posting_lists(cursor, representation: str, centroids: list[int], corpora: list[int] | None) -> dict[int, np.ndarray]:
+    """Formula ids per centroid (across the given corpora, or all)."""
+    corpus_filter = " AND corpus_id = ANY(%s)" if corpora is not None else ""
+    cursor.execute(
+        "SELECT centroid, formula_ids FROM searchapp_postinglist WHERE representation = %s AND centroid = ANY(%s)"
+        + corpus_filter, [representation, centroids] + ([corpora] if corpora is not None else []))
+    blobs = defaultdict(list)
+    for centroid, data in cursor.fetchall():
+        blobs[centroid].append(np.frombuffer(data, dtype=ID_DTYPE))
+    return {centroid: np.concatenate(parts) for centroid, parts in blobs.items()}

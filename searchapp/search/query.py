@@ -1,0 +1,39 @@
+"""A query, parsed and embedded once: every later stage of a search reads this one object.
+
+A query comes from text in one of the notations (`ml.formula.NOTATIONS`) or from a stored formula,
+whose node vectors and labels are already in its row (a formula page's neighbours need no parsing).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ml.formula import FormulaGraphs, parse
+from searchapp.embedding import embed_graphs, node_labels
+from searchapp.vectors import decode_matrix
+
+MAX_QUERY_CHARS = 5000
+
+
+@dataclass(frozen=True)
+class Query:
+    text: str
+    notation: str
+    vectors: dict[str, np.ndarray]
+    """{"slg": (n_slt, d), "opg": (n_opt, d)} unit node vectors, in tree pre-order."""
+    labels: dict[str, list[str] | None]
+    """{"slt": [...], "opt": [...] or None}: node labels in the vectors' row order."""
+    graphs: FormulaGraphs | None = None
+    """The parsed trees, for a query given as text (drawn on the results page)."""
+
+
+def parse_query(text: str, notation: str = "latex") -> Query:
+    """Raises `ml.formula.ParseError` for text that cannot be read in `notation`."""
+    graphs = parse(text, notation)
+    return Query(text, notation, embed_graphs([graphs])[0], node_labels(graphs), graphs)
+
+
+def stored_query(text: str, notation: str, slg_matrix: bytes, opg_matrix: bytes, labels: dict) -> Query:
+    """The query of a stored formula, from its row: no parsing, no embedding."""
+    return Query(text, notation, {"slg": decode_matrix(slg_matrix), "opg": decode_matrix(opg_matrix)}, labels)

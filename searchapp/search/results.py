@@ -1,0 +1,39 @@
+"""What a search returns: ranked hits with their scores and node alignments."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from searchapp.search.query import Query
+
+
+@dataclass(frozen=True)
+class Alignment:
+    """Query node i aligned to result node j with cosine `similarity`, per representation."""
+
+    query_labels: list[str]
+    result_labels: list[str]
+    pairs: list[tuple[int, int, float]]
+
+
+@dataclass
+class SearchHit:
+    formula: Any
+    """The hit's `Formula` row (with its corpus), read once for the whole page."""
+    score: float
+    parts: dict[str, float]
+    rank: int
+    alignment: dict[str, Alignment] = field(default_factory=dict)
+
+    @property
+    def formula_id(self) -> int:
+        return self.formula.pk
+
+
+@dataclass
+class SearchResults:
+    query: Query
+    fusion: str
+    hits: list[SearchHit]
+    candidates: int
+    elapsed_ms: float

@@ -1,0 +1,59 @@
+"""Exact scoring of the candidates: maxsim / |Q| per representation over their stored node matrices.
+
+Every candidate's matrix is decoded once, into one stacked array; the hits' alignments are read from
+the same array afterwards, so a hit is never decoded twice.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ml.retrieval.maxsim import maxsim, maxsim_stacked
+from searchapp.search.results import Alignment
+from searchapp.vectors import decode_stacked
+
+REPRESENTATIONS = {"slg": "slt", "opg": "opt"}
+"""Each scored representation and the tree whose labels name its rows."""
+
+
+@dataclass(frozen=True)
+class Decoded:
+    """One representation's candidate matrices stacked: candidate c owns rows starts[c] : starts[c] + sizes[c]."""
+
+    stacked: np.ndarray  # (Σ n_c, d)
+    sizes: np.ndarray  # (n_candidates,)
+    starts: np.ndarray  # (n_candidates,)
+
+    def matrix(self, candidate: int) -> np.ndarray:
+        return self.stacked[self.starts[candidate]:self.starts[candidate] + self.sizes[candidate]]
+
+
+def decode(blobs: list[bytes]) -> Decoded:
+    stacked, sizes = decode_stacked(blobs)
+    return Decoded(stacked, sizes, np.concatenate(([0], np.cumsum(sizes)[:-1])).astype(np.int64))
+
+
+def score(query: dict[str, np.ndarray], decoded: dict[str, Decoded]) -> dict[str, np.ndarray]:
+    """(n_candidates,) mean cosine per representation, in [-1, 1]."""
+    parts = {}
+    for representation, matrices in decoded.items():
+        q = query[representation]
+        # int8 storage can lift a perfect match's mean cosine a little past 1 (≤ 0.004); a cosine it stays
+        parts[representation] = np.clip(maxsim_stacked(q, matrices.stacked, matrices.sizes) / max(len(q), 1), -1.0, 1.0)
+    return parts
+
+
+def alignment(query_vectors: dict[str, np.ndarray], query_labels: dict, result_labels: dict,
+              decoded: dict[str, Decoded], candidate: int) -> dict[str, Alignment]:
+    """Query node i ↔ its best result node j, per representation whose labels match the stored rows."""
+    aligned = {}
+    for representation, tree in REPRESENTATIONS.items():
+        matrix = decoded[representation].matrix(candidate)
+        ours, theirs = query_labels.get(tree), (result_labels or {}).get(tree)
+        if ours is None or theirs is None or len(theirs) != len(matrix):
+            continue
+        scored = maxsim(query_vectors[representation], matrix)
+        aligned[representation] = Alignment(ours, theirs, [(i, int(j), round(float(s), 4)) for i, (j, s)
+                                                           in enumerate(zip(scored.alignment, scored.similarities))])
+    return aligned

@@ -1,0 +1,60 @@
+"""Validated request parameters, shared by the JSON API and the search page: a bad value is a 400 that names it."""
+from __future__ import annotations
+
+from django.http import HttpRequest
+
+from ml.formula import NOTATIONS
+from ml.formula.slt_string import looks_like_slt_string
+from ml.retrieval.fusion import FUSIONS
+from searchapp.errors import ApiError
+from searchapp.models import MAX_K
+from searchapp.search.query import MAX_QUERY_CHARS
+
+
+def int_param(request: HttpRequest, name: str, default: int, low: int, high: int) -> int:
+    raw = request.GET.get(name)
+    if raw is None or raw == "":
+        return default
+    try:
+        value = int(raw)
+    except ValueError:
+        raise ApiError("invalid_parameter", f"{name} must be an integer, got {raw!r}") from None
+    if not low <= value <= high:
+        raise ApiError("invalid_parameter", f"{name} must be between {low} and {high}, got {value}")
+    return value
+
+
+def choice_param(request: HttpRequest, name: str, choices: tuple[str, ...], default: str) -> str:
+    value = request.GET.get(name) or default
+    if value not in choices:
+        raise ApiError("invalid_parameter", f"{name} must be one of {', '.join(choices)}, got {value!r}")
+    return value
+
+
+def query_param(request: HttpRequest) -> str:
+    query = request.GET.get("q", "").strip()
+    if not query:
+        raise ApiError("missing_query", "the query parameter q is required")
+    if len(query) > MAX_QUERY_CHARS:
+        raise ApiError("query_too_long", f"the query has {len(query)} characters; the limit is {MAX_QUERY_CHARS}")
+    return query
+
+
+def notation_param(request: HttpRequest, query: str, default: str) -> str:
+    """The query's notation; `auto` (the search box's default) reads pasted MathML and Tangent SLT strings."""
+    notation = choice_param(request, "notation", ("auto", *NOTATIONS), default)
+    return detect_notation(query) if notation == "auto" else notation
+
+
+def detect_notation(text: str) -> str:
+    if text.lstrip().startswith("<math"):
+        return "mathml"
+    return "slt" if looks_like_slt_string(text) else "latex"
+
+
+def search_params(request: HttpRequest, default_notation: str = "latex") -> dict:
+    """The validated search options of a request: query text and notation, k, offset, fusion, corpus."""
+    query = query_param(request)
+    return {"text": query, "notation": notation_param(request, query, default_notation),
+            "k": int_param(request, "k", 10, 1, MAX_K), "offset": int_param(request, "offset", 0, 0, 10_000),
+            "fusion": choice_param(request, "fusion", FUSIONS, "max"), "corpus": request.GET.get("corpus") or None}

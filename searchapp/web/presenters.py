@@ -1,0 +1,183 @@
+"""Search results for people and programs: one presenter feeds the JSON API, `manage.py search` and the pages.
+
+`present` reads the hits' posts once and explains each hit from its alignment; `results_dict` is the
+JSON shape, and the page template reads the same items. Highlight colours link a query node and the
+result node it was aligned to (strongest pairs first), per result.
+"""
+from __future__ import annotations
+
+import html
+import re
+from dataclasses import asdict, dataclass, field
+from functools import cached_property
+
+from django.db.models import Prefetch, prefetch_related_objects
+from django.utils.html import strip_tags
+
+from ml.formula import ParseError, parse, tree_from_slt_string
+from ml.formula.tree import Tree, node_value
+from searchapp.models import Formula, Occurrence
+from searchapp.search.results import SearchHit, SearchResults
+from searchapp.web.trees_svg import tree_svg
+
+SNIPPETS_PER_HIT = 3
+MAX_OCCURRENCES = 200
+"""Posts listed on a formula's page."""
+SNIPPET_CHARS = 90
+HIGHLIGHT_COLOURS = 6
+MIN_HIGHLIGHT_SIMILARITY = 0.5
+"""Below this cosine an alignment is a guess, and colouring it would claim a match that is not there."""
+
+
+@dataclass(frozen=True)
+class Snippet:
+    post_id: int
+    source_id: str
+    title: str
+    url: str
+    before: str
+    latex: str
+    after: str
+
+
+@dataclass(frozen=True)
+class Chip:
+    colour: int
+    query_values: list[str]
+    result_value: str
+    similarity: float
+
+
+@dataclass
+class ResultItem:
+    hit: SearchHit
+    snippets: list[Snippet]
+    representation: str = ""
+    chips: list[Chip] = field(default_factory=list)
+    query_colours: dict[int, int] = field(default_factory=dict)
+    result_colours: dict[int, int] = field(default_factory=dict)
+
+    @property
+    def highlight(self) -> dict:
+        """Node → colour maps for the page script (JSON keys must be strings)."""
+        return {"query": {str(k): v for k, v in self.query_colours.items()},
+                "result": {str(k): v for k, v in self.result_colours.items()}}
+
+    @cached_property
+    def tree(self) -> str:
+        """The result's SLT as SVG with its aligned nodes coloured (drawn only when a page shows it)."""
+        if self.representation != "slg":
+            return ""
+        try:
+            tree = tree_from_slt_string(self.hit.formula.slt_string)
+        except ParseError:
+            return ""
+        return tree_svg(tree, self.result_colours, title="result tree, aligned nodes coloured")
+
+
+def present(results: SearchResults) -> list[ResultItem]:
+    snippets = snippets_for([hit.formula for hit in results.hits], SNIPPETS_PER_HIT)
+    return [_explained(ResultItem(hit, snippets.get(hit.formula_id, []))) for hit in results.hits]
+
+
+def results_dict(results: SearchResults, items: list[ResultItem]) -> dict:
+    return {
+        "query": results.query.text,
+        "notation": results.query.notation,
+        "fusion": results.fusion,
+        "candidates": results.candidates,
+        "elapsed_ms": round(results.elapsed_ms, 1),
+        "results": [
+            {
+                "id": item.hit.formula_id,
+                "rank": item.hit.rank,
+                "latex": item.hit.formula.latex,
+                "notation": item.hit.formula.notation,
+                "corpus": item.hit.formula.corpus.name,
+                "score": round(item.hit.score, 5),
+                "parts": {name: round(value, 5) for name, value in item.hit.parts.items()},
+                "alignment": {name: asdict(a) for name, a in item.hit.alignment.items()},
+                "posts": [asdict(snippet) for snippet in item.snippets],
+            }
+            for item in items
+        ],
+    }
+
+
+def colour_pairs(pairs: list[tuple[int, int, float]]) -> tuple[dict[int, int], dict[int, int]]:
+    """(query node → colour, result node → colour): one colour per result node, strongest pairs first."""
+    result_colours: dict[int, int] = {}
+    for _, j, similarity in sorted(pairs, key=lambda pair: -pair[2]):
+        if similarity < MIN_HIGHLIGHT_SIMILARITY or len(result_colours) == HIGHLIGHT_COLOURS:
+            break
+        result_colours.setdefault(j, len(result_colours))
+    query_colours = {i: result_colours[j] for i, j, s in pairs
+                     if j in result_colours and s >= MIN_HIGHLIGHT_SIMILARITY}
+    return query_colours, result_colours
+
+
+def _explained(item: ResultItem) -> ResultItem:
+    """Fill chips and colours from the SLG alignment (the OPG one if SLG is missing)."""
+    alignment = item.hit.alignment
+    item.representation = "slg" if "slg" in alignment else "opg" if "opg" in alignment else ""
+    if not item.representation:
+        return item
+    chosen = alignment[item.representation]
+    item.query_colours, item.result_colours = colour_pairs(chosen.pairs)
+    best: dict[int, float] = {}
+    for _, j, similarity in chosen.pairs:
+        if j in item.result_colours:
+            best[j] = max(best.get(j, -1.0), similarity)
+    item.chips = [Chip(colour, [node_value(chosen.query_labels[i]) for i, c in sorted(item.query_colours.items())
+                                if c == colour], node_value(chosen.result_labels[j]), round(best[j], 2))
+                  for j, colour in sorted(item.result_colours.items(), key=lambda pair: pair[1])]
+    return item
+
+
+def snippets_for(formulas: list, per_formula: int) -> dict[int, list[Snippet]]:
+    """The first posts each formula occurs in, with the formula cut out of the post body in context: one
+    query for all formulas, sliced per formula (a formula in 10,000 posts reads `per_formula` rows)."""
+    first = Occurrence.objects.select_related("post").order_by("post_id", "position")[:per_formula]
+    prefetch_related_objects(formulas, Prefetch("occurrences", queryset=first, to_attr="first_occurrences"))
+    return {formula.pk: [snippet(occurrence) for occurrence in formula.first_occurrences] for formula in formulas}
+
+
+def snippet(occurrence: Occurrence) -> Snippet:
+    body, start, end = occurrence.post.body, occurrence.start, occurrence.end
+    before = after = ""
+    if 0 <= start < end <= len(body):
+        window = SNIPPET_CHARS * 4  # room for the markup that strip_tags will remove
+        head, tail = body[max(0, start - window):start], body[end:end + window]
+        if "<" in body:  # HTML: drop the tags cut in half by the window's edges
+            head = _HEAD_PARTIAL_TAG.sub("", head) if start > window else head
+            tail = _TAIL_PARTIAL_TAG.sub("", tail)
+        before, after = _plain(head)[-SNIPPET_CHARS:], _plain(tail)[:SNIPPET_CHARS]
+    post = occurrence.post
+    return Snippet(post.pk, post.source_id, post.title or post.source_id, post.url, before, occurrence.latex, after)
+
+
+_HEAD_PARTIAL_TAG = re.compile(r"^[^<]*>")
+_TAIL_PARTIAL_TAG = re.compile(r"<[^>]*$")
+
+
+def _plain(html_text: str) -> str:
+    return " ".join(html.unescape(strip_tags(html_text)).split())
+
+
+@dataclass(frozen=True)
+class FormulaDetail:
+    """What a formula's page and its API answer show besides the row itself."""
+
+    trees: dict[str, Tree | None]
+    """{"slt": ..., "opt": ...}; either is None when it cannot be built."""
+    snippets: list[Snippet]
+    occurrence_count: int
+
+
+def formula_detail(formula: Formula, max_snippets: int = MAX_OCCURRENCES) -> FormulaDetail:
+    try:
+        graphs = parse(formula.slt_string, "slt")
+        trees = {"slt": graphs.slt, "opt": graphs.opt}
+    except ParseError:  # a row stored by an older parser; the page still shows the rest
+        trees = {"slt": None, "opt": None}
+    return FormulaDetail(trees, snippets_for([formula], max_snippets)[formula.pk], formula.occurrences.count())

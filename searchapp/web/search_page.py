@@ -1,0 +1,46 @@
+"""What the search page shows besides the results: examples, the symbol palette, the pager, errors, the query tree."""
+from __future__ import annotations
+
+import math
+
+from ml.formula import slt_to_latex
+from searchapp.search.query import Query
+from searchapp.web.trees_svg import tree_svg
+
+PAGE_SIZE = 20
+MAX_PAGES = 50
+NOTATION_NAMES = {"latex": "LaTeX", "mathml": "MathML", "slt": "a Tangent SLT string"}
+NOTATION_CHOICES = [("auto", "detect"), ("latex", "LaTeX"), ("mathml", "MathML"), ("slt", "Tangent SLT")]
+EXAMPLES = [
+    r"x^2 + y^2 = z^2",
+    r"\sum_{k=1}^{n} k^2",
+    r"\int_0^\infty e^{-x^2}\,dx",
+    r"\frac{a}{b} + \frac{c}{d}",
+    r"\lim_{n \to \infty} \left(1 + \frac{1}{n}\right)^n",
+    r"e^{i\pi} + 1 = 0",
+]
+PALETTE = [  # (button text, inserted LaTeX)
+    ("a/b", r"\frac{}{}"), ("x²", "^{}"), ("xᵢ", "_{}"), ("√", r"\sqrt{}"), ("Σ", r"\sum_{i=1}^{n}"),
+    ("∫", r"\int_{a}^{b}"), ("lim", r"\lim_{x \to 0}"), ("∞", r"\infty"), ("α", r"\alpha"), ("π", r"\pi"),
+    ("≤", r"\le"), ("≠", r"\neq"), ("(n k)", r"\binom{n}{k}"), ("|x|", r"\left| \right|"),
+]
+
+
+def page_numbers(candidates: int, page: int) -> dict:
+    pages = min(MAX_PAGES, max(1, math.ceil(candidates / PAGE_SIZE)))
+    return {"number": page, "pages": pages, "first": (page - 1) * PAGE_SIZE + 1,
+            "previous": page - 1 if page > 1 else None, "next": page + 1 if page < pages else None}
+
+
+def error_context(message: str, pos: int | None) -> dict:
+    """A search error for the page; `caret` points under the offending character of the query."""
+    return {"message": message, "pos": pos, "caret": None if pos is None else " " * pos + "^"}
+
+
+def query_tree_svg(query: Query) -> str:
+    return tree_svg(query.graphs.slt, title="query tree") if query.graphs is not None else ""
+
+
+def query_latex(query: Query) -> str:
+    """LaTeX of a query given in another notation, so the page can show what was read."""
+    return slt_to_latex(query.graphs.slt) if query.notation != "latex" and query.graphs is not None else ""

@@ -1,0 +1,25 @@
+"""The search as the web layer runs it: a query that cannot be read is a 400 naming its notation and position."""
+from __future__ import annotations
+
+from ml.formula import ParseError
+from searchapp.errors import parse_error
+from searchapp.models import Formula
+from searchapp.search.query import Query, parse_query, stored_query
+from searchapp.search.results import SearchHit, SearchResults
+
+
+def run_search(text: str, notation: str = "latex", **options) -> SearchResults:
+    return Formula.objects.search(read_query(text, notation), **options)
+
+
+def read_query(text: str, notation: str) -> Query:
+    try:
+        return parse_query(text, notation)
+    except ParseError as error:
+        raise parse_error(error, notation) from None
+
+
+def neighbours(formula: Formula, k: int = 10) -> list[SearchHit]:
+    """The formula's nearest formulas by the search itself, from its stored vectors (its own row excluded)."""
+    query = stored_query(formula.latex, formula.notation, formula.slg_matrix, formula.opg_matrix, formula.node_labels)
+    return Formula.objects.exclude(pk=formula.pk).search(query, k=k).hits

@@ -1,0 +1,33 @@
+"""Search results for pages and the API: alignment colours and snippets."""
+import pytest
+
+from searchapp.models import Occurrence, Post
+from searchapp.web.presenters import HIGHLIGHT_COLOURS, colour_pairs, snippet
+
+
+@pytest.mark.parametrize("pairs, query, result", [
+    pytest.param([(0, 0, 0.9), (1, 0, 0.95), (2, 1, 0.8)], {0: 0, 1: 0, 2: 1}, {0: 0, 1: 1},
+                 id="strongest-pair-takes-the-first-colour"),
+    pytest.param([(0, 0, 0.3), (1, 1, 0.7)], {1: 0}, {1: 0}, id="weak-pairs-stay-grey"),
+    pytest.param([(i, i, 0.9 - i / 100) for i in range(10)], {i: i for i in range(HIGHLIGHT_COLOURS)},
+                 {i: i for i in range(HIGHLIGHT_COLOURS)}, id="at-most-the-palette"),
+    pytest.param([], {}, {}, id="nothing-aligned"),
+])
+def test_colour_pairs(pairs, query, result):
+    assert colour_pairs(pairs) == (query, result)
+
+
+HTML_POST = "<p>Take <b>this</b> <span>$y$</span> &amp; go</p>"
+TAG_CUT_POST = "a" * 10 + '<span class="long-attribute">' + "<i></i>" * 50 + "bb$q$"
+
+
+@pytest.mark.parametrize("body, start, end, before, after", [
+    pytest.param("Let $x^2$ be.", 4, 9, "Let", "be.", id="plain-text"),
+    pytest.param(HTML_POST, HTML_POST.index("<span>"), HTML_POST.index(" &amp;"), "Take this", "& go", id="html"),
+    pytest.param(TAG_CUT_POST, len(TAG_CUT_POST) - 3, len(TAG_CUT_POST), "bb", "", id="window-starts-inside-a-tag"),
+    pytest.param("short", 3, 99, "", "", id="offsets-outside-the-body"),
+])
+def test_snippet_shows_the_formula_in_plain_context(body, start, end, before, after):
+    post = Post(pk=1, source_id="p", title="", body=body)
+    cut = snippet(Occurrence(post=post, latex="x", start=start, end=end))
+    assert (cut.before, cut.after, cut.title) == (before, after, "p")
