@@ -85,7 +85,7 @@ def checked(items: Iterable[Item], path: str | Path) -> list[IndexRecord]:
     errors = [(item.line, item.message) for item in items if isinstance(item, RecordError)]
     if errors:
         raise MalformedFile(path, errors)
-    return items
+    return [item for item in items if isinstance(item, IndexRecord)]
 
 
 def _record(parse_line: LineParser, text: str, number: int) -> Item:

@@ -24,13 +24,17 @@ class VisualIdRecord:
     @property
     def formula(self) -> SourceFormula:
         """What every reader takes of it: the LaTeX where the file has it, else the SLT string."""
-        return SourceFormula(self.latex, "latex", 0) if self.latex else SourceFormula(self.slt, "slt", 0)
+        if self.latex:
+            return SourceFormula(self.latex, "latex", 0)
+        if self.slt is None:
+            raise ValueError(f"visual id {self.visual_id} has neither LaTeX nor an SLT string")
+        return SourceFormula(self.slt, "slt", 0)
 
 
 def parse_visual_id_line(line: str) -> tuple[str, None, VisualIdRecord]:
     """One line as (visual id, None, record); ValueError says what is wrong with it."""
-    visual_id, slt, latex = tsv_columns(line, 3)
-    visual_id, slt, latex = visual_id.strip(), _none_or(slt), _none_or(latex)
+    raw_id, raw_slt, raw_latex = tsv_columns(line, 3)
+    visual_id, slt, latex = raw_id.strip(), _none_or(raw_slt), _none_or(raw_latex)
     if not visual_id.isdigit():
         raise ValueError(f"visual id {visual_id!r} is not an integer")
     if slt is None and latex is None:

@@ -36,7 +36,9 @@ def score_pools(split: DevSplit, qrels: Qrels, model) -> PoolScores:
     doc_vectors = dict(zip(doc_ids, _embed_texts([texts.get(d, ("latex", None)) for d in doc_ids], model)))
     topics = sorted(qrels)
     query_vectors = dict(zip(topics, _embed_texts([("latex", split.topics_latex.get(t)) for t in topics], model)))
-    docs, slg, opg = {}, {}, {}
+    docs: dict[str, list[str]] = {}
+    slg: dict[str, np.ndarray] = {}
+    opg: dict[str, np.ndarray] = {}
     for topic in topics:
         docs[topic] = sorted(qrels[topic])
         query = query_vectors[topic]

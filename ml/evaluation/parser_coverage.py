@@ -42,7 +42,7 @@ def _judged(data_dir: Path) -> Iterable[VisualIdRecord]:
 
 def task2_queries(data_dir: Path) -> list[str]:
     """Query LaTeX of every `topics.arqmath-202?-task2*.txt` file (official and refined)."""
-    queries = []
+    queries: list[str] = []
     for path in sorted((Path(data_dir) / TOPICS).glob("topics.arqmath-202?-task2*.txt")):
         queries += read_topic_latex(path).checked(path).values()
     return queries
@@ -60,7 +60,10 @@ def topic_post_formulas(data_dir: Path) -> list[str]:
 def summarize(latex_lines: Iterable[str], slowest: int = 5) -> dict:
     """Parse every line; count SLT and OPT successes, error kinds, and keep the slowest inputs."""
     total = slt_ok = opt_ok = 0
-    errors, opt_errors, failures, timings = Counter(), Counter(), {}, []
+    errors: Counter[str] = Counter()
+    opt_errors: Counter[str] = Counter()
+    failures: dict[str, str] = {}
+    timings: list[tuple[float, str]] = []
     for latex in latex_lines:
         total += 1
         start = time.perf_counter()
@@ -76,7 +79,7 @@ def summarize(latex_lines: Iterable[str], slowest: int = 5) -> dict:
         if graphs.opt is not None:
             opt_ok += 1
         else:
-            opt_errors[graphs.opt_error] += 1
+            opt_errors[graphs.opt_error or "unknown"] += 1
     timings.sort(reverse=True)
     return {
         "total": total, "slt_ok": slt_ok, "opt_ok": opt_ok,

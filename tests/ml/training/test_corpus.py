@@ -4,6 +4,7 @@ import pytest
 
 from ml.formula.tree import Tree
 from ml.training.corpus import CorpusFormula, parse_formula, read_corpus, unique
+from tests.conftest import skip_unless_ci
 
 SHARED = Path(__file__).resolve().parents[3] / ".." / "shared" / "data" / "arqmath"
 
@@ -77,6 +78,6 @@ def test_parse_unknown_kind():
 def test_shared_visual_id_file_counts():
     path = SHARED / "arqmath1-task2-judged-formulas" / "visual_id_file.tsv"
     if not path.exists():
-        pytest.skip(f"benchmark data not found at {path}")
+        skip_unless_ci(f"benchmark data not found at {path}")
     kinds = [f.kind for f in read_corpus(path, "visual_ids")]
     assert (kinds.count("latex"), kinds.count("slt")) == (8483, 1443)
