@@ -36,6 +36,7 @@
     function update() {
       const latex = input.value;
       status.textContent = "";
+      status.classList.remove("notice");
       input.removeAttribute("aria-invalid");
       if (!latex.trim()) { preview.hidden = true; preview.textContent = ""; return; }
       const other = otherNotation(latex);
@@ -43,6 +44,7 @@
         preview.hidden = true;
         preview.textContent = "";
         status.textContent = "Reads as " + other + "; search to see it rendered.";
+        status.classList.add("notice");
         return;
       }
       preview.hidden = false;

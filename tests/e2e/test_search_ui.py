@@ -40,6 +40,18 @@ def test_typing_shows_a_katex_preview_and_errors_inline(page, screenshot):
     screenshot("preview-error")
 
 
+
+def test_pasted_mathml_is_read_as_mathml_and_shown_as_latex(page, indexed):
+    indexed(FORMULAS)
+    page.goto("/")
+    page.fill("#q", "<math><msup><mi>a</mi><mn>2</mn></msup><mo>+</mo><msup><mi>b</mi><mn>2</mn></msup></math>")
+    page.wait_for_function("document.getElementById('preview-error').textContent.includes('MathML')")
+    assert page.get_attribute("#q", "aria-invalid") is None
+    page.press("#q", "Enter")
+    page.wait_for_selector(".result")
+    assert "read as MathML" in page.locator("#summary").inner_text()
+    assert page.locator(".read-as .katex").count() == 1
+
 def test_palette_inserts_at_the_cursor(page):
     page.goto("/")
     page.fill("#q", "x + ")
