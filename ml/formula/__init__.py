@@ -15,7 +15,7 @@ from ml.formula.api import (
 )
 from ml.formula.errors import ParseError
 from ml.formula.slt_latex import slt_to_latex
-from ml.formula.slt_string import to_slt_string, tree_from_slt_string
+from ml.formula.slt_string import to_slt_string, tree_from_slt_string, visual_key
 
 __all__ = ["NOTATIONS", "FormulaGraphs", "ParseError", "graphs_to_json", "parse", "parse_latex", "parse_mathml",
-           "parse_slt_string", "slt_to_latex", "to_slt_string", "tree_from_slt_string"]
+           "parse_slt_string", "slt_to_latex", "to_slt_string", "tree_from_slt_string", "visual_key"]

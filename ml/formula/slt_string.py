@@ -7,6 +7,7 @@ a long formula nests as deep as the formula is long.
 """
 from __future__ import annotations
 
+import hashlib
 import re
 
 from ml.formula.errors import MAX_MARKUP_CHARS, ParseError, check_length
@@ -131,3 +132,8 @@ def _close_frames(text: str, pos: int, stack: list[_Frame]) -> tuple[int, str, N
 
 def _invalid(message: str, pos: int) -> ParseError:
     return ParseError(message, pos, "invalid_slt_string")
+
+
+def visual_key(slt_string: str) -> str:
+    """sha256 of a canonical SLT string: formulas that render alike share it (indexing and training dedupe on it)."""
+    return hashlib.sha256(slt_string.encode()).hexdigest()

@@ -2,7 +2,9 @@
 
 Formats (see /work/shared/data/README.md): plain LaTeX lists, ARQMath `visual_id_file.tsv`
 (visual id, SLT string or None, LaTeX or None), `formulas_slt_string.tsv` (formula id, post id,
-SLT string), topic files (`B.1 \\t latex` text or the official XML), and JSONL with a "latex" field.
+SLT string), topic files (`B.1 \\t latex` text or the official XML), JSONL with a "latex" field or the
+`{"notation", "text"}` lines `training_corpus --out` writes, the Wikipedia `{md5: latex}` JSON
+(`make wiki-formulas`), and a folder (or one page) of ARQMath thread pages `threads-mathdowsers/`.
 A malformed line is an error naming the file and line, never a silently skipped formula.
 """
 from __future__ import annotations
@@ -11,23 +13,25 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from ml.data.jsonl_formulas import latex_field_record
+from ml.data.jsonl_formulas import latex_field_record, notation_field_record
 from ml.data.latex_lines import latex_record
+from ml.data.mse_threads import read_thread_page, thread_pages
 from ml.data.records import IndexRecord, LineParser, SourceFormula, checked, read_lines
 from ml.data.slt_tsv import slt_record
 from ml.data.topic_latex import read_topic_latex
 from ml.data.topic_posts import read_topic_queries
 from ml.data.visual_ids import visual_id_record
+from ml.data.wiki_formulas import read_wiki_formulas
 from ml.formula.tree import Tree
 
-FORMULA_KINDS = ("latex", "slt")
+FORMULA_KINDS = ("latex", "mathml", "slt")
 
 
 @dataclass(frozen=True)
 class CorpusFormula:
     text: str
     kind: str
-    """One of FORMULA_KINDS: LaTeX, or a Tangent SLT string."""
+    """One of FORMULA_KINDS: LaTeX, Presentation MathML, or a Tangent SLT string."""
     source: str = ""
     """Where it came from (file:id), for reports on skipped formulas."""
 
@@ -50,6 +54,10 @@ def parse_formula(formula: CorpusFormula):
         from ml.formula import parse_latex
 
         return parse_latex(formula.text)
+    if formula.kind == "mathml":
+        from ml.formula import parse
+
+        return parse(formula.text, "mathml")
     raise ValueError(f"unknown formula kind {formula.kind!r}; expected one of {FORMULA_KINDS}")
 
 
@@ -73,6 +81,19 @@ def read_topics(path: Path) -> Iterator[CorpusFormula]:
         yield CorpusFormula(latex, "latex", f"{path.name}:{topic}")
 
 
+def read_wiki(path: Path) -> Iterator[CorpusFormula]:
+    """The Wikipedia formulas of `make wiki-formulas`, each sourced by its md5."""
+    for md5, latex in read_wiki_formulas(path).checked(path).items():
+        yield CorpusFormula(latex, "latex", f"{path.name}:{md5}")
+
+
+def read_thread_formulas(path: Path) -> Iterator[CorpusFormula]:
+    """Every formula of a folder (or one page) of thread pages, each sourced by page and formula id."""
+    for page in thread_pages(path):
+        for formula in read_thread_page(page).checked(page).formulas:
+            yield CorpusFormula(formula.text, formula.notation, f"{page.name}:{formula.formula_id}")
+
+
 READERS = {
     "latex": _line_formulas(latex_record, lambda record, _: record.line),
     # LaTeX where the file has it, else the SLT string (1,443 judged visual ids only have that)
@@ -80,7 +101,11 @@ READERS = {
     "slt_strings": _line_formulas(slt_record, lambda _, formula: formula.position),
     "topics": read_topics,
     "jsonl": _line_formulas(latex_field_record, lambda record, _: record.line),
+    "formulas_jsonl": _line_formulas(notation_field_record, lambda record, _: record.post.source_id),
+    "wiki_json": read_wiki,
+    "mse_html": read_thread_formulas,
 }
+FOLDER_FORMATS = ("mse_html",)
 
 
 def read_corpus(path: str | Path, fmt: str) -> Iterator[CorpusFormula]:
@@ -93,7 +118,7 @@ def read_corpus(path: str | Path, fmt: str) -> Iterator[CorpusFormula]:
 def read_corpus_spec(spec: str) -> Iterator[CorpusFormula]:
     """Formulas of a `PATH:FORMAT` command-line spec; ValueError names what is wrong with it."""
     path, _, fmt = spec.rpartition(":")
-    if not path or not Path(path).is_file():
+    if not path or not (Path(path).is_file() or (fmt in FOLDER_FORMATS and Path(path).is_dir())):
         raise ValueError(f"--corpus {spec!r}: give an existing PATH:FORMAT")
     return read_corpus(path, fmt)
 

@@ -6,7 +6,6 @@ id, formulas by (corpus, visual key), occurrences by (post, position).
 """
 from __future__ import annotations
 
-import hashlib
 import itertools
 import json
 import time
@@ -19,7 +18,7 @@ from django.utils import timezone
 
 from ml.data.corpus_files import read_records
 from ml.data.records import IndexRecord, RecordError, SourceFormula
-from ml.formula import ParseError, parse, slt_to_latex, to_slt_string
+from ml.formula import ParseError, parse, slt_to_latex, to_slt_string, visual_key
 from searchapp.embedding import embed_graphs, node_labels
 from searchapp.indexing.codebook import CodebookMismatch, ensure_codebook_loaded
 from searchapp.indexing.iterables import chunks
@@ -183,10 +182,6 @@ def _parse_all(records: list[IndexRecord], outcome: ChunkOutcome) -> list[Parsed
             latex = source.text if source.notation == "latex" else slt_to_latex(graphs.slt)
             parsed.append(ParsedFormula(source, record, graphs, slt_string, visual_key(slt_string), latex))
     return parsed
-
-
-def visual_key(slt_string: str) -> str:
-    return hashlib.sha256(slt_string.encode()).hexdigest()
 
 
 POST_CONTENT = ("title", "body", "url", "tags")

@@ -3,7 +3,7 @@ from pathlib import Path
 import pytest
 
 from ml.formula.tree import Tree
-from ml.training.corpus import CorpusFormula, parse_formula, read_corpus, unique
+from ml.training.corpus import CorpusFormula, parse_formula, read_corpus, read_corpus_spec, unique
 from tests.conftest import skip_unless_ci
 
 SHARED = Path(__file__).resolve().parents[3] / ".." / "shared" / "data" / "arqmath"
@@ -21,6 +21,12 @@ SHARED = Path(__file__).resolve().parents[3] / ".." / "shared" / "data" / "arqma
         pytest.param("topics", "B.1 \t f(x)= \\frac{1}{x}\n", [("f(x)= \\frac{1}{x}", "latex", "f:B.1")],
                      id="topic-text"),
         pytest.param("jsonl", '{"latex": "a+b", "post": 1}\n', [("a+b", "latex", "f:1")], id="jsonl"),
+        pytest.param("formulas_jsonl", '{"notation": "slt", "text": "[V!x]", "key": "k", "source": "g:3"}\n',
+                     [("[V!x]", "slt", "f:g:3")], id="formulas-jsonl"),
+        pytest.param("wiki_json", '{"d41d": "x^2", "e5f6": "\\\\alpha"}', [("x^2", "latex", "f:d41d"),
+                     ("\\alpha", "latex", "f:e5f6")], id="wiki-json"),
+        pytest.param("mse_html", '<span class="math-container" id="7" visual_id="9"><math alttext="a&amp;gt;b">'
+                     "<mi>a</mi></math></span>", [("a>b", "latex", "f:7")], id="mse-page"),
     ],
 )
 def test_readers(tmp_path, fmt, content, expected):
@@ -56,7 +62,7 @@ def test_topic_xml_that_breaks_off_is_an_error(tmp_path):
 
 
 def test_unknown_format_names_the_valid_ones(tmp_path):
-    with pytest.raises(ValueError, match=r"expected one of \['jsonl', 'latex', 'slt_strings'"):
+    with pytest.raises(ValueError, match=r"expected one of \['formulas_jsonl', 'jsonl', 'latex', 'mse_html', 'slt_strings'"):
         read_corpus(tmp_path / "f", "csv")
 
 
@@ -71,8 +77,8 @@ def test_parse_slt_string_formula_has_no_opt():
 
 
 def test_parse_unknown_kind():
-    with pytest.raises(ValueError, match="unknown formula kind 'mathml'"):
-        parse_formula(CorpusFormula("<math/>", "mathml"))
+    with pytest.raises(ValueError, match="unknown formula kind 'content'"):
+        parse_formula(CorpusFormula("<apply/>", "content"))
 
 
 def test_shared_visual_id_file_counts():
@@ -81,3 +87,12 @@ def test_shared_visual_id_file_counts():
         skip_unless_ci(f"benchmark data not found at {path}")
     kinds = [f.kind for f in read_corpus(path, "visual_ids")]
     assert (kinds.count("latex"), kinds.count("slt")) == (8483, 1443)
+
+
+def test_a_folder_of_thread_pages_is_a_corpus_spec(tmp_path):
+    (tmp_path / "1_2.html").write_text('<span class="math-container" id="7" visual_id="9"><math><mi>a</mi></math></span>')
+    [formula] = read_corpus_spec(f"{tmp_path}:mse_html")
+    assert (formula.kind, formula.source) == ("mathml", "1_2.html:7")
+    assert parse_formula(formula).slt.root.label == "V!a"
+    with pytest.raises(ValueError, match="give an existing PATH:FORMAT"):
+        read_corpus_spec(f"{tmp_path}:latex")
