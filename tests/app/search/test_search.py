@@ -1,8 +1,5 @@
-import json
-from io import StringIO
 
 import pytest
-from django.core.management import call_command
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
@@ -29,11 +26,6 @@ def test_a_stored_formula_finds_itself_first_with_full_score(indexed):
     assert all(a.score >= b.score for a, b in zip(results.hits, results.hits[1:]))
 
 
-def test_a_one_symbol_query_is_answered(indexed, client):
-    response = client.get("/api/search", {"q": "x"})
-    assert response.status_code == 200 and response.json()["results"]
-
-
 def test_similar_formulas_rank_above_unrelated_ones(indexed):
     ranked = [hit.formula.latex for hit in Formula.objects.search("p^2 + q^2 = r^2", k=7).hits]
     assert set(ranked[:2]) == {r"a^2 + b^2 = c^2", r"x^2 + y^2 = z^2"}
@@ -58,36 +50,6 @@ def test_unparsable_query_raises_parse_error_with_position(indexed):
     with pytest.raises(ParseError) as raised:
         Formula.objects.search(r"\frac{1}{")
     assert raised.value.pos is not None
-
-
-def test_api_and_command_return_the_same_results(indexed, client):
-    api = client.get("/api/search", {"q": "a^2+b^2", "k": 3}).json()
-    out = StringIO()
-    call_command("search", "a^2+b^2", "--k", "3", "--json", stdout=out)
-    command = json.loads(out.getvalue())
-    assert [r["id"] for r in api["results"]] == [r["id"] for r in command["results"]]
-    assert [r["score"] for r in api["results"]] == [r["score"] for r in command["results"]]
-    assert api["results"][0]["posts"][0]["source_id"].startswith("line-")
-
-
-@pytest.mark.parametrize("params, code", [
-    pytest.param({}, "missing_query", id="no-query"),
-    pytest.param({"q": "x", "k": "many"}, "invalid_parameter", id="bad-k"),
-    pytest.param({"q": "x", "k": "0"}, "invalid_parameter", id="k-too-small"),
-    pytest.param({"q": "x", "fusion": "best"}, "invalid_parameter", id="bad-fusion"),
-    pytest.param({"q": "x" * 6000}, "query_too_long", id="too-long"),
-])
-def test_api_rejects_bad_requests_with_json_errors(client, params, code):
-    response = client.get("/api/search", params)
-    assert response.status_code == 400
-    assert response.json()["code"] == code
-
-
-def test_api_reports_parse_errors_with_position(client):
-    response = client.get("/api/search", {"q": r"\frac{1}{"})
-    assert response.status_code == 400
-    body = response.json()
-    assert body["code"].startswith("latex_") and isinstance(body["pos"], int)
 
 
 def test_a_collection_larger_than_the_shortlist_is_searched_through_the_codebook(index_file):

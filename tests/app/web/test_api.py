@@ -1,12 +1,19 @@
-"""GET /api/formulas/<id> and the OpenAPI schema at /api/schema."""
+"""The JSON API: GET /api/search, GET /api/formulas/<id>, the OpenAPI schema at /api/schema."""
 import json
+from io import StringIO
 
 import pytest
+from django.core.management import call_command
 
 from ml.formula import parse_latex, to_slt_string
 from searchapp.models import Formula
 
 pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def indexed(index_file):
+    return index_file()
 
 
 def test_formula_detail_has_posts_and_both_trees(index_file, client):
@@ -99,3 +106,38 @@ def test_formulas_indexed_from_tangent_strings_are_shown_as_latex(index_file, cl
     assert formula.notation == "slt" and not formula.latex.startswith("[")
     assert client.get(f"/api/formulas/{formula.pk}").json()["latex"] == formula.latex
     assert formula.occurrences.get().latex == formula.latex
+
+
+def test_a_one_symbol_query_is_answered(indexed, client):
+    response = client.get("/api/search", {"q": "x"})
+    assert response.status_code == 200 and response.json()["results"]
+
+
+def test_api_and_command_return_the_same_results(indexed, client):
+    api = client.get("/api/search", {"q": "a^2+b^2", "k": 3}).json()
+    out = StringIO()
+    call_command("search", "a^2+b^2", "--k", "3", "--json", stdout=out)
+    command = json.loads(out.getvalue())
+    assert [r["id"] for r in api["results"]] == [r["id"] for r in command["results"]]
+    assert [r["score"] for r in api["results"]] == [r["score"] for r in command["results"]]
+    assert api["results"][0]["posts"][0]["source_id"].startswith("line-")
+
+
+@pytest.mark.parametrize("params, code", [
+    pytest.param({}, "missing_query", id="no-query"),
+    pytest.param({"q": "x", "k": "many"}, "invalid_parameter", id="bad-k"),
+    pytest.param({"q": "x", "k": "0"}, "invalid_parameter", id="k-too-small"),
+    pytest.param({"q": "x", "fusion": "best"}, "invalid_parameter", id="bad-fusion"),
+    pytest.param({"q": "x" * 6000}, "query_too_long", id="too-long"),
+])
+def test_api_rejects_bad_requests_with_json_errors(client, params, code):
+    response = client.get("/api/search", params)
+    assert response.status_code == 400
+    assert response.json()["code"] == code
+
+
+def test_api_reports_parse_errors_with_position(client):
+    response = client.get("/api/search", {"q": r"\frac{1}{"})
+    assert response.status_code == 400
+    body = response.json()
+    assert body["code"].startswith("latex_") and isinstance(body["pos"], int)
