@@ -30,23 +30,23 @@ def healthz(request: HttpRequest) -> JsonResponse:
 @ensure_csrf_cookie  # the page's feedback requests send this token back
 def home(request: HttpRequest) -> HttpResponse:
     """The search page; with `?q=` it also renders the results, so searching works without JavaScript."""
+    tuned = load_setting()  # the fusion tuned on feedback: the default when the request names none
     context = {"query": request.GET.get("q", "").strip(), "examples": search_page.EXAMPLES,
                "palette": search_page.PALETTE, "fusions": FUSIONS, "notations": search_page.NOTATION_CHOICES,
                "notation": request.GET.get("notation") or "auto",
-               "fusion": request.GET.get("fusion") or load_setting()["fusion"],
+               "fusion": request.GET.get("fusion") or tuned["fusion"],
                "corpus": request.GET.get("corpus", ""), "corpora": Corpus.objects.values_list("name", flat=True)}
     status = 200
     if context["query"]:
         try:
-            context.update(_search(request))
+            context.update(_search(request, tuned))
         except ApiError as error:
             context["error"], status = search_page.error_context(error.message, error.pos), error.status
     return render(request, "searchapp/search.html", context, status=status)
 
 
-def _search(request: HttpRequest) -> dict:
+def _search(request: HttpRequest, tuned: dict) -> dict:
     params = search_params(request, default_notation="auto")
-    tuned = load_setting()
     fusion = params["fusion"] if request.GET.get("fusion") else tuned["fusion"]
     page = int_param(request, "page", 1, 1, search_page.MAX_PAGES)
     query = read_query(params["text"], params["notation"])
