@@ -74,10 +74,18 @@ def _run_locked(job: IndexJob) -> None:
         _index_chunks(job, chunks(records, CHUNK_SIZE))
         compact_postings(job.corpus_id)
     except (OSError, ValueError, CodebookMismatch) as error:
-        IndexJob.objects.filter(pk=job.pk).update(state=IndexJob.State.FAILED, message=str(error),
-                                                  finished_at=timezone.now())
+        _finish(job, IndexJob.State.FAILED, str(error))
     else:
-        IndexJob.objects.filter(pk=job.pk).update(state=IndexJob.State.DONE, finished_at=timezone.now())
+        job.refresh_from_db()
+        if job.failed and not job.done:  # a file of nothing but bad records is a failed upload, not a done one
+            _finish(job, IndexJob.State.FAILED, f"none of the {job.failed} records could be indexed; "
+                                                f"the first error: line {job.errors[0]['line']}: {job.errors[0]['message']}")
+        else:
+            _finish(job, IndexJob.State.DONE, "")
+
+
+def _finish(job: IndexJob, state: str, message: str) -> None:
+    IndexJob.objects.filter(pk=job.pk).update(state=state, message=message, finished_at=timezone.now())
 
 
 @dataclass

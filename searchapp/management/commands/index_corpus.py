@@ -26,3 +26,5 @@ class Command(BaseCommand):
             job = run_job(job)
             self.stdout.write(f"{job.state}: {job.done} records indexed, {job.failed} failed, "
                               f"{job.formulas_added} new formulas, {job.formula_errors} formula errors")
+            if job.state == job.State.FAILED:
+                raise CommandError(f"index job {job.pk} failed: {job.message}")

@@ -26,3 +26,10 @@ def test_a_path_that_is_not_a_file_is_a_clear_error(tmp_path, target, message):
     path = (tmp_path / target)
     with pytest.raises(CommandError, match=message.format(path=path).replace(".", r"\.")):
         call_command("index_corpus", str(path), "--format", "latex", "--corpus", "cli")
+
+
+def test_a_failed_sync_job_exits_non_zero_with_the_reason(tmp_path):
+    path = tmp_path / "bad.jsonl"
+    path.write_text("{not json\n")
+    with pytest.raises(CommandError, match="failed: none of the 1 records could be indexed"):
+        call_command("index_corpus", str(path), "--format", "jsonl", "--corpus", "bad", "--sync", stdout=StringIO())

@@ -120,6 +120,12 @@ def test_a_nul_character_in_a_latex_line_is_a_record_error(index_file):
     assert "NUL character at column 2" in job.errors[0]["message"]
 
 
+def test_a_file_whose_every_record_fails_ends_failed_and_says_why(index_file):
+    job = index_file(["{not json", "[1, 2]"], name="bad.jsonl", format="jsonl")
+    assert (job.state, job.done, job.failed) == ("failed", 0, 2)
+    assert job.message.startswith("none of the 2 records could be indexed; the first error: line 1: invalid JSON")
+
+
 @pytest.mark.django_db(transaction=True)  # committed chunks, as in a worker
 def test_a_job_killed_mid_way_resumes_from_its_cursor(tmp_path, monkeypatch):
     path = tmp_path / "many.txt"
