@@ -10,9 +10,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ml.data.tolerant import MalformedFile
+from ml.formula import NOTATIONS
 
-NOTATIONS = ("latex", "mathml", "slt")
-"""How a formula's text is written: LaTeX, Presentation MathML, or a Tangent SLT string."""
 MSE_URL = "https://math.stackexchange.com/{kind}/{id}"
 MAX_ID_CHARS = 200
 """The length of `Post.source_id`."""

@@ -22,16 +22,15 @@ from ml.data.topic_latex import read_topic_latex
 from ml.data.topic_posts import read_topic_queries
 from ml.data.visual_ids import visual_id_record
 from ml.data.wiki_formulas import read_wiki_formulas
+from ml.formula import NOTATIONS, parse, tree_from_slt_string
 from ml.formula.tree import Tree
-
-FORMULA_KINDS = ("latex", "mathml", "slt")
 
 
 @dataclass(frozen=True)
 class CorpusFormula:
     text: str
     kind: str
-    """One of FORMULA_KINDS: LaTeX, Presentation MathML, or a Tangent SLT string."""
+    """One of `ml.formula.NOTATIONS`: LaTeX, Presentation MathML, or a Tangent SLT string."""
     source: str = ""
     """Where it came from (file:id), for reports on skipped formulas."""
 
@@ -45,20 +44,15 @@ class SltOnly:
 
 
 def parse_formula(formula: CorpusFormula):
-    """Graphs (`.slt`, `.opt`) of a raw formula; raises the parser's ParseError (a ValueError) on failure."""
+    """Graphs (`.slt`, `.opt`) of a raw formula; raises the parser's ParseError (a ValueError) on failure.
+
+    An SLT string trains on its layout alone: giving it an operator tree was measured worse (models/default/README.md).
+    """
+    if formula.kind not in NOTATIONS:
+        raise ValueError(f"unknown formula kind {formula.kind!r}; expected one of {NOTATIONS}")
     if formula.kind == "slt":
-        from ml.formula import tree_from_slt_string
-
         return SltOnly(tree_from_slt_string(formula.text))
-    if formula.kind == "latex":
-        from ml.formula import parse_latex
-
-        return parse_latex(formula.text)
-    if formula.kind == "mathml":
-        from ml.formula import parse
-
-        return parse(formula.text, "mathml")
-    raise ValueError(f"unknown formula kind {formula.kind!r}; expected one of {FORMULA_KINDS}")
+    return parse(formula.text, formula.kind)
 
 
 def _line_formulas(parse_line: LineParser, name: Callable[[IndexRecord, SourceFormula], object]):
