@@ -239,7 +239,6 @@ class IndexJob(models.Model):
     timings = models.JSONField(default=dict, blank=True, help_text="seconds spent per stage")
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
-    heartbeat_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:

@@ -66,8 +66,7 @@ def running_job_ids() -> set[int]:
 
 def _run_locked(job: IndexJob) -> None:
     """A file-level failure marks the job failed; record-level ones are counted and kept in `errors`."""
-    IndexJob.objects.filter(pk=job.pk).update(state=IndexJob.State.RUNNING, heartbeat_at=timezone.now(),
-                                              started_at=job.started_at or timezone.now())
+    IndexJob.objects.filter(pk=job.pk).update(state=IndexJob.State.RUNNING, started_at=job.started_at or timezone.now())
     try:
         ensure_codebook_loaded()
         records = itertools.islice(read_records(Path(job.path), job.format), job.cursor, None)
@@ -265,5 +264,4 @@ def _advance(job: IndexJob, consumed: int, outcome: ChunkOutcome, added: int) ->
     for stage, seconds in outcome.timings.items():
         timings[stage] = round(timings.get(stage, 0.0) + seconds, 3)
     job.timings = timings
-    job.heartbeat_at = timezone.now()
     job.save()
