@@ -75,9 +75,11 @@ class FormulaQuerySet(models.QuerySet):
         order = np.argsort(-fused, kind="stable")[offset:offset + min(k, MAX_K)]
         by_id = self.model.objects.select_related("corpus").defer("slg_matrix", "opg_matrix").in_bulk(
             [rows[i][0] for i in order])
-        hits = [SearchHit(by_id[rows[i][0]], float(fused[i]), {name: float(parts[name][i]) for name in parts}, rank,
-                          alignment(query.vectors, query.labels, by_id[rows[i][0]].node_labels, decoded, i))
-                for rank, i in enumerate(order, start=offset + 1)]
+        hits = []
+        for rank, i in enumerate(order, start=offset + 1):
+            formula = by_id[rows[i][0]]
+            hits.append(SearchHit(formula, float(fused[i]), {name: float(parts[name][i]) for name in parts}, rank,
+                                  alignment(query.vectors, query.labels, formula.node_labels, decoded, i)))
         return SearchResults(query, fusion, hits, len(rows), (time.perf_counter() - started) * 1000)
 
     def _all_if_at_most(self, size: int) -> list[int] | None:
@@ -106,13 +108,13 @@ def id_array(ids) -> RawSQL:
 class Formula(models.Model):
     """One visually distinct formula of a corpus (its canonical SLT string is the key)."""
 
-    corpus = models.ForeignKey(Corpus, on_delete=models.CASCADE, related_name="formulas")
-    visual_key = models.CharField(max_length=64, help_text="sha256 of the canonical SLT string")
     class Notation(models.TextChoices):
         LATEX = "latex", "LaTeX"
         MATHML = "mathml", "MathML"
         SLT = "slt", "Tangent SLT string"
 
+    corpus = models.ForeignKey(Corpus, on_delete=models.CASCADE, related_name="formulas")
+    visual_key = models.CharField(max_length=64, help_text="sha256 of the canonical SLT string")
     slt_string = models.TextField()
     notation = models.CharField(max_length=6, choices=Notation.choices, default=Notation.LATEX,
                                 help_text="the notation of the first occurrence seen")
