@@ -1,4 +1,5 @@
-"""`python manage.py formula_report`: the parser's quality bars on the shared data — coverage, agreement, speed."""
+"""`python manage.py formula_report`: the parser's quality bars on the shared data — coverage, agreement with the
+organisers' trees, LaTeX-vs-MathML agreement on the thread pages, speed."""
 import json
 from pathlib import Path
 
@@ -7,13 +8,15 @@ from django.core.management.base import BaseCommand, CommandError
 
 from ml.evaluation.parser_agreement import agreement, format_table
 from ml.evaluation.parser_coverage import benchmark_speed, coverage_report, judged_latex
+from ml.evaluation.thread_agreement import format_report, thread_agreement
 
 DEFAULT_DATA = settings.BASE_DIR.parent / "shared" / "data"
-SECTIONS = ("coverage", "agreement", "speed")
+SECTIONS = ("coverage", "agreement", "threads", "speed")
 
 
 class Command(BaseCommand):
-    help = "Coverage on the ARQMath formulas, agreement with the organisers' trees, and parsing speed."
+    help = ("Coverage on the ARQMath formulas, agreement with the organisers' trees, LaTeX-vs-MathML agreement on "
+            "the thread pages, and parsing speed.")
 
     def add_arguments(self, parser):
         parser.add_argument("--data", type=Path, default=DEFAULT_DATA, help="the shared data folder")
@@ -29,10 +32,13 @@ class Command(BaseCommand):
             report["coverage"] = coverage_report(data)
         if "agreement" in sections:
             report["agreement"] = agreement(data)
+        if "threads" in sections:
+            report["threads"] = thread_agreement(data)
         if "speed" in sections:
             report["speed"] = benchmark_speed(judged_latex(data), min_seconds=5.0)
         if options["json"]:
             report.get("agreement", {}).pop("rows", None)
+            report.get("threads", {}).pop("disagreements", None)
             self.stdout.write(json.dumps(report, indent=2, default=str))
         else:
             self._print(report)
@@ -43,5 +49,7 @@ class Command(BaseCommand):
             self.stdout.write(f"coverage {name}: {rates}")
         if "agreement" in report:
             self.stdout.write(format_table(report["agreement"]))
+        if "threads" in report:
+            self.stdout.write(format_report(report["threads"]))
         if "speed" in report:
             self.stdout.write(f"speed (LaTeX → SLT + OPT, one process): {report['speed']}")
