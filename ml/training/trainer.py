@@ -24,6 +24,7 @@ from ml.training.config import TrainConfig
 from ml.training.corpus import CorpusFormula, parse_formula
 from ml.training.loss import in_out_loss, node_losses
 from ml.training.pairs import CONDITIONS, PairKind, augmenter, make_views, view_names
+from ml.training.parsing import Graphs, load_graphs
 
 log = logging.getLogger(__name__)
 
@@ -32,9 +33,6 @@ STATE_FILE = "training_state.pt"
 
 RESUMABLE = ("epochs", "threads")
 """Options a resumed run may change."""
-
-Graphs = tuple[Tree, Tree | None]
-
 
 @dataclass(frozen=True)
 class Progress:
@@ -66,11 +64,15 @@ class TrainResult:
 
 def train(config: TrainConfig, formulas: Iterable[CorpusFormula], out_dir: str | Path,
           progress: Callable[[Progress], None] | None = None,
-          parse: Callable[[CorpusFormula], FormulaGraphs] = parse_formula) -> TrainResult:
-    """Train (or resume training) into `out_dir`, which holds a loadable model after every epoch."""
+          parse: Callable[[CorpusFormula], FormulaGraphs] = parse_formula,
+          graph_cache: str | Path | None = None) -> TrainResult:
+    """Train (or resume training) into `out_dir`, which holds a loadable model after every epoch.
+
+    `graph_cache`: a folder that keeps the parsed graphs between runs (see `parsing`); None parses every time.
+    """
     out_dir = Path(out_dir)
     torch.set_num_threads(config.threads)
-    graphs, skipped = load_graphs(formulas, parse, config.max_nodes)
+    graphs, skipped = load_graphs(formulas, parse, config.max_nodes, graph_cache)
     if len(graphs) < 2:
         raise ValueError(f"need at least 2 usable formulas to train, got {len(graphs)} (skipped: {dict(skipped)})")
     model, optimizer, done = _start_or_resume(config, graphs, out_dir)
@@ -84,27 +86,6 @@ def train(config: TrainConfig, formulas: Iterable[CorpusFormula], out_dir: str |
         result.epochs.append(stats)
     model.eval()
     return result
-
-
-def load_graphs(formulas: Iterable[CorpusFormula], parse: Callable[[CorpusFormula], FormulaGraphs],
-                max_nodes: int) -> tuple[list[Graphs], Counter[str]]:
-    """Parse every formula once; failures and oversized formulas are counted, never fatal."""
-    graphs: list[Graphs] = []
-    skipped: Counter[str] = Counter()
-    for formula in formulas:
-        try:
-            parsed = parse(formula)
-        except (ValueError, RecursionError) as error:  # ParseError is a ValueError
-            skipped[getattr(error, "kind", type(error).__name__)] += 1
-            continue
-        slt, opt = parsed.slt, parsed.opt
-        if slt is None:
-            skipped["no_slt"] += 1
-        elif len(slt) > max_nodes or (opt is not None and len(opt) > max_nodes):
-            skipped["too_large"] += 1
-        else:
-            graphs.append((slt, opt))
-    return graphs, skipped
 
 
 def _start_or_resume(config: TrainConfig, graphs: list[Graphs],
