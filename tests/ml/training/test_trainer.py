@@ -72,6 +72,13 @@ def test_resume_continues_exactly(corpus, tmp_path):
     assert train(TrainConfig(epochs=3, **TINY), items, tmp_path / "resumed", parse=parse).epochs == []
 
 
+def test_a_background_loader_trains_the_same_model(corpus, tmp_path):
+    items, parse = corpus
+    runs = [train(TrainConfig(epochs=2, loader_workers=workers, augmentations=["substitute_variables"], **TINY),
+                  items, tmp_path / f"workers{workers}", parse=parse) for workers in (0, 1)]
+    assert same_weights(*(weights(run.model) for run in runs))
+
+
 def test_every_epoch_leaves_a_loadable_model(corpus, tmp_path):
     items, parse = corpus
     result = train(TrainConfig(epochs=1, **TINY), items, tmp_path / "out", parse=parse)
@@ -93,9 +100,9 @@ def test_progress_reports_every_step(corpus, tmp_path):
     assert [(p.epoch, p.step, p.steps) for p in seen] == [(e, s, 3) for e in range(2) for s in (1, 2, 3)]
 
 
-def test_resume_may_change_epochs_and_threads(corpus, tmp_path):
+def test_resume_may_change_epochs_threads_and_loader(corpus, tmp_path):
     items, parse = corpus
     train(TrainConfig(epochs=1, threads=1, **TINY), items, tmp_path / "out", parse=parse)
-    resumed = train(TrainConfig(epochs=2, threads=2, **TINY), items, tmp_path / "out", parse=parse)
+    resumed = train(TrainConfig(epochs=2, threads=2, loader_workers=1, **TINY), items, tmp_path / "out", parse=parse)
     assert [e.epoch for e in resumed.epochs] == [1]
     assert torch.get_num_threads() == 2
