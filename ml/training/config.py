@@ -6,6 +6,7 @@ from dataclasses import asdict, dataclass, fields
 from pathlib import Path
 
 from ml.training.pairs import AUGMENTATIONS, CONDITIONS
+from ml.training.schedule import SCHEDULES
 
 
 @dataclass(frozen=True)
@@ -18,6 +19,10 @@ class TrainConfig:
     batch_size: int = 64
     """Formulas per batch (N−1 negatives each); the maxsim cost per formula grows with it (≈2× per doubling)."""
     learning_rate: float = 1e-3
+    warmup_steps: int = 0
+    """Updates over which the learning rate climbs linearly from learning_rate/warmup_steps to learning_rate."""
+    schedule: str = "constant"
+    """After warm-up: "constant", or "cosine" decaying to 0 at the last step of the last epoch (one of SCHEDULES)."""
     temperature: float = 0.1
     seed: int = 0
     max_values: int = 20_000
@@ -37,6 +42,8 @@ class TrainConfig:
     """Background processes that build the coming batches' views and features (0: the training process does).
     The batches are the same either way; that work was a quarter of a step (5.3 of 21 s per 3,200 formulas),
     which a worker moves to the other core when it is free."""
+    checkpoint_every: int = 500
+    """Steps between mid-epoch checkpoints (one is always written at the end of an epoch)."""
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "condition", self.condition.lower())
@@ -47,12 +54,15 @@ class TrainConfig:
         unknown = [name for name in self.augmentations if name not in AUGMENTATIONS]
         if unknown:
             raise ValueError(f"augmentations {unknown} are not among {list(AUGMENTATIONS)}")
-        positive = ("dim", "layers", "epochs", "max_values", "hash_buckets", "max_nodes", "threads")
+        positive = ("dim", "layers", "epochs", "max_values", "hash_buckets", "max_nodes", "threads", "checkpoint_every")
         bad = [name for name in positive if getattr(self, name) < 1]
         if bad:
             raise ValueError(f"{bad} must be positive")
-        if self.loader_workers < 0:
-            raise ValueError(f"loader_workers must not be negative, got {self.loader_workers}")
+        negative = [name for name in ("warmup_steps", "loader_workers") if getattr(self, name) < 0]
+        if negative:
+            raise ValueError(f"{negative} must not be negative")
+        if self.schedule not in SCHEDULES:
+            raise ValueError(f"schedule {self.schedule!r} is not one of {list(SCHEDULES)}")
         if self.batch_size < 2:
             raise ValueError(f"batch_size must be at least 2 (in-batch negatives), got {self.batch_size}")
         if self.temperature <= 0 or self.learning_rate <= 0:

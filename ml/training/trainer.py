@@ -1,7 +1,9 @@
-"""Contrastive training of the SLG and OPG encoders (In+Out §3): seeded, resumable, one checkpoint per epoch.
+"""Contrastive training of the SLG and OPG encoders (In+Out §3): seeded, resumable at any checkpointed step.
 
-A step's batch, sub-expressions and augmentations depend only on (seed, epoch, step) (see `batches`), so a
-run resumed after epoch e continues exactly as an uninterrupted run would.
+A step's batch, sub-expressions and augmentations depend only on (seed, epoch, step) (see `batches`), its
+learning rate only on its index (`schedule`), and a checkpoint (`state`) holds the weights, the optimizer
+and the position; so a run killed and started again with the same command ends with exactly the weights
+of an uninterrupted run.
 """
 from __future__ import annotations
 
@@ -16,7 +18,6 @@ from pathlib import Path
 import torch
 
 from ml.embed import FormulaGraphs
-from ml.models.checkpoint import load_model, save_model
 from ml.models.encoders import EncoderConfig, NodeEncoderModel
 from ml.models.features import NodeFeaturizer
 from ml.training.batches import BatchInputs, TrainingSteps
@@ -25,14 +26,10 @@ from ml.training.corpus import CorpusFormula, parse_formula
 from ml.training.loss import in_out_loss, node_losses
 from ml.training.pairs import CONDITIONS, PairKind
 from ml.training.parsing import Graphs, load_graphs
+from ml.training.schedule import learning_rate
+from ml.training.state import Position, load_checkpoint, save_checkpoint
 
 log = logging.getLogger(__name__)
-
-STATE_FILE = "training_state.pt"
-"""Optimizer state and finished epochs, beside the model files in the output directory."""
-
-RESUMABLE = ("epochs", "threads", "loader_workers")
-"""Options a resumed run may change."""
 
 
 @dataclass(frozen=True)
@@ -52,6 +49,7 @@ class EpochStats:
     loss: float
     seconds: float
     formulas_per_second: float
+    """Over the steps this call ran: a resumed epoch counts from where it resumed."""
 
 
 @dataclass
@@ -69,7 +67,7 @@ def train(config: TrainConfig, formulas: Iterable[CorpusFormula], out_dir: str |
           progress: Callable[[Progress], None] | None = None,
           parse: Callable[[CorpusFormula], FormulaGraphs] = parse_formula,
           graph_cache: str | Path | None = None) -> TrainResult:
-    """Train (or resume training) into `out_dir`, which holds a loadable model after every epoch.
+    """Train (or resume training) into `out_dir`, which holds a loadable model after every checkpoint.
 
     `graph_cache`: a folder that keeps the parsed graphs between runs (see `parsing`); None parses every time.
     """
@@ -78,18 +76,17 @@ def train(config: TrainConfig, formulas: Iterable[CorpusFormula], out_dir: str |
     graphs, skipped = load_graphs(formulas, parse, config.max_nodes, graph_cache)
     if len(graphs) < 2:
         raise ValueError(f"need at least 2 usable formulas to train, got {len(graphs)} (skipped: {dict(skipped)})")
-    model, optimizer, done = _start_or_resume(config, graphs, out_dir)
+    model, optimizer, start = _start_or_resume(config, graphs, out_dir)
     steps = TrainingSteps(graphs, model.featurizer, config)
     result = TrainResult(model, len(graphs), skipped)
     # The graphs live as long as the run: frozen, they are left out of every garbage collection (which spent
     # 16 of 64 s walking 80,000 formulas' nodes) and a forked loader worker does not copy their pages.
     gc.freeze()
     try:
-        for epoch in range(done, config.epochs):
-            stats = run_epoch(model, optimizer, steps, config, epoch, progress)
-            save_model(model, out_dir)
-            torch.save({"epochs_done": epoch + 1, "optimizer": optimizer.state_dict(), "config": config.to_dict()},
-                       out_dir / STATE_FILE)
+        for epoch in range(start.epoch, config.epochs):
+            first_step = start.step if epoch == start.epoch else 0
+            stats = run_epoch(model, optimizer, steps, config, Position(epoch, first_step), out_dir, progress)
+            save_checkpoint(out_dir, model, optimizer, config, Position(epoch + 1, 0), len(graphs))
             log.info("epoch %d: loss %.4f, %.1f formulas/s", epoch, stats.loss, stats.formulas_per_second)
             result.epochs.append(stats)
     finally:
@@ -99,47 +96,42 @@ def train(config: TrainConfig, formulas: Iterable[CorpusFormula], out_dir: str |
 
 
 def _start_or_resume(config: TrainConfig, graphs: list[Graphs],
-                     out_dir: Path) -> tuple[NodeEncoderModel, torch.optim.Optimizer, int]:
-    state_path = out_dir / STATE_FILE
-    if state_path.exists():
-        state = torch.load(state_path, weights_only=True)
-        _check_same_run(config, state["config"], state_path)
-        model = load_model(out_dir).train()
-        optimizer = torch.optim.Adam(model.parameters(), lr=config.learning_rate)
-        optimizer.load_state_dict(state["optimizer"])
-        return model, optimizer, state["epochs_done"]
+                     out_dir: Path) -> tuple[NodeEncoderModel, torch.optim.Optimizer, Position]:
+    resumed = load_checkpoint(out_dir, config, len(graphs))
+    if resumed is not None:
+        return resumed
     torch.manual_seed(config.seed)
     trees = [tree for pair in graphs for tree in pair if tree is not None]
     featurizer = NodeFeaturizer.build(trees, config.max_values, config.min_count, config.hash_buckets)
     model = NodeEncoderModel(featurizer, EncoderConfig(dim=config.dim, layers=config.layers)).train()
-    return model, torch.optim.Adam(model.parameters(), lr=config.learning_rate), 0
-
-
-def _check_same_run(config: TrainConfig, saved: dict, path: Path) -> None:
-    """Only RESUMABLE options may change on resume; anything else would silently mix two different runs."""
-    current = config.to_dict()
-    changed = sorted(key for key in current if key not in RESUMABLE and saved.get(key) != current[key])
-    if changed:
-        raise ValueError(f"{path} was written with different options {changed}; use a new output directory")
+    return model, torch.optim.Adam(model.parameters(), lr=config.learning_rate), Position(0, 0)
 
 
 def run_epoch(model: NodeEncoderModel, optimizer: torch.optim.Optimizer, steps: TrainingSteps,
-              config: TrainConfig, epoch: int, progress: Callable[[Progress], None] | None) -> EpochStats:
+              config: TrainConfig, start: Position, out_dir: Path,
+              progress: Callable[[Progress], None] | None) -> EpochStats:
+    """The steps of `start.epoch` from `start.step` on, with a checkpoint every `config.checkpoint_every` steps."""
     kinds, augmented = CONDITIONS[config.condition], steps.augment is not None
+    total = config.epochs * steps.per_epoch
     began, seen, losses = time.perf_counter(), 0, []
-    for step, inputs in enumerate(steps.epoch(epoch, 0, config.loader_workers)):
+    for step, inputs in enumerate(steps.epoch(start.epoch, start.step, config.loader_workers), start.step):
+        index = start.epoch * steps.per_epoch + step
+        for group in optimizer.param_groups:
+            group["lr"] = learning_rate(config.learning_rate, index, total, config.warmup_steps, config.schedule)
         loss = batch_loss(model, inputs, kinds, augmented, config.temperature)
         seen += inputs.formulas
-        if loss is None:
-            continue
-        optimizer.zero_grad()
-        loss.backward()
-        optimizer.step()
-        losses.append(loss.item())
-        if progress:
-            progress(Progress(epoch, step + 1, steps.per_epoch, losses[-1], seen / (time.perf_counter() - began)))
+        if loss is not None:
+            optimizer.zero_grad()
+            loss.backward()
+            optimizer.step()
+            losses.append(loss.item())
+        done = step + 1
+        if done % config.checkpoint_every == 0 and done < steps.per_epoch:
+            save_checkpoint(out_dir, model, optimizer, config, Position(start.epoch, done), len(steps.graphs))
+        if progress and loss is not None:
+            progress(Progress(start.epoch, done, steps.per_epoch, losses[-1], seen / (time.perf_counter() - began)))
     seconds = time.perf_counter() - began
-    return EpochStats(epoch, sum(losses) / max(len(losses), 1), seconds, seen / seconds)
+    return EpochStats(start.epoch, sum(losses) / max(len(losses), 1), seconds, seen / seconds)
 
 
 def batch_loss(model: NodeEncoderModel, inputs: BatchInputs, kinds: Sequence[PairKind], augmented: bool,
