@@ -2,18 +2,19 @@
 import itertools
 from pathlib import Path
 
+from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 from tqdm import tqdm
 
 from ml.training.config import TrainConfig
 from ml.training.corpus import READERS, CorpusFormula, read_corpus_spec, unique
-from ml.training.trainer import train
+from ml.training.trainer import Progress, train
 from searchapp.models import Formula
 
 
 class Command(BaseCommand):
     help = ("Train the SLG/OPG encoders on formulas from corpus files and/or indexed corpora; "
-            "checkpoints every epoch into --out and resumes from it.")
+            "checkpoints into --out every `checkpoint_every` steps and every epoch, and resumes from it.")
 
     def add_arguments(self, parser):
         parser.add_argument("--config", type=Path, required=True, help="training options (JSON)")
@@ -23,19 +24,26 @@ class Command(BaseCommand):
                             help="the formulas of an indexed corpus")
         parser.add_argument("--out", type=Path, required=True, help="model directory (resumed if it exists)")
         parser.add_argument("--limit", type=int, help="train on at most this many formulas")
+        parser.add_argument("--graph-cache", type=Path, default=settings.VAR_DIR / "graph-cache", metavar="DIR",
+                            help="keeps parsed formulas between runs, keyed by formulas, max_nodes and parser "
+                                 "(default: %(default)s)")
 
-    def handle(self, *args, config: Path, corpus, db_corpus, out: Path, limit, **options):
+    def handle(self, *args, config: Path, corpus, db_corpus, out: Path, limit, graph_cache: Path, **options):
         try:
-            settings = TrainConfig.from_file(config)
+            train_config = TrainConfig.from_file(config)
         except (OSError, ValueError) as error:
             raise CommandError(f"bad config {config}: {error}") from None
         formulas = unique(itertools.chain(*(self._file(spec) for spec in corpus), self._database(db_corpus)))
         formulas = list(itertools.islice(formulas, limit))
         if not formulas:
             raise CommandError("no formulas: give --corpus PATH:FORMAT or --db-corpus NAME")
-        bar = tqdm(total=settings.epochs, unit="epoch", dynamic_ncols=True)
-        result = train(settings, formulas, out, progress=lambda p: self._progress(bar, p))
-        bar.close()
+        bar = StepBar(train_config.epochs)
+        try:
+            result = train(train_config, formulas, out, progress=bar.update, graph_cache=graph_cache)
+        except ValueError as error:  # too few usable formulas, or --out holds another run's checkpoint
+            raise CommandError(str(error)) from None
+        finally:
+            bar.close()
         self.stdout.write(f"trained on {result.formulas} formulas (skipped {dict(result.skipped)}) into {out}")
         for stats in result.epochs:
             self.stdout.write(f"epoch {stats.epoch}: loss {stats.loss:.4f}, {stats.seconds:.0f} s, "
@@ -55,7 +63,23 @@ class Command(BaseCommand):
                 yield (CorpusFormula(latex, "latex", f"db:{name}") if notation == Formula.Notation.LATEX
                        else CorpusFormula(slt_string, "slt", f"db:{name}"))
 
-    def _progress(self, bar, progress) -> None:
-        bar.n = progress.epoch + progress.step / max(progress.steps, 1)
-        bar.set_postfix(loss=f"{progress.loss:.4f}", fps=f"{progress.formulas_per_second:.0f}")
-        bar.refresh()
+
+
+class StepBar:
+    """One bar over every step of every epoch, opened at the first step reported: parsing the corpus (minutes on
+    a cold graph cache) and the steps a resumed run skips must not count toward its rate and ETA."""
+
+    def __init__(self, epochs: int) -> None:
+        self.epochs = epochs
+        self.bar: tqdm | None = None
+
+    def update(self, progress: Progress) -> None:
+        done = progress.epoch * progress.steps + progress.step
+        if self.bar is None:  # its rate starts from the second step: the first one's start went unseen
+            self.bar = tqdm(total=self.epochs * progress.steps, initial=done, unit="step", dynamic_ncols=True)
+        self.bar.update(done - self.bar.n)
+        self.bar.set_postfix(loss=f"{progress.loss:.4f}", formulas_s=f"{progress.formulas_per_second:.0f}")
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.close()
