@@ -19,6 +19,7 @@ from torch.utils.data import DataLoader, Dataset
 from ml.formula.tree import Tree
 from ml.models.features import GraphBatch, NodeFeaturizer
 from ml.training.config import TrainConfig
+from ml.training.context_pairs import Pair
 from ml.training.pairs import CONDITIONS, augmenter, make_views, view_names
 from ml.training.parsing import Graphs
 
@@ -45,6 +46,11 @@ class BatchInputs:
     """Formulas in the batch (the last batch of an epoch may be short)."""
     forms: dict[str, FormInputs]
     """FormInputs by graph form (FORMS)."""
+    context: BatchInputs | None = None
+    """The step's context pairs (views CONTEXT_VIEWS, one position per pair), when the run has them."""
+
+
+CONTEXT_VIEWS = ("slg-anchor", "slg-partner", "opg-anchor", "opg-partner")
 
 
 def featurize_views(featurizer: NodeFeaturizer, views: list[dict[str, Tree | None]],
@@ -66,8 +72,9 @@ def featurize_views(featurizer: NodeFeaturizer, views: list[dict[str, Tree | Non
 class TrainingSteps(Dataset[BatchInputs]):
     """The inputs of step `(epoch, step)` of a run, as a map-style dataset a DataLoader's workers can read."""
 
-    def __init__(self, graphs: Sequence[Graphs], featurizer: NodeFeaturizer, config: TrainConfig) -> None:
-        self.graphs, self.featurizer = graphs, featurizer
+    def __init__(self, graphs: Sequence[Graphs], featurizer: NodeFeaturizer, config: TrainConfig,
+                 pairs: Sequence[Pair] = ()) -> None:
+        self.graphs, self.featurizer, self.pairs = graphs, featurizer, pairs
         self.seed, self.batch_size = config.seed, config.batch_size
         self.augment = augmenter(config.augmentations, config.substructure_p, config.mask_p)
         self.names = view_names(CONDITIONS[config.condition], self.augment is not None)
@@ -80,7 +87,13 @@ class TrainingSteps(Dataset[BatchInputs]):
         batch = [self.graphs[i] for i in self.order(epoch)[start:start + self.batch_size]]
         rng = random.Random(f"{self.seed}:{epoch}:{step}")
         views = [make_views(slt, opt, self.names, rng, self.augment) for slt, opt in batch]
-        return featurize_views(self.featurizer, views, self.names)
+        inputs = featurize_views(self.featurizer, views, self.names)
+        if not self.pairs:
+            return inputs
+        drawn = rng.sample(self.pairs, min(self.batch_size, len(self.pairs)))
+        context = [{"slg-anchor": anchor[0], "slg-partner": partner[0], "opg-anchor": anchor[1],
+                    "opg-partner": partner[1]} for anchor, partner in drawn]
+        return BatchInputs(inputs.formulas, inputs.forms, featurize_views(self.featurizer, context, CONTEXT_VIEWS))
 
     def order(self, epoch: int) -> list[int]:
         if self._order[0] != epoch:

@@ -44,6 +44,9 @@ class TrainConfig:
     which a worker moves to the other core when it is free."""
     checkpoint_every: int = 500
     """Steps between mid-epoch checkpoints (one is always written at the end of an epoch)."""
+    context_weight: float = 0.0
+    """Weight of the context-pair loss (`context_pairs`): each step also draws `batch_size` pairs of a formula and
+    its most alike thread-mate and contrasts them by formula-level maxsim. 0 turns it off; it needs thread pages."""
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "condition", self.condition.lower())
@@ -65,6 +68,8 @@ class TrainConfig:
             raise ValueError(f"schedule {self.schedule!r} is not one of {list(SCHEDULES)}")
         if self.batch_size < 2:
             raise ValueError(f"batch_size must be at least 2 (in-batch negatives), got {self.batch_size}")
+        if self.context_weight < 0:
+            raise ValueError(f"context_weight must not be negative, got {self.context_weight}")
         if self.temperature <= 0 or self.learning_rate <= 0:
             raise ValueError("temperature and learning_rate must be positive")
 

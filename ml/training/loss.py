@@ -43,3 +43,31 @@ def in_out_loss(slg_terms: list[torch.Tensor], opg_terms: list[torch.Tensor]) ->
     """
     means = [torch.cat(terms).mean() for terms in (slg_terms, opg_terms) if sum(len(t) for t in terms)]
     return torch.stack(means).mean() if means else None
+
+
+def pair_loss(anchor: torch.Tensor, anchor_owner: torch.Tensor, partner: torch.Tensor, partner_owner: torch.Tensor,
+              num_pairs: int, temperature: float) -> torch.Tensor | None:
+    """InfoNCE over formula-level maxsim (the search score) of (anchor, partner) pairs, in both directions.
+
+    S(a, b) = mean over a's nodes of their best cosine among b's nodes; pair k's partner is the positive of
+    anchor k and the other partners its negatives, and the same from the partners' side. Pairs with a side
+    missing (no OPT) drop out; None if fewer than two pairs are left.
+    """
+    present = (torch.bincount(anchor_owner, minlength=num_pairs) > 0) & (
+        torch.bincount(partner_owner, minlength=num_pairs) > 0)
+    if int(present.sum()) < 2:
+        return None
+    keep = present.nonzero().squeeze(1)
+    terms = [F.cross_entropy(_formula_logits(a, a_owner, b, b_owner, num_pairs)[keep][:, keep] / temperature,
+                             torch.arange(len(keep)))
+             for a, a_owner, b, b_owner in ((anchor, anchor_owner, partner, partner_owner),
+                                            (partner, partner_owner, anchor, anchor_owner))]
+    return torch.stack(terms).mean()
+
+
+def _formula_logits(reference: torch.Tensor, reference_owner: torch.Tensor, other: torch.Tensor,
+                    other_owner: torch.Tensor, num_formulas: int) -> torch.Tensor:
+    """(N, N): row f, column g = mean over f's reference nodes of s(i, g); rows of absent formulas are 0."""
+    node_logits = maxsim_logits(reference, other, other_owner, num_formulas)  # (M, N)
+    lengths = torch.bincount(reference_owner, minlength=num_formulas)
+    return torch.segment_reduce(node_logits, "sum", lengths=lengths, axis=0) / lengths.clamp(min=1)[:, None]

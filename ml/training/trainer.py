@@ -18,12 +18,14 @@ from pathlib import Path
 import torch
 
 from ml.embed import FormulaGraphs
+from ml.formula.tree import Tree
 from ml.models.encoders import EncoderConfig, NodeEncoderModel
 from ml.models.features import NodeFeaturizer
 from ml.training.batches import BatchInputs, TrainingSteps
 from ml.training.config import TrainConfig
+from ml.training.context_pairs import nearest_partners, thread_graphs
 from ml.training.corpus import CorpusFormula, parse_formula
-from ml.training.loss import in_out_loss, node_losses
+from ml.training.loss import in_out_loss, node_losses, pair_loss
 from ml.training.pairs import CONDITIONS, PairKind
 from ml.training.parsing import Graphs, load_graphs
 from ml.training.schedule import learning_rate
@@ -66,18 +68,26 @@ class TrainResult:
 def train(config: TrainConfig, formulas: Iterable[CorpusFormula], out_dir: str | Path,
           progress: Callable[[Progress], None] | None = None,
           parse: Callable[[CorpusFormula], FormulaGraphs] = parse_formula,
-          graph_cache: str | Path | None = None) -> TrainResult:
+          graph_cache: str | Path | None = None, context: Iterable[CorpusFormula] = ()) -> TrainResult:
     """Train (or resume training) into `out_dir`, which holds a loadable model after every checkpoint.
 
     `graph_cache`: a folder that keeps the parsed graphs between runs (see `parsing`); None parses every time.
+    `context`: thread-page formulas (sourced `<question>_<answer>.html:<id>`) for the context pairs that
+    `config.context_weight` weighs; they are drawn with the initial weights, so a resumed run draws the same.
     """
     out_dir = Path(out_dir)
     torch.set_num_threads(config.threads)
     graphs, skipped = load_graphs(formulas, parse, config.max_nodes, graph_cache)
     if len(graphs) < 2:
         raise ValueError(f"need at least 2 usable formulas to train, got {len(graphs)} (skipped: {dict(skipped)})")
-    model, optimizer, start = _start_or_resume(config, graphs, out_dir)
-    steps = TrainingSteps(graphs, model.featurizer, config)
+    threads = thread_graphs(context, parse, config.max_nodes) if config.context_weight else []
+    if config.context_weight and not threads:
+        raise ValueError("context_weight needs thread pages with at least two formulas in a thread (--context)")
+    extra = [tree for thread in threads for pair in thread for tree in pair if tree is not None]
+    model, optimizer, start = _start_or_resume(config, graphs, out_dir, extra)
+    pairs = nearest_partners(threads, _initial_model(config, model.featurizer).eval()) if threads else []
+    log.info("%d context pairs from %d threads", len(pairs), len(threads))
+    steps = TrainingSteps(graphs, model.featurizer, config, pairs)
     result = TrainResult(model, len(graphs), skipped)
     # The graphs live as long as the run: frozen, they are left out of every garbage collection (which spent
     # 16 of 64 s walking 80,000 formulas' nodes) and a forked loader worker does not copy their pages.
@@ -95,16 +105,22 @@ def train(config: TrainConfig, formulas: Iterable[CorpusFormula], out_dir: str |
     return result
 
 
-def _start_or_resume(config: TrainConfig, graphs: list[Graphs],
-                     out_dir: Path) -> tuple[NodeEncoderModel, torch.optim.Optimizer, Position]:
+def _start_or_resume(config: TrainConfig, graphs: list[Graphs], out_dir: Path,
+                     extra_trees: Sequence[Tree]) -> tuple[NodeEncoderModel, torch.optim.Optimizer, Position]:
+    """The checkpointed run, or a fresh model whose vocabulary also counts `extra_trees` (the context pairs')."""
     resumed = load_checkpoint(out_dir, config, len(graphs))
     if resumed is not None:
         return resumed
-    torch.manual_seed(config.seed)
-    trees = [tree for pair in graphs for tree in pair if tree is not None]
+    trees = [tree for pair in graphs for tree in pair if tree is not None] + list(extra_trees)
     featurizer = NodeFeaturizer.build(trees, config.max_values, config.min_count, config.hash_buckets)
-    model = NodeEncoderModel(featurizer, EncoderConfig(dim=config.dim, layers=config.layers)).train()
+    model = _initial_model(config, featurizer).train()
     return model, torch.optim.Adam(model.parameters(), lr=config.learning_rate), Position(0, 0)
+
+
+def _initial_model(config: TrainConfig, featurizer: NodeFeaturizer) -> NodeEncoderModel:
+    """The weights training starts from (the untrained twin `evaluate_pool` compares with), the same every call."""
+    torch.manual_seed(config.seed)
+    return NodeEncoderModel(featurizer, EncoderConfig(dim=config.dim, layers=config.layers))
 
 
 def run_epoch(model: NodeEncoderModel, optimizer: torch.optim.Optimizer, steps: TrainingSteps,
@@ -118,7 +134,7 @@ def run_epoch(model: NodeEncoderModel, optimizer: torch.optim.Optimizer, steps: 
         index = start.epoch * steps.per_epoch + step
         for group in optimizer.param_groups:
             group["lr"] = learning_rate(config.learning_rate, index, total, config.warmup_steps, config.schedule)
-        loss = batch_loss(model, inputs, kinds, augmented, config.temperature)
+        loss = batch_loss(model, inputs, kinds, augmented, config.temperature, config.context_weight)
         seen += inputs.formulas
         if loss is not None:
             optimizer.zero_grad()
@@ -135,8 +151,8 @@ def run_epoch(model: NodeEncoderModel, optimizer: torch.optim.Optimizer, steps: 
 
 
 def batch_loss(model: NodeEncoderModel, inputs: BatchInputs, kinds: Sequence[PairKind], augmented: bool,
-               temperature: float) -> torch.Tensor | None:
-    """Eq. 3 over one batch; None when no pair has both sides (e.g. an OPG condition on SLT-only formulas)."""
+               temperature: float, context_weight: float = 0.0) -> torch.Tensor | None:
+    """Eq. 3 over one batch plus the weighted context-pair loss; None when no pair has both sides."""
     encoded = encode_views(model, inputs)
     terms: dict[str, list[torch.Tensor]] = {"slg": [], "opg": []}
     for kind in kinds:
@@ -145,7 +161,20 @@ def batch_loss(model: NodeEncoderModel, inputs: BatchInputs, kinds: Sequence[Pai
         if len(reference) and len(other):
             terms[kind.reference].append(
                 node_losses(reference, reference_owner, other, other_owner, inputs.formulas, temperature))
-    return in_out_loss(terms["slg"], terms["opg"])
+    loss = in_out_loss(terms["slg"], terms["opg"])
+    context = context_loss(model, inputs.context, temperature) if inputs.context and context_weight else None
+    if context is None:
+        return loss
+    return context_weight * context if loss is None else loss + context_weight * context
+
+
+def context_loss(model: NodeEncoderModel, inputs: BatchInputs, temperature: float) -> torch.Tensor | None:
+    """`pair_loss` per graph form, averaged over the forms that have pairs."""
+    encoded = encode_views(model, inputs)
+    terms = [term for form in ("slg", "opg")
+             if (term := pair_loss(*encoded[f"{form}-anchor"], *encoded[f"{form}-partner"], inputs.formulas,
+                                   temperature)) is not None]
+    return torch.stack(terms).mean() if terms else None
 
 
 def encode_views(model: NodeEncoderModel, inputs: BatchInputs) -> dict[str, tuple[torch.Tensor, torch.Tensor]]:

@@ -24,11 +24,15 @@ class Command(BaseCommand):
                             help="the formulas of an indexed corpus")
         parser.add_argument("--out", type=Path, required=True, help="model directory (resumed if it exists)")
         parser.add_argument("--limit", type=int, help="train on at most this many formulas")
+        parser.add_argument("--context", action="append", default=[], metavar="PATH",
+                            help="thread pages (a folder or one page, format mse_html) for the context pairs "
+                                 "that the config's context_weight weighs")
         parser.add_argument("--graph-cache", type=Path, default=settings.VAR_DIR / "graph-cache", metavar="DIR",
                             help="keeps parsed formulas between runs, keyed by formulas, max_nodes and parser "
                                  "(default: %(default)s)")
 
-    def handle(self, *args, config: Path, corpus, db_corpus, out: Path, limit, graph_cache: Path, **options):
+    def handle(self, *args, config: Path, corpus, db_corpus, out: Path, limit, graph_cache: Path, context,
+               **options):
         try:
             train_config = TrainConfig.from_file(config)
         except (OSError, ValueError) as error:
@@ -37,9 +41,13 @@ class Command(BaseCommand):
         formulas = list(itertools.islice(formulas, limit))
         if not formulas:
             raise CommandError("no formulas: give --corpus PATH:FORMAT or --db-corpus NAME")
+        if train_config.context_weight and not context:
+            raise CommandError("the config sets context_weight: give thread pages with --context PATH")
+        context_formulas = itertools.chain(*(self._file(f"{path}:mse_html") for path in context))
         bar = StepBar(train_config.epochs)
         try:
-            result = train(train_config, formulas, out, progress=bar.update, graph_cache=graph_cache)
+            result = train(train_config, formulas, out, progress=bar.update, graph_cache=graph_cache,
+                           context=context_formulas)
         except ValueError as error:  # too few usable formulas, or --out holds another run's checkpoint
             raise CommandError(str(error)) from None
         finally:

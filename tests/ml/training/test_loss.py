@@ -4,7 +4,7 @@ import pytest
 import torch
 import torch.nn.functional as F
 
-from ml.training.loss import in_out_loss, maxsim_logits, node_losses
+from ml.training.loss import in_out_loss, maxsim_logits, node_losses, pair_loss
 
 
 def unit(rows):
@@ -65,3 +65,29 @@ def test_in_out_loss_averages_sides(slg, opg, expected):
 
 def test_in_out_loss_of_nothing_is_none():
     assert in_out_loss([], [torch.tensor([])]) is None
+
+
+def test_pair_loss_is_symmetric_cross_entropy_over_formula_scores():
+    anchors = unit([[1, 0], [0, 1]])  # one node each
+    partners = unit([[1, 0], [0, 1]])
+    owner = torch.tensor([0, 1])
+    # S(a_k, b_k) = 1, S(a_k, b_j) = 0: each direction is −log(e^{10} / (e^{10} + 1))
+    expected = -math.log(math.exp(10) / (math.exp(10) + 1))
+    assert pair_loss(anchors, owner, partners, owner, 2, 0.1).item() == pytest.approx(expected, rel=1e-3)
+
+
+def test_pair_loss_averages_an_anchors_nodes_and_prefers_its_own_partner():
+    anchors = unit([[1, 0], [1, 1], [0, 1]])  # anchor 0 has two nodes
+    partners = unit([[1, 0], [0, 1]])
+    right = pair_loss(anchors, torch.tensor([0, 0, 1]), partners, torch.tensor([0, 1]), 2, 0.1)
+    swapped = pair_loss(anchors, torch.tensor([0, 0, 1]), unit([[0, 1], [1, 0]]), torch.tensor([0, 1]), 2, 0.1)
+    assert right.item() < swapped.item()
+
+
+def test_pairs_missing_a_side_drop_out_and_too_few_give_none():
+    anchors, partners = unit([[1, 0], [0, 1], [1, 1]]), unit([[1, 0], [0, 1]])
+    # pair 2 has no partner: the loss equals that of pairs 0 and 1 alone
+    three = pair_loss(anchors, torch.tensor([0, 1, 2]), partners, torch.tensor([0, 1]), 3, 0.1)
+    two = pair_loss(anchors[:2], torch.tensor([0, 1]), partners, torch.tensor([0, 1]), 2, 0.1)
+    assert three.item() == pytest.approx(two.item())
+    assert pair_loss(anchors[:1], torch.tensor([0]), partners[:1], torch.tensor([0]), 1, 0.1) is None

@@ -7,6 +7,7 @@ import torch
 
 from ml.models.checkpoint import load_model
 from ml.training.config import TrainConfig
+from ml.training.corpus import CorpusFormula
 from ml.training.state import STATE_FILE
 from ml.training.trainer import train
 
@@ -181,3 +182,26 @@ def test_the_learning_rate_follows_the_schedule_across_epochs(corpus, tmp_path, 
                         lambda base, step, total, warmup, schedule: rates.append((step, total)) or base)
     train(TrainConfig(epochs=2, schedule="cosine", **TINY), items, tmp_path / "out", parse=parse)
     assert rates == [(step, 6) for step in range(6)]
+
+
+def thread_formulas(items):
+    """The corpus's formulas as two threads of thread pages (`question_answer.html:id`)."""
+    return [CorpusFormula(item.text, item.kind, f"{index % 2}_{index}.html:{index}") for index, item in enumerate(items)]
+
+
+def test_context_pairs_train_and_resume_exactly(corpus, tmp_path):
+    items, parse = corpus
+    context = thread_formulas(items)
+    config = TrainConfig(epochs=2, context_weight=1.0, condition="opg", checkpoint_every=2, **TINY)
+    plain = train(TrainConfig(epochs=2, condition="opg", **TINY), items, tmp_path / "plain", parse=parse)
+    straight = train(config, items, tmp_path / "straight", parse=parse, context=context)
+    assert not same_weights(weights(plain.model), weights(straight.model))
+    train(TrainConfig(**{**config.to_dict(), "epochs": 1}), items, tmp_path / "resumed", parse=parse, context=context)
+    resumed = train(config, items, tmp_path / "resumed", parse=parse, context=context)
+    assert same_weights(weights(straight.model), weights(resumed.model))
+
+
+def test_context_weight_without_threads_is_a_clear_error(corpus, tmp_path):
+    items, parse = corpus
+    with pytest.raises(ValueError, match="context_weight needs thread pages"):
+        train(TrainConfig(epochs=1, context_weight=1.0, **TINY), items, tmp_path / "out", parse=parse)
