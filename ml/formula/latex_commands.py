@@ -8,10 +8,19 @@ from collections.abc import Callable, Collection
 from ml.formula import latex_symbols as sym
 from ml.formula.errors import ParseError
 from ml.formula.layout import CLOSERS, OPENERS, Box, fenced_group, is_bare_table, matrix_box
+from ml.formula.normalise import (
+    canonical,
+    name_box,
+    query_variable_box,
+    restyle,
+    symbol_box,
+    text_box,
+)
 
 _NEGATIONS = {"=": "≠", "∈": "∉", "<": "≮", ">": "≯", "≤": "≰", "≥": "≱", "⊂": "⊄", "⊆": "⊈", "≡": "≢",
               "∃": "∄", "∣": "∤", "∼": "≁", "≈": "≉", "≅": "≇"}
 _DELIMITERS = {".": "", "<": "⟨", ">": "⟩", "\\{": "{", "\\}": "}"}
+_UNITS = frozenset("pt em ex mu cm mm in bp pc dd cc sp".split())
 
 
 def fraction(parser, token, boxes, depth) -> None:
@@ -52,7 +61,8 @@ def left(parser, token, boxes, depth) -> None:
 
 
 def _pairs(opening: str, closing: str) -> bool:
-    return opening in OPENERS or closing in CLOSERS or closing in OPENERS or (opening == "" and closing == "")
+    """`\\left. f \\right|_{x=0}` stays a bar after its content, as LaTeXML sets it: only two real fences pair."""
+    return bool(opening and closing) and (opening in OPENERS or closing in CLOSERS or closing in OPENERS)
 
 
 def delimiter(parser, token) -> str:
@@ -66,42 +76,40 @@ def delimiter(parser, token) -> str:
 
 
 def font(parser, token, boxes, depth) -> None:
-    style = sym.FONT_STYLES[token.text]
-    for box in parser.argument(depth):
-        value = box.label[2:]
-        if box.label[:2] in ("V!", "N!") and len(value) == 1:
-            box.label = sym.symbol_label(sym.styled(value, style))
-        boxes.append(box)
+    argument = parser.argument(depth)
+    restyle(argument, sym.FONT_STYLES[token.text])
+    boxes.extend(argument)
 
 
 def upright(parser, token, boxes, depth) -> None:
     """`\\operatorname{Tr}`, `\\mathrm{Ord}`: a multi-letter name is one identifier, like `\\sin`."""
-    start = parser.i
-    word = parser.raw_group().strip()
-    if len(word) > 1 and word.isalpha():
-        name = sym.OPERATOR_NAMES.get(word, word)
-        label = name if word in sym.OPERATOR_NAMES else "V!" + name
-        boxes.append(Box(label, limits=name in sym.LIMIT_NAMES or token.text.endswith("*")))
-        return
-    parser.i = start
-    boxes.extend(parser.argument(depth))
+    argument = parser.upright(lambda: parser.argument(depth))
+    if token.text.endswith("*") and len(argument) == 1:
+        argument[0].limits = True  # `\operatorname*{argmax}_x`
+    boxes.extend(argument)
 
 
 def text(parser, token, boxes, depth) -> None:
+    """`\\text{if $n=1$,}`: the words are text, what sits between dollars is math again (if it parses)."""
     content = parser.raw_group()
-    if content.strip():
-        boxes.append(Box("T!" + content.strip()))
+    parts = content.split("$")
+    try:
+        math = [parser.nested(part, depth) for part in parts[1::2]]
+    except ParseError:
+        parts, math = [content], []
+    for index, part in enumerate(parts):
+        if index % 2:
+            boxes.extend(math[index // 2])
+        elif (box := text_box(part)) is not None:
+            boxes.append(box)
 
 
 def accent(parser, token, boxes, depth) -> None:
     relation, mark_char = sym.ACCENTS[token.text]
-    base = parser.argument(depth)
+    base = parser.argument(depth) or [Box("E!")]  # `\tilde{}`: a mark over nothing, as LaTeXML sets it
     mark = Box(mark_char, limits=True)
-    if base:
-        base[-1].attach(relation, [mark])
-        boxes.extend(base)
-    else:
-        boxes.append(mark)
+    base[-1].attach(relation, [mark])
+    boxes.extend(base)
     follow = parser.tokens[parser.i].kind if parser.i < len(parser.tokens) else ""
     if mark_char in "⏟⏞" and follow == ("_" if relation == "u" else "^"):
         parser.i += 1  # the label of an under/over brace hangs from the brace itself
@@ -127,11 +135,7 @@ def big_operator(parser, token, boxes, depth) -> None:
 
 
 def named_function(parser, token, boxes, depth) -> None:
-    name = token.text[1:]
-    label = sym.OPERATOR_NAMES.get(name)
-    if label is None:
-        label = "V!" + name
-    boxes.append(Box(label, limits=sym.OPERATOR_NAMES.get(name, name) in sym.LIMIT_NAMES))
+    boxes.append(name_box(token.text[1:]))
 
 
 def modulus(parser, token, boxes, depth) -> None:
@@ -146,7 +150,7 @@ def negation(parser, token, boxes, depth) -> None:
         boxes.append(Box("/"))
         return
     target = negated[0]
-    target.label = _NEGATIONS.get(target.label, target.label + "\u0338")
+    target.label = _NEGATIONS.get(target.label) or canonical(target.label + "\u0338")
     target.fence = ""
     boxes.extend(negated)
 
@@ -161,7 +165,36 @@ def sized_delimiter(parser, token, boxes, depth) -> None:
 
 
 def skip_argument(parser, token, boxes, depth) -> None:
+    parser.optional_argument(depth)  # `\color[rgb]{0,1,0}`
     parser.raw_group()
+
+
+def query_variable(parser, token, boxes, depth) -> None:
+    """`\\qvar@construct{?}`, as ARQMath's LaTeXML run wrote a stray character; a bare `\\qvar` stays text."""
+    name = "".join(token.text for token in parser.tokens[parser.i:parser.i + 10])
+    if name != "@construct":
+        boxes.append(Box("T!qvar"))
+        return
+    parser.i += 10
+    box = query_variable_box(parser.raw_group())
+    if box is not None:
+        boxes.append(box)
+
+
+def skip_dimension(parser, token, boxes, depth) -> None:
+    """`\\hskip 35.5pt`, `\\kern-1mu`, `\\mkern{3mu}`: the command and its dimension leave no trace."""
+    tokens = parser.tokens
+    if parser.i < len(tokens) and tokens[parser.i].kind == "{":
+        parser.raw_group()
+        return
+    if parser.i < len(tokens) and tokens[parser.i].text in "+-":
+        parser.i += 1
+    while parser.i < len(tokens) and tokens[parser.i].kind == "char" and (tokens[parser.i].text in ".,"
+                                                                          or tokens[parser.i].text.isdigit()):
+        parser.i += 1
+    unit = "".join(token.text for token in tokens[parser.i:parser.i + 2] if token.kind == "char")
+    if unit in _UNITS:
+        parser.i += 2
 
 
 def transparent(parser, token, boxes, depth) -> None:
@@ -169,6 +202,7 @@ def transparent(parser, token, boxes, depth) -> None:
 
 
 def coloured(parser, token, boxes, depth) -> None:
+    parser.optional_argument(depth)
     parser.raw_group()
     boxes.extend(parser.argument(depth))
 
@@ -177,7 +211,7 @@ def fence_symbol(parser, token, boxes, depth) -> None:
     char = sym.symbol_char(token.text)
     if char is None:  # registered only for fence commands of the symbol table
         raise LookupError(f"fence command {token.text} has no symbol character")
-    boxes.append(Box(sym.symbol_label(char), fence=char))
+    boxes.append(symbol_box(char))
 
 
 def environment(parser, token, boxes, depth) -> None:
@@ -240,7 +274,7 @@ def table_rows(parser, token, depth: int, closing: str) -> list[list[list]]:
 _BY_NAME: dict[str, Callable] = {
     r"\left": left, r"\sqrt": root, r"\begin": environment, r"\not": negation, r"\pmod": modulus,
     **{name: sized_delimiter for name in sym.SIZED_DELIMITERS},
-    r"\textcolor": coloured, r"\substack": braced_table,
+    r"\textcolor": coloured, r"\substack": braced_table, r"\qvar": query_variable,
     **{name: braced_table for name in sym.PLAIN_TEX_TABLES},
     **{name: fence_symbol for name in (r"\{", r"\}", r"\|", r"\lvert", r"\rvert", r"\lVert", r"\rVert",
                                        r"\vert", r"\Vert", r"\lbrace", r"\rbrace", r"\lbrack", r"\rbrack")},
@@ -249,7 +283,7 @@ _BY_CATEGORY: tuple[tuple[Collection[str], Callable], ...] = (
     (sym.FRACTIONS, fraction), (sym.BINOMIALS, binomial), (sym.FONT_STYLES, font), (sym.UPRIGHT_NAMES, upright),
     (sym.TEXT_COMMANDS, text), (sym.ACCENTS, accent), (sym.OVER_UNDER, over_under),
     (sym.ARROWS_WITH_LABELS, labelled_arrow), (sym.BIG_OPERATORS, big_operator),
-    (sym.SKIP_ONE_ARGUMENT, skip_argument), (sym.TRANSPARENT, transparent),
+    (sym.SKIP_ONE_ARGUMENT, skip_argument), (sym.DIMENSION_SKIPS, skip_dimension), (sym.TRANSPARENT, transparent),
     ({"\\" + name for name in sym.FUNCTIONS | set(sym.OPERATOR_NAMES)}, named_function),
 )
 _HANDLERS = {**{name: handler for names, handler in _BY_CATEGORY for name in names}, **_BY_NAME}

@@ -6,15 +6,23 @@ with kind "too_deep" instead of risking RecursionError.
 """
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from ml.formula import latex_symbols as sym
 from ml.formula.errors import MAX_DEPTH, ParseError
 from ml.formula.latex_commands import handler_for
 from ml.formula.latex_tokens import Token, tokenize
-from ml.formula.layout import CLOSERS, OPENERS, Box, build, fenced_group, group_fences, mark_differentials
+from ml.formula.layout import Box, build, fenced_group
+from ml.formula.normalise import PRIMES, finish_baseline, join_upright_words, restyle, symbol_box
 from ml.formula.tree import Node
 
 _STOP_KINDS = frozenset({"}", "&", "row"})
 _STOP_COMMANDS = frozenset({r"\right", r"\end"})
+
+
+def latex_boxes(source: str) -> list[Box]:
+    """The baseline of a LaTeX snippet, for MathML that kept a macro LaTeXML could not expand (`\\lt`)."""
+    return _Parser(source, tokenize(source)).parse()
 
 
 def latex_to_slt(source: str) -> Node:
@@ -27,13 +35,14 @@ def latex_to_slt(source: str) -> Node:
 
 
 class _Parser:
-    def __init__(self, source: str, tokens: list[Token]) -> None:
-        self.source, self.tokens, self.i = source, tokens, 0
+    def __init__(self, source: str, tokens: list[Token], depth: int = 0) -> None:
+        self.source, self.tokens, self.i, self.depth = source, tokens, 0, depth
+        self.plain_names = True  # off inside upright text, whose letters make words (`\mathrm{cosk}`), not names
 
     def parse(self) -> list[Box]:
         boxes: list[Box] = []
         while True:
-            boxes += self.expression(0)
+            boxes += self.expression(self.depth)
             if self.i >= len(self.tokens):
                 return boxes
             token = self.tokens[self.i]
@@ -50,6 +59,7 @@ class _Parser:
     def expression(self, depth: int, stop_char: str = "") -> list[Box]:
         self.check_depth(depth)
         boxes: list[Box] = []
+        switch: tuple[int, str] | None = None  # where a font switch (`\bf`, `\rm`) began, and its style
         tokens = self.tokens
         while self.i < len(tokens):
             token = tokens[self.i]
@@ -61,12 +71,15 @@ class _Parser:
                 self.primes(boxes)
             elif token.text in (r"\over", r"\atop", r"\choose"):
                 self.i += 1
-                boxes = [self.infix_fraction(token, boxes, self.expression(depth + 1, stop_char))]
+                above = finish_baseline(_switched(boxes, switch), self.plain_names)
+                boxes, switch = [self.infix_fraction(token, above, self.expression(depth + 1, stop_char))], None
+            elif token.text in sym.FONT_SWITCHES:
+                self.i += 1
+                boxes = _switched(boxes, switch)
+                switch = (len(boxes), sym.FONT_SWITCHES[token.text])
             else:
                 self.atom(boxes, depth)
-        boxes = group_fences(boxes)
-        mark_differentials(boxes)
-        return boxes
+        return finish_baseline(_switched(boxes, switch), self.plain_names)
 
     def scripts(self, boxes: list[Box], depth: int) -> None:
         token = self.tokens[self.i]
@@ -132,19 +145,15 @@ class _Parser:
         elif char == "|" and self._next_is("|"):  # `||x||` is drawn as the norm `\|x\|`
             self.i += 1
             boxes.append(Box("∥", fence="∥"))
-        elif char in OPENERS or char in CLOSERS:
-            boxes.append(Box(char, fence=char))
         elif char == "." and self._next_is(".") and self._is_text_at(self.i + 1, "."):
             self.i += 2
             boxes.append(Box("V!…"))
         elif char == "~":  # a non-breaking space
             return
-        elif char in ":!" and self._next_is(char if char == "!" else "="):
-            self.i += 1
-            boxes.append(Box(char + self.tokens[self.i - 1].text))
+        elif char in PRIMES:  # `f′` typed as a character is drawn like `f'`
+            _base(boxes).primes += PRIMES[char]
         else:
-            char = sym.CHAR_ALIASES.get(char, char)
-            boxes.append(Box(sym.symbol_label(char), fence=char if char in OPENERS or char in CLOSERS else ""))
+            boxes.append(symbol_box(char))
 
     def number(self, first: str) -> str:
         digits, tokens, seen_point = [first], self.tokens, False
@@ -172,7 +181,7 @@ class _Parser:
         if char is None:
             boxes.append(Box("T!" + name[1:]))  # an unknown macro: kept as text, never a failure
         else:
-            boxes.append(Box(sym.symbol_label(char), fence=char if char in OPENERS or char in CLOSERS else ""))
+            boxes.append(symbol_box(char))
 
     # ---- helpers ---------------------------------------------------------------------------------------
     def check_depth(self, depth: int) -> None:
@@ -208,6 +217,18 @@ class _Parser:
                 return self.source[opening.pos + 1:self.tokens[index].pos]
         raise ParseError("'{' is never closed", opening.pos, "unbalanced_braces")
 
+    def nested(self, source: str, depth: int) -> list[Box]:
+        """The baseline of math inside text (`\\text{if $n=1$}`); error positions count from the start of `source`."""
+        return _Parser(source, tokenize(source), depth + 1).parse()
+
+    def upright(self, read: Callable[[], list[Box]]) -> list[Box]:
+        """What `read` parses, with runs of letters left for `join_upright_words` rather than read as names."""
+        saved, self.plain_names = self.plain_names, False
+        try:
+            return join_upright_words(read())
+        finally:
+            self.plain_names = saved
+
     def optional_argument(self, depth: int) -> list[Box] | None:
         if not self._next_is("["):
             return None
@@ -217,6 +238,18 @@ class _Parser:
             raise ParseError("'[' of an optional argument is never closed", self._pos(), "unbalanced_braces")
         self.i += 1
         return boxes
+
+
+def _switched(boxes: list[Box], switch: tuple[int, str] | None) -> list[Box]:
+    """`boxes` with the font switch set from its start to the end: `{\\bf x}` like `\\mathbf{x}`, `{\\rm mul}` like
+    `\\mathrm{mul}`. The switch applies to the flat baseline, so `[\\bf x]` keeps its brackets paired."""
+    if switch is None:
+        return boxes
+    start, style = switch
+    if style == "UPRIGHT":
+        return boxes[:start] + join_upright_words(boxes[start:])
+    restyle(boxes[start:], style)
+    return boxes
 
 
 def _base(boxes: list[Box]) -> Box:

@@ -23,8 +23,6 @@ _OVERRIDES = {
     r"\_": "_", r"\star": "⋆", r"\ast": "∗", r"\Re": "ℜ", r"\Im": "ℑ", r"\tilde": "~",
     r"\dagger": "†", r"\sim": "∼", r"\leqslant": "≤", r"\geqslant": "≥",
 }
-CHAR_ALIASES = {"−": "-", "–": "-", "·": "⋅", "（": "(", "）": ")", "，": ",", "⩽": "≤", "⩾": "≥"}
-"""Characters typed for others that look the same: Unicode minus, full-width punctuation, slanted ≤."""
 VARIABLE_SYMBOLS = frozenset("∞…⋯⋮⋱∅¬∠△ℵℓ℘ℏ")
 """Non-letters that LaTeXML marks up as identifiers (<mi>), hence `V!` nodes in Tangent strings."""
 
@@ -48,7 +46,7 @@ ACCENTS = {  # command -> (relation, mark)
     r"\tilde": ("o", "~"), r"\widetilde": ("o", "~"), r"\dot": ("o", "˙"), r"\ddot": ("o", "¨"),
     r"\vec": ("o", "→"), r"\overrightarrow": ("o", "→"), r"\overleftarrow": ("o", "←"),
     r"\check": ("o", "ˇ"), r"\breve": ("o", "˘"), r"\acute": ("o", "´"), r"\grave": ("o", "`"),
-    r"\mathring": ("o", "˚"), r"\overbrace": ("o", "⏞"), r"\underline": ("u", "_"),
+    r"\mathring": ("o", "˚"), r"\overbrace": ("o", "⏞"), r"\underline": ("u", "¯"),
     r"\underbrace": ("u", "⏟"),
 }
 
@@ -56,9 +54,14 @@ IGNORED = frozenset(
     r"\, \; \: \! \> \  \quad \qquad \enspace \thinspace \medspace \thickspace \negthinspace \negmedspace "
     r"\displaystyle \textstyle \scriptstyle \scriptscriptstyle \limits \nolimits \hline \hdashline "
     r"\nonumber \notag \mathstrut \strut \allowbreak \nobreak \relax \noindent \centering \smallskip "
-    r"\medskip \bigskip \rm \bf \it \cal \sf \tt \small \large \Large \normalsize \tiny \footnotesize "
-    r"\middle \left. \right. \space \hfill \hfil \displaybreak".split()
+    r"\medskip \bigskip \it \small \large \Large \LARGE \huge \Huge \normalsize \tiny \footnotesize "
+    r"\scriptsize \middle \left. \right. \space \hfill \hfil \displaybreak \par".split()
 ) | {"\\ ", "\\\n", "\\\t"}
+FONT_SWITCHES = {r"\rm": "UPRIGHT", r"\bf": "BOLD", r"\cal": "SCRIPT", r"\sf": "SANS-SERIF", r"\tt": "MONOSPACE",
+                 r"\frak": "FRAKTUR"}
+"""Plain TeX font switches: they set the rest of their group (`{\\bf x}`, `{\\rm mul}`)."""
+DIMENSION_SKIPS = frozenset(r"\hskip \vskip \kern \mkern \mskip \hglue".split())
+"""Spacing commands followed by a TeX dimension (`\\hskip 35.5pt`), dropped with it."""
 SIZED_DELIMITERS = frozenset(
     r"\big \Big \bigg \Bigg \bigl \bigr \Bigl \Bigr \biggl \biggr \Biggl \Biggr \bigm \Bigm \biggm \Biggm".split()
 )
@@ -71,8 +74,8 @@ TRANSPARENT = frozenset(
 )
 TEXT_COMMANDS = frozenset(r"\text \textrm \textbf \textit \textsf \texttt \mbox \hbox \textnormal \textup \textmd".split())
 FONT_STYLES = {
-    r"\mathbb": "DOUBLE-STRUCK", r"\Bbb": "DOUBLE-STRUCK", r"\mathbf": "BOLD", r"\boldsymbol": "BOLD",
-    r"\bm": "BOLD", r"\mathcal": "SCRIPT", r"\mathscr": "SCRIPT", r"\mathfrak": "FRAKTUR",
+    r"\mathbb": "DOUBLE-STRUCK", r"\Bbb": "DOUBLE-STRUCK", r"\mathbf": "BOLD", r"\boldsymbol": "BOLD ITALIC",
+    r"\bm": "BOLD ITALIC", r"\mathcal": "SCRIPT", r"\mathscr": "SCRIPT", r"\mathfrak": "FRAKTUR",
     r"\mathsf": "SANS-SERIF", r"\mathtt": "MONOSPACE",
 }
 UPRIGHT_NAMES = frozenset(r"\mathrm \operatorname \operatorname* \mathrm* \textup".split())
@@ -96,7 +99,8 @@ SINGLE_CELL_ENVIRONMENTS = frozenset({"equation", "equation*"})
 
 _STRUCTURAL = (
     set(FONT_STYLES) | UPRIGHT_NAMES | FRACTIONS | BINOMIALS | set(OVER_UNDER) | set(ARROWS_WITH_LABELS)
-    | set(ACCENTS) | IGNORED | SIZED_DELIMITERS | SKIP_ONE_ARGUMENT | TRANSPARENT | TEXT_COMMANDS | set(BIG_OPERATORS)
+    | set(ACCENTS) | IGNORED | set(FONT_SWITCHES) | DIMENSION_SKIPS | SIZED_DELIMITERS | SKIP_ONE_ARGUMENT
+    | TRANSPARENT | TEXT_COMMANDS | set(BIG_OPERATORS)
     | {"\\" + name for name in FUNCTIONS | set(OPERATOR_NAMES)}
     | {r"\sqrt", r"\left", r"\right", r"\begin", r"\end", r"\not", r"\pmod", r"\textcolor", r"\substack",
        r"\operatorname", r"\over", r"\atop", r"\choose", r"\cr", r"\newline"}
@@ -124,11 +128,15 @@ def symbol_label(char: str) -> str:
 
 
 def styled(char: str, style: str) -> str:
-    """`R` in `\\mathbb` → `ℝ`: the Unicode mathematical alphanumeric, or the letter unchanged if none exists."""
-    if not (char.isascii() and char.isalnum()):
+    """`R` in `\\mathbb` → `ℝ`, `\\Pi` in `\\mathbf` → `𝚷`: the Unicode mathematical alphanumeric, or the character
+    unchanged if none exists."""
+    if char.isascii() and char.isalnum():
+        case = "DIGIT" if char.isdigit() else ("CAPITAL" if char.isupper() else "SMALL")
+        name = unicodedata.name(char).split()[-1] if char.isdigit() else char.upper()
+    elif unicodedata.name(char, "").startswith(("GREEK CAPITAL LETTER ", "GREEK SMALL LETTER ")):
+        _, case, _, name = unicodedata.name(char).split(" ", 3)
+    else:
         return char
-    case = "DIGIT" if char.isdigit() else ("CAPITAL" if char.isupper() else "SMALL")
-    name = unicodedata.name(char).split()[-1] if char.isdigit() else char.upper()
     for candidate in (f"MATHEMATICAL {style} {case} {name}", f"{style} {case} {name}",
                       f"{'BLACK-LETTER' if style == 'FRAKTUR' else style} {case} {name}"):
         try:

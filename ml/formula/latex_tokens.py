@@ -61,9 +61,8 @@ def _control_sequence(source: str, pos: int, tokens: list[Token]) -> int:
     start, pos = pos, pos + 1
     while pos < len(source) and source[pos].isascii() and source[pos].isalpha():
         pos += 1
-    if pos == start + 1:  # a control symbol: `\\`, `\,`, `\{`, or a lone backslash at the end
-        if pos >= len(source):
-            tokens.append(Token("char", "\\", start))
+    if pos == start + 1:  # a control symbol: `\\`, `\,`, `\{`, or at the very end a control space `\ ` whose
+        if pos >= len(source):  # space was stripped with the formula's trailing whitespace
             return pos
         text = source[start:pos + 1]
         tokens.append(Token("row", text, start) if text == "\\\\" else Token("cmd", text, start))

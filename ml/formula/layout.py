@@ -18,6 +18,7 @@ CHILD_ORDER = {edge: rank for rank, edge in enumerate("nabcdouwe")}
 OPENERS = {"(": "()[", "[": ")]", "{": "}", "|": "|", "∥": "∥"}
 """Opening fence → the closing fences that may end its group (LaTeXML also pairs `[0,1)`)."""
 CLOSERS = frozenset(")]}")
+_ROUND_OPENERS = frozenset("([{")
 BARS = frozenset("|∥")
 ACCEPTED_BY = {closer: [opener for opener, closers in OPENERS.items() if closer in closers] for closer in "()[]{}|∥"}
 INTEGRALS = frozenset("∫∬∭∮")
@@ -170,19 +171,31 @@ def split_elements(content: list[Box]) -> list[list[Box]]:
 
 
 def mark_differentials(boxes: list[Box]) -> None:
-    """After an integral sign, `d` before a variable is the differential `𝑑`, as LaTeXML marks it."""
-    seen_integral = False
+    """After an integral sign, `d` before a variable or a fraction is the differential `𝑑`, as LaTeXML marks it,
+    unless it sits inside parentheses the integral is not in (`\\int f\\,\\mu(dx)`). `boxes` is a baseline whose
+    fences are not paired yet."""
+    integral_depths: set[int] = set()  # nesting depths at which an integral is open
+    depth = 0
     for index, box in enumerate(boxes):
+        if box.fence in CLOSERS:
+            depth -= 1
+            integral_depths = {open_at for open_at in integral_depths if open_at <= depth}
+        depth += box.fence in _ROUND_OPENERS
         if box.label in INTEGRALS:
-            seen_integral = True
-        elif (seen_integral and box.label in ("V!d", "d") and not box.rels and index + 1 < len(boxes)
-              and boxes[index + 1].label.startswith("V!")):
+            integral_depths.add(depth)
+        elif (depth in integral_depths and box.label in ("V!d", "d") and not box.rels and index + 1 < len(boxes)
+              and (boxes[index + 1].label.startswith("V!") or boxes[index + 1].label == "O!divide")):
             box.label = "𝑑"
 
 
 def matrix_box(fences: str, rows: list[list[list[Box]]]) -> Box:
-    """`M!()RxC` with the cells in reading order."""
-    columns = max((len(row) for row in rows), default=0)
+    """`M!()RxC` with the cells in reading order; a column left empty in every row does not count (LaTeXML
+    pads `cases` and `array{ll}` rows with empty cells that the LaTeX source never wrote)."""
+    columns = max([_used_width(row) for row in rows] + [1 if rows else 0])
     box = Box(f"M!{fences}{len(rows)}x{columns}")
     box.cells = [cell for row in rows for cell in row]
     return box
+
+
+def _used_width(row: list[list[Box]]) -> int:
+    return max((index + 1 for index, cell in enumerate(row) if cell), default=0)

@@ -35,7 +35,7 @@ _STYLE_COMMANDS = {style: command for command, style in reversed(sym.FONT_STYLES
 _ENVIRONMENTS = {fences: name for name, fences in reversed(sym.ENVIRONMENT_FENCES.items()) if len(fences) != 1}
 _BIG_OPERATORS = frozenset(sym.BIG_OPERATORS.values())
 _TABLE = re.compile(r"M!(\D*)(\d+)x(\d+)")
-_STYLED = re.compile(r"(?:MATHEMATICAL )?(DOUBLE-STRUCK|BOLD|SCRIPT|FRAKTUR|BLACK-LETTER|SANS-SERIF|MONOSPACE) "
+_STYLED = re.compile(r"(?:MATHEMATICAL )?(DOUBLE-STRUCK|BOLD ITALIC|BOLD|SCRIPT|FRAKTUR|BLACK-LETTER|SANS-SERIF|MONOSPACE) "
                      r"(CAPITAL|SMALL) ([A-Z])")
 _PLAIN_PACKAGES = frozenset({"", "amsmath", "amssymb"})
 _CONTROL_WORD_END = re.compile(r"\\[A-Za-z]+$")

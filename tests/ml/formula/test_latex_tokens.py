@@ -17,7 +17,7 @@ from ml.formula.latex_tokens import tokenize
                                          ("char", "c", 11), ("'", "'", 12)], id="html-entities"),
     pytest.param("a%note\nb", [("char", "a", 0), ("char", "b", 7)], id="comment-to-newline"),
     pytest.param("a%b", [("char", "a", 0), ("char", "b", 2)], id="percent-without-newline-only-dropped"),
-    pytest.param("\\", [("char", "\\", 0)], id="lone-backslash"),
+    pytest.param("v\\", [("char", "v", 0)], id="trailing-backslash-is-a-stripped-control-space"),
     pytest.param(r"\operatorname*{x}", [("cmd", r"\operatorname*", 0), ("{", "{", 14), ("char", "x", 15),
                                         ("}", "}", 16)], id="starred-command"),
 ])
