@@ -45,7 +45,8 @@ class Command(BaseCommand):
 
     def _print(self, report: dict) -> None:
         for name, summary in report.get("coverage", {}).items():
-            rates = {k: summary[k] for k in ("total", "slt_rate", "opt_rate", "parsed", "identical") if k in summary}
+            rates = {k: summary[k] for k in ("total", "slt_rate", "opt_rate", "parsed", "identical", "agree", "rate")
+                     if k in summary}
             self.stdout.write(f"coverage {name}: {rates}")
         if "agreement" in report:
             self.stdout.write(format_table(report["agreement"]))

@@ -3,11 +3,11 @@
 The first formula of every pair is a real one, copied from the ARQMath files in `../shared/data` (the judged
 visual ids' whitespace-stripped LaTeX, the topic files, the thread pages' `alttext`); the second writes the same
 notation the other way (a macro for a Unicode character, `\\frac` for `\\dfrac`, plain parentheses for sized ones,
-and so on).
+and so on). The last table pairs thread-page LaTeX with the LaTeXML MathML made of it.
 """
 import pytest
 
-from ml.formula import parse_latex, to_slt_string
+from ml.formula import parse_latex, parse_mathml, to_slt_string
 from ml.formula.api import FormulaGraphs
 from ml.formula.opt_nodes import serialize
 
@@ -201,7 +201,7 @@ def test_latex_variants_meet(real, variant):
 def test_enough_variant_pairs():
     """The brief asks for at least 100 pairs written from real formulas."""
     assert len(NAMED_FUNCTIONS + PLAIN_LETTER_OPERATORS + FRACTIONS_AND_DELIMITERS + SPACING_AND_STYLE
-               + UNICODE_AND_MACROS + RUN_TOGETHER_MACROS) >= 100
+               + UNICODE_AND_MACROS + RUN_TOGETHER_MACROS + MATHML_PAIRS) >= 100
 
 
 @pytest.mark.parametrize("latex", [
@@ -215,3 +215,56 @@ def test_enough_variant_pairs():
 ])
 def test_plain_letters_stay_letters_unless_a_name_precedes_an_argument(latex):
     assert not [label for label in parse_latex(latex).slt.labels if label[2:] in ("sin", "cos", "min", "max", "id")]
+
+
+M = '<math xmlns="http://www.w3.org/1998/Math/MathML" alttext="">{}</math>'
+MATHML_PAIRS = [
+    pytest.param(r"0\lt A\lt\frac{\pi}{2}",
+                 '<mrow><mn>0</mn><mo>⁢</mo><merror class="ltx_ERROR undefined"><mtext>\\lt</mtext></merror><mo>⁢</mo>'
+                 '<mi>A</mi><mo>⁢</mo><merror class="ltx_ERROR undefined"><mtext>\\lt</mtext></merror><mo>⁢</mo>'
+                 '<mfrac><mi>π</mi><mn>2</mn></mfrac></mrow>', id="undefined-lt"),
+    pytest.param(r"\mathbb{R}^{&gt;0}",
+                 '<msup><mi>ℝ</mi><mrow><mo>&amp;</mo><mi>g</mi><mo>⁢</mo><mi>t</mi><mo>;</mo><mn>0</mn></mrow></msup>',
+                 id="entity-spelled-out"),
+    pytest.param(r"\,m_{1}", '<msub><mpadded lspace="1.7pt" width="+1.7pt"><mi>m</mi><mn>1</mn></mpadded></msub>',
+                 id="mpadded-around-base-and-script"),
+    pytest.param(r"0\leqslant\gamma", "<mrow><mn>0</mn><mo>⩽</mo><mi>γ</mi></mrow>", id="slanted-leq"),
+    pytest.param(r"f^{\prime}(x)=1-2x=0\iff x=\frac{1}{2}",
+                 "<mrow><mrow><msup><mi>f</mi><mo>′</mo></msup><mo>⁢</mo><mrow><mo>(</mo><mi>x</mi><mo>)</mo></mrow>"
+                 "</mrow><mo>=</mo><mrow><mn>1</mn><mo>-</mo><mrow><mn>2</mn><mo>⁢</mo><mi>x</mi></mrow></mrow><mo>=</mo>"
+                 "<mn>0</mn><mo>⇔</mo><mi>x</mi><mo>=</mo><mfrac><mn>1</mn><mn>2</mn></mfrac></mrow>", id="iff"),
+    pytest.param(r"H_{b,2}(n)={\rm mul}_{b}(n)",
+                 "<mrow><msub><mi>H</mi><mrow><mi>b</mi><mo>,</mo><mn>2</mn></mrow></msub><mo>⁢</mo><mrow><mo>(</mo>"
+                 "<mi>n</mi><mo>)</mo></mrow><mo>=</mo><msub><mi>mul</mi><mi>b</mi></msub><mo>⁢</mo><mrow><mo>(</mo>"
+                 "<mi>n</mi><mo>)</mo></mrow></mrow>", id="rm-word"),
+    pytest.param(r"\operatorname{sup}(x)", "<mrow><mi>sup</mi><mo>⁡</mo><mrow><mo>(</mo><mi>x</mi><mo>)</mo></mrow></mrow>",
+                 id="operatorname-sup-as-mi"),
+    pytest.param(r"det(A)=det(B)",
+                 "<mrow><mi>d</mi><mo>⁢</mo><mi>e</mi><mo>⁢</mo><mi>t</mi><mo>⁢</mo><mrow><mo>(</mo><mi>A</mi><mo>)</mo>"
+                 "</mrow><mo>=</mo><mi>d</mi><mo>⁢</mo><mi>e</mi><mo>⁢</mo><mi>t</mi><mo>⁢</mo><mrow><mo>(</mo>"
+                 "<mi>B</mi><mo>)</mo></mrow></mrow>", id="plain-letter-det"),
+    pytest.param(r"\equiv-1\color{green}{+}10",
+                 '<mrow><mo>≡</mo><mo>-</mo><mn>1</mn><mo>⁢</mo><merror class="ltx_ERROR undefined"><mtext>\\color'
+                 '</mtext></merror><mo>⁢</mo><mi>g</mi><mo>⁢</mo><mi>r</mi><mo>⁢</mo><mi>e</mi><mo>⁢</mo><mi>e</mi>'
+                 "<mo>⁢</mo><mi>n</mi><mo>+</mo><mn>10</mn></mrow>", id="undefined-colour"),
+    pytest.param(r"{}_{n\rightarrow\infty}\int_{0}^{1}f",
+                 '<mrow><mmultiscripts><mo largeop="true">∫</mo><mn>0</mn><mn>1</mn><mprescripts/><mrow><mi>n</mi>'
+                 '<mo>→</mo><mi mathvariant="normal">∞</mi></mrow><none/></mmultiscripts><mi>f</mi></mrow>',
+                 id="prescripts"),
+    pytest.param(r"{p_{1}}^{\alpha_{1}}", "<mmultiscripts><mi>p</mi><mn>1</mn><none/><none/><msub><mi>α</mi><mn>1</mn>"
+                 "</msub></mmultiscripts>", id="sequential-scripts"),
+    pytest.param(r"\mathbf{Set}", '<mi>𝐒𝐞𝐭</mi>', id="bold-word"),
+    pytest.param(r"\textbf{b}=(3,4)", "<mrow><mtext>𝐛</mtext><mo>=</mo><mrow><mo>(</mo><mn>3</mn><mo>,</mo><mn>4</mn>"
+                 "<mo>)</mo></mrow></mrow>", id="bold-text-letter"),
+    pytest.param(r"S\cong\bigoplus_{X}\mathbb{Q}", '<mrow><mi>S</mi><mo>≅</mo><mrow><msub><mo largeop="true">⊕</mo>'
+                 '<mi>X</mi></msub><mi>ℚ</mi></mrow></mrow>', id="large-oplus"),
+    pytest.param(r"\underbrace{Q}_{k\times n}", "<munder><munder><mi>Q</mi><mo>⏟</mo></munder><mrow><mi>k</mi><mo>×</mo>"
+                 "<mi>n</mi></mrow></munder>", id="underbrace-label"),
+    pytest.param(r"x=\qvar@construct{$}\par", '<mrow><mi>x</mi><mo>=</mo><mi mathcolor="red">qvar_$</mi></mrow>',
+                 id="stray-dollar"),
+]
+
+
+@pytest.mark.parametrize("latex, mathml", MATHML_PAIRS)
+def test_thread_page_latex_meets_its_mathml(latex, mathml):
+    assert _trees(parse_latex(latex)) == _trees(parse_mathml(M.format(mathml)))
