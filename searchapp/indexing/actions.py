@@ -35,13 +35,13 @@ def save_upload(uploaded) -> Path:
     return path
 
 
-def reindex_corpus(corpus: Corpus) -> list[IndexJob]:
+def reindex_corpus(corpus: Corpus, enqueue: bool = True) -> list[IndexJob]:
     """Empty the corpus and index again every file its jobs read that is still on disk."""
     formats = dict(corpus.jobs.order_by("created_at").values_list("path", "format"))
     paths = sorted(path for path in formats if Path(path).is_file())
     with transaction.atomic():
         _delete_contents(corpus)
-        return [start_index_job(Path(path), formats[path], corpus.name) for path in paths]
+        return [start_index_job(Path(path), formats[path], corpus.name, enqueue) for path in paths]
 
 
 def _delete_contents(corpus: Corpus) -> None:

@@ -32,7 +32,7 @@ def ensure_codebook_loaded() -> None:
         if PostingList.objects.exists():
             raise CodebookMismatch(
                 f"the index was built with codebook {state.fingerprint if state else '?'} but the model's codebook is "
-                f"{codebook.fingerprint}: delete the corpora and index them again with this model")
+                f"{codebook.fingerprint}: index every corpus again with this model (`python manage.py reindex --sync`)")
         for representation, model in CENTROID_MODELS.items():
             model.objects.all().delete()
             rows = codebook.centroids[representation]

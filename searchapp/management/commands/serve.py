@@ -10,7 +10,7 @@ from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandError
 
 from searchapp.health import health_report
-from searchapp.indexing.codebook import ensure_codebook_loaded
+from searchapp.indexing.codebook import CodebookMismatch, ensure_codebook_loaded
 
 
 class Command(BaseCommand):
@@ -23,7 +23,10 @@ class Command(BaseCommand):
     def handle(self, *args, **options):
         self._require_services()
         call_command("migrate", interactive=False, verbosity=0)
-        ensure_codebook_loaded()
+        try:
+            ensure_codebook_loaded()
+        except CodebookMismatch as error:  # a new model: the stored vectors and postings belong to the old one
+            raise CommandError(str(error)) from None
         call_command("collectstatic", interactive=False, verbosity=0)
         call_command("ensure_admin")
         if not options["no_starter"]:

@@ -56,10 +56,10 @@ def test_indexing_the_same_file_again_adds_nothing(index_file):
 def test_an_index_built_with_another_codebook_is_refused_with_a_clear_error(index_file):
     index_file()
     CodebookState.objects.update(fingerprint="0123456789abcdef")
-    with pytest.raises(CodebookMismatch, match="built with codebook 0123456789abcdef.*index them again"):
+    with pytest.raises(CodebookMismatch, match="built with codebook 0123456789abcdef.*index every corpus again"):
         ensure_codebook_loaded()
     job = index_file(["q^2"], name="other.txt")
-    assert job.state == "failed" and "index them again" in job.message
+    assert job.state == "failed" and "index every corpus again" in job.message
 
 
 def test_bad_records_are_reported_and_the_job_completes(index_file):

@@ -1,0 +1,37 @@
+"""`python manage.py reindex [--corpus NAME …] [--sync]`: rebuild corpora from their files, e.g. after a new model.
+
+A new model (or parser) changes every stored vector and the codebook the postings point into, so the index is
+rebuilt from the files its jobs read; without --corpus every corpus is, which lets the new codebook load.
+"""
+from django.core.management.base import BaseCommand, CommandError
+
+from searchapp.indexing.actions import reindex_corpus
+from searchapp.indexing.pipeline import run_job
+from searchapp.models import Corpus, IndexJob
+
+
+class Command(BaseCommand):
+    help = "Empty corpora and index their files again (all corpora unless --corpus is given)."
+
+    def add_arguments(self, parser):
+        parser.add_argument("--corpus", action="append", default=[], metavar="NAME", help="only this corpus")
+        parser.add_argument("--sync", action="store_true", help="index here instead of in a worker")
+
+    def handle(self, *args, corpus: list[str], sync: bool, **options):
+        corpora = Corpus.objects.filter(name__in=corpus) if corpus else Corpus.objects.all()
+        missing = sorted(set(corpus) - set(corpora.values_list("name", flat=True)))
+        if missing:
+            raise CommandError(f"no such corpus: {', '.join(missing)}")
+        jobs = []
+        for chosen in corpora.order_by("name"):  # empty them all first: a corpus left holds postings to the old codebook
+            started = reindex_corpus(chosen, enqueue=not sync)
+            jobs += started
+            self.stdout.write(f"{chosen.name}: {len(started)} index job(s)" + ("" if sync else " queued"))
+        failed = []
+        for job in jobs if sync else ():
+            job = run_job(job)
+            self.stdout.write(f"job {job.pk} ({job.corpus.name}) {job.state}: {job.done} records, {job.failed} failed")
+            if job.state == IndexJob.State.FAILED:
+                failed.append(f"job {job.pk}: {job.message}")
+        if failed:
+            raise CommandError("; ".join(failed))
