@@ -10,7 +10,7 @@ from django.db import connection, models
 from django.db.models.expressions import RawSQL
 from pgvector.django import HalfVectorField, HnswIndex
 
-from ml.retrieval.fusion import FUSIONS, fuse
+from ml.retrieval.fusion import DEFAULT_FUSION, FUSIONS, fuse
 from searchapp.search.candidates import PROBES, SHORTLIST_SIZE, candidate_ids
 from searchapp.search.query import Query, parse_query
 from searchapp.search.results import SearchHit, SearchResults
@@ -53,7 +53,7 @@ class Post(models.Model):
 
 
 class FormulaQuerySet(models.QuerySet):
-    def search(self, query: Query | str, k: int = 10, offset: int = 0, fusion: str = "max", corpus: str | None = None,
+    def search(self, query: Query | str, k: int = 10, offset: int = 0, fusion: str = DEFAULT_FUSION, corpus: str | None = None,
                probes: int = PROBES, shortlist_size: int = SHORTLIST_SIZE, slg_weight: float = 0.5) -> SearchResults:
         """The `k` formulas of this queryset most similar to `query` after `offset` (DESIGN.md §4).
 
@@ -262,7 +262,7 @@ class Feedback(models.Model):
     formula = models.ForeignKey(Formula, on_delete=models.CASCADE, related_name="feedback")
     kind = models.CharField(max_length=20, choices=Kind.choices)
     rank = models.PositiveIntegerField()
-    fusion = models.CharField(max_length=20, default="max")
+    fusion = models.CharField(max_length=20, default=DEFAULT_FUSION)
     session_key = models.CharField(max_length=64, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 

@@ -4,10 +4,13 @@ from __future__ import annotations
 import numpy as np
 
 FUSIONS = ("max", "avg", "f1", "rrf", "weighted")
+DEFAULT_FUSION = "max"
+"""The fusion searches use unless told otherwise: the best of the shipped model on the development pools
+(models/default/README.md)."""
 RRF_K = 60
 
 
-def fuse(slg: np.ndarray, opg: np.ndarray, method: str = "max", slg_weight: float = 0.5) -> np.ndarray:
+def fuse(slg: np.ndarray, opg: np.ndarray, method: str = DEFAULT_FUSION, slg_weight: float = 0.5) -> np.ndarray:
     """Fused scores of candidates given their per-representation scores, each normalised by |Q|.
 
     `slg` and `opg` are (n,) arrays of maxsim / query-size, i.e. mean cosine in [-1, 1].

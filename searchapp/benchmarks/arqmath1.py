@@ -21,6 +21,7 @@ from ml.evaluation.baselines import latex_tfidf_run, node_label_tfidf_run, rando
 from ml.evaluation.dev_split import load_dev_split
 from ml.evaluation.metrics import METRICS, evaluate
 from ml.formula import ParseError
+from ml.retrieval.fusion import DEFAULT_FUSION
 from searchapp.indexing.actions import start_index_job
 from searchapp.indexing.pipeline import run_job
 from searchapp.models import Formula, Occurrence
@@ -62,7 +63,7 @@ def _topic_posts_jsonl(data_dir: Path) -> Path:
     return Path(handle.name)
 
 
-def run_queries(qrels: dict, topics: dict[str, str], k: int = 1000, fusion: str = "max"):
+def run_queries(qrels: dict, topics: dict[str, str], k: int = 1000, fusion: str = DEFAULT_FUSION):
     """The TREC run of the queries in `qrels`, and per-query latencies in ms."""
     run, latencies = {}, []
     for topic in sorted(qrels):
@@ -94,7 +95,7 @@ def _numeric_first(doc: str):
     return (0, int(doc)) if doc.isdigit() else (1, doc)
 
 
-def benchmark(data_dir: Path, qrels_path: Path, fusion: str = "max", progress=print) -> tuple[dict, dict]:
+def benchmark(data_dir: Path, qrels_path: Path, fusion: str = DEFAULT_FUSION, progress=print) -> tuple[dict, dict]:
     """Build, query and score; returns (report, run)."""
     qrels = read_qrels(qrels_path).checked(qrels_path)
     topics = read_topic_latex(data_dir / QUERIES).checked(data_dir / QUERIES)

@@ -19,7 +19,7 @@ from ml.data.topic_latex import read_topic_latex
 from ml.data.visual_ids import read_visual_ids
 from ml.formula import ParseError, parse, parse_latex, to_slt_string, tree_from_slt_string
 from ml.formula.augment import substitute_variables
-from ml.retrieval.fusion import fuse
+from ml.retrieval.fusion import DEFAULT_FUSION, fuse
 from ml.retrieval.maxsim import maxsim_many
 from searchapp.benchmarks.arqmath1 import JUDGED, TOPICS
 from searchapp.embedding import embed_graphs
@@ -128,7 +128,7 @@ def exhaustive_overlap(top: dict[str, list[int]], k: int = 10) -> tuple[float, l
     for approximate, query in zip(top.values(), embed_graphs(graphs)):
         started = time.perf_counter()
         exact = fuse(maxsim_many(query["slg"], slg) / max(len(query["slg"]), 1),
-                     maxsim_many(query["opg"], opg) / max(len(query["opg"]), 1), "max")
+                     maxsim_many(query["opg"], opg) / max(len(query["opg"]), 1), DEFAULT_FUSION)
         milliseconds.append((time.perf_counter() - started) * 1000)
         threshold = np.sort(exact)[-k] - 1e-4
         hits = sum(exact[position[f]] >= threshold for f in approximate)

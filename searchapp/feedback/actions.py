@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from django.conf import settings
 from django.core.cache import cache
 
-from ml.retrieval.fusion import FUSIONS
+from ml.retrieval.fusion import DEFAULT_FUSION, FUSIONS
 from searchapp.errors import ApiError
 from searchapp.models import Feedback, Formula
 from searchapp.search.query import MAX_QUERY_CHARS
@@ -28,7 +28,7 @@ class FeedbackInput:
     formula_id: int
     kind: str
     rank: int
-    fusion: str = "max"
+    fusion: str = DEFAULT_FUSION
 
 
 def parse_feedback(data) -> FeedbackInput:
@@ -41,7 +41,7 @@ def parse_feedback(data) -> FeedbackInput:
     kind = data.get("kind")
     if kind not in Feedback.Kind.values:
         raise ApiError("invalid_parameter", f"kind must be one of {', '.join(Feedback.Kind.values)}, got {kind!r}")
-    fusion = data.get("fusion") or "max"
+    fusion = data.get("fusion") or DEFAULT_FUSION
     if fusion not in FUSIONS:
         raise ApiError("invalid_parameter", f"fusion must be one of {', '.join(FUSIONS)}, got {fusion!r}")
     return FeedbackInput(query, _positive_int(data, "formula_id"), kind, _positive_int(data, "rank"), fusion)

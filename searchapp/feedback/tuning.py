@@ -14,12 +14,12 @@ from django.conf import settings
 
 from ml.evaluation.metrics import evaluate
 from ml.formula import ParseError
-from ml.retrieval.fusion import FUSIONS, fuse
+from ml.retrieval.fusion import DEFAULT_FUSION, FUSIONS, fuse
 from searchapp.feedback.qrels import judgements
 from searchapp.models import MAX_K, Formula
 
 RELEVANT_GRADE = 2
-DEFAULT_SETTING = {"fusion": "max", "slg_weight": 0.5}
+DEFAULT_SETTING = {"fusion": DEFAULT_FUSION, "slg_weight": 0.5}
 
 
 @dataclass(frozen=True)

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from ml.formula import NOTATIONS
-from ml.retrieval.fusion import FUSIONS
+from ml.retrieval.fusion import DEFAULT_FUSION, FUSIONS
 from searchapp.models import MAX_K, Feedback
 from searchapp.search.query import MAX_QUERY_CHARS
 
@@ -36,7 +36,7 @@ SEARCH = {
             _query("k", "results to return", {"type": "integer", "minimum": 1, "maximum": MAX_K, "default": 10}),
             _query("offset", "results to skip", {"type": "integer", "minimum": 0, "default": 0}),
             _query("fusion", "how SLG and OPG scores combine", {"type": "string", "enum": list(FUSIONS),
-                                                                  "default": "max"}),
+                                                                  "default": DEFAULT_FUSION}),
             _query("corpus", "only formulas of this corpus", {"type": "string"}),
         ],
         "responses": {"200": _ok("ranked results", "SearchResults"),
@@ -104,7 +104,7 @@ SCHEMAS = {
     "FeedbackInput": {"type": "object", "required": ["query", "formula_id", "kind", "rank"], "properties": {
         "query": {"type": "string"}, "formula_id": {"type": "integer"},
         "kind": {"type": "string", "enum": list(Feedback.Kind.values)}, "rank": {"type": "integer", "minimum": 1},
-        "fusion": {"type": "string", "enum": list(FUSIONS), "default": "max"}}},
+        "fusion": {"type": "string", "enum": list(FUSIONS), "default": DEFAULT_FUSION}}},
     "Feedback": {"type": "object", "properties": {
         "id": {"type": "integer"}, "query": {"type": "string"}, "formula_id": {"type": "integer"},
         "kind": {"type": "string"}, "rank": {"type": "integer"}, "fusion": {"type": "string"}}},

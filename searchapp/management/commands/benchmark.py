@@ -6,7 +6,7 @@ from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
 from ml.data.runs import write_run
-from ml.retrieval.fusion import FUSIONS
+from ml.retrieval.fusion import DEFAULT_FUSION, FUSIONS
 from searchapp.benchmarks import arqmath1
 from searchapp.benchmarks.database import throwaway_database
 
@@ -20,7 +20,7 @@ class Command(BaseCommand):
         parser.add_argument("name", choices=["arqmath1"])
         parser.add_argument("--qrels", type=Path, required=True)
         parser.add_argument("--data", type=Path, default=DEFAULT_DATA, help="the shared data folder")
-        parser.add_argument("--fusion", choices=FUSIONS, default="max")
+        parser.add_argument("--fusion", choices=FUSIONS, default=DEFAULT_FUSION)
         parser.add_argument("--json", action="store_true")
         parser.add_argument("--run-out", type=Path)
 

@@ -25,6 +25,7 @@ from ml.evaluation.dev_split import load_dev_split
 from ml.evaluation.metrics import evaluate
 from ml.evaluation.model_pool_evaluation import best_seeds, evaluate_configurations, run_for, score_pools
 from ml.models.encoders import NodeEncoderModel
+from ml.retrieval.fusion import DEFAULT_FUSION
 from searchapp.benchmarks.arqmath1 import rounded
 
 DEFAULT_DATA = settings.BASE_DIR.parent / "shared" / "data"
@@ -66,7 +67,7 @@ class Command(BaseCommand):
             scores = score_pools(split, judged, encoder)
             trained[label] = evaluate_configurations(scores, judged)
             if run_out and encoder is first:
-                write_run(run_out, run_for(scores, "max"), tag="mathsearch-max")
+                write_run(run_out, run_for(scores, DEFAULT_FUSION), tag=f"mathsearch-{DEFAULT_FUSION}")
         untrained = {seed: evaluate_configurations(score_pools(split, judged, _untrained_like(first, seed)), judged)
                      for seed in range(untrained_seeds)}
         report = _report(_baselines(judged, split), trained, untrained)
