@@ -4,7 +4,7 @@ from __future__ import annotations
 import numpy as np
 
 FUSIONS = ("max", "avg", "f1", "rrf", "weighted")
-DEFAULT_FUSION = "max"
+DEFAULT_FUSION = "f1"
 """The fusion searches use unless told otherwise: the best of the shipped model on the development pools
 (models/default/README.md)."""
 RRF_K = 60

@@ -35,3 +35,13 @@ def test_another_runs_checkpoint_is_a_clear_error(train_args):
     call_command(*train_args())
     with pytest.raises(CommandError, match=r"different options \['dim'\]; use a new output directory"):
         call_command(*train_args(dim=16))
+
+
+def test_sample_trains_on_a_seeded_random_subset(train_args, capsys):
+    call_command(*train_args(), "--sample", "5")
+    assert "trained on 5 formulas" in capsys.readouterr().out
+
+
+def test_context_weight_without_thread_pages_is_a_clear_error(train_args):
+    with pytest.raises(CommandError, match="context_weight: give thread pages with --context PATH"):
+        call_command(*train_args(context_weight=1.0))

@@ -1,5 +1,6 @@
 """`python manage.py train --config FILE --corpus PATH:FORMAT … --out DIR`: train the node encoders."""
 import itertools
+import random
 from pathlib import Path
 
 from django.conf import settings
@@ -23,7 +24,9 @@ class Command(BaseCommand):
         parser.add_argument("--db-corpus", action="append", default=[], metavar="NAME",
                             help="the formulas of an indexed corpus")
         parser.add_argument("--out", type=Path, required=True, help="model directory (resumed if it exists)")
-        parser.add_argument("--limit", type=int, help="train on at most this many formulas")
+        parser.add_argument("--limit", type=int, help="train on at most this many formulas (the first ones)")
+        parser.add_argument("--sample", type=int, metavar="N",
+                            help="train on N formulas drawn at random (seed 0) from all those read")
         parser.add_argument("--context", action="append", default=[], metavar="PATH",
                             help="thread pages (a folder or one page, format mse_html) for the context pairs "
                                  "that the config's context_weight weighs")
@@ -31,7 +34,7 @@ class Command(BaseCommand):
                             help="keeps parsed formulas between runs, keyed by formulas, max_nodes and parser "
                                  "(default: %(default)s)")
 
-    def handle(self, *args, config: Path, corpus, db_corpus, out: Path, limit, graph_cache: Path, context,
+    def handle(self, *args, config: Path, corpus, db_corpus, out: Path, limit, sample, graph_cache: Path, context,
                **options):
         try:
             train_config = TrainConfig.from_file(config)
@@ -39,6 +42,9 @@ class Command(BaseCommand):
             raise CommandError(f"bad config {config}: {error}") from None
         formulas = unique(itertools.chain(*(self._file(spec) for spec in corpus), self._database(db_corpus)))
         formulas = list(itertools.islice(formulas, limit))
+        if sample is not None:
+            random.Random(0).shuffle(formulas)  # seeded: the same sample every run, so a run can resume
+            formulas = formulas[:sample]
         if not formulas:
             raise CommandError("no formulas: give --corpus PATH:FORMAT or --db-corpus NAME")
         if train_config.context_weight and not context:

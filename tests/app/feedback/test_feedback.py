@@ -11,6 +11,7 @@ from django.core.cache import cache
 from django.core.management import call_command
 from django.test import Client
 
+from ml.retrieval.fusion import DEFAULT_FUSION
 from searchapp.feedback.qrels import judgements, query_id
 from searchapp.feedback.tuning import FusionSetting, _mean_ap, load_setting
 from searchapp.models import Feedback, Formula
@@ -172,7 +173,7 @@ def test_tune_fusion_prints_before_and_after_and_saves_the_setting(index_file, s
     call_command("tune_fusion", "--corpus", "test", "--json", stdout=out)
     summary = json.loads(out.getvalue())
     assert summary["queries"] == 1
-    assert summary["before"]["fusion"] == "max"
+    assert summary["before"]["fusion"] == DEFAULT_FUSION
     assert summary["after"]["map_prime"] >= summary["before"]["map_prime"] > 0
     saved = load_setting()
     assert (saved["fusion"], saved["slg_weight"]) == (summary["after"]["fusion"], summary["after"]["slg_weight"])

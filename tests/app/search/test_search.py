@@ -76,7 +76,7 @@ def test_a_search_reads_the_database_a_pinned_number_of_times(index_file):
     # ids-if-small, savepoint, corpus id, 2 × (ef_search, nearest centroids, posting lists), release,
     # candidate matrices, hit rows, hit posts
     assert len(statements) == 13, statements
-    assert len(results.hits) == 5
+    assert 1 <= len(results.hits) == min(5, results.candidates)
 
 
 def test_a_query_in_each_notation_finds_the_same_formula(indexed):

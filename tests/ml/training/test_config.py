@@ -7,7 +7,7 @@ from ml.training.config import DEFAULT_CONFIG_FILE, TrainConfig
 
 def test_default_file_reads_and_round_trips(tmp_path):
     config = TrainConfig.from_file(DEFAULT_CONFIG_FILE)
-    assert config.condition == "inner+outer" and config.temperature == 0.1
+    assert (config.condition, config.context_weight, config.temperature) == ("opg", 1.0, 0.1)
     (tmp_path / "c.json").write_text(json.dumps(config.to_dict()))
     assert TrainConfig.from_file(tmp_path / "c.json") == config
 
