@@ -1,10 +1,9 @@
 """Formula text → both graphs: the Symbol Layout Tree and, when one can be built, the Operator Tree."""
 from __future__ import annotations
 
-import gc
-from contextlib import contextmanager
 from dataclasses import dataclass
 
+from ml.cycle_collection import cycle_collection_paused
 from ml.formula.errors import ParseError, check_length
 from ml.formula.latex_parser import latex_to_slt
 from ml.formula.mathml import mathml_to_slt
@@ -18,19 +17,6 @@ one costs time quadratic in the size, and every parse must stay within its time 
 _DOLLARS = (("$$", "$$"), ("$", "$"), ("\\(", "\\)"), ("\\[", "\\]"))
 NOTATIONS = ("latex", "mathml", "slt")
 """What `parse` accepts: LaTeX, Presentation MathML, or a Tangent-S SLT string."""
-
-
-@contextmanager
-def _without_cycle_collection():
-    """Parsing allocates thousands of small acyclic objects, which can set off a full cycle collection of the
-    whole process (hundreds of ms in a worker holding torch); reference counting alone frees them."""
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
 
 
 @dataclass(frozen=True)
@@ -53,7 +39,7 @@ def parse(text: str, notation: str) -> FormulaGraphs:
     return parser(text)
 
 
-@_without_cycle_collection()
+@cycle_collection_paused()
 def parse_latex(latex: str) -> FormulaGraphs:
     """Parse one LaTeX formula (math mode; surrounding `$…$`, `\\(…\\)` are dropped).
 
@@ -74,13 +60,13 @@ def parse_latex(latex: str) -> FormulaGraphs:
     return _with_opt(latex, Tree(root, "slt"))
 
 
-@_without_cycle_collection()
+@cycle_collection_paused()
 def parse_slt_string(text: str) -> FormulaGraphs:
     """Parse a Tangent-S SLT string such as `[V!x,a[N!2]]`."""
     return _with_opt(text, tree_from_slt_string(text))
 
 
-@_without_cycle_collection()
+@cycle_collection_paused()
 def parse_mathml(mathml: str) -> FormulaGraphs:
     """Parse Presentation MathML (a `<math>` element, e.g. LaTeXML output; Content MathML parts are ignored)."""
     return _with_opt(mathml, Tree(mathml_to_slt(mathml), "slt"))

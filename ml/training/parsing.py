@@ -8,18 +8,17 @@ cost is that any edit there, even to a comment, parses again.
 """
 from __future__ import annotations
 
-import gc
 import hashlib
 import logging
 import os
 import pickle
 import time
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
 import ml.formula
+from ml.cycle_collection import cycle_collection_paused
 from ml.embed import FormulaGraphs
 from ml.formula.tree import Node, Tree
 from ml.training import corpus
@@ -39,35 +38,22 @@ def load_graphs(formulas: Iterable[CorpusFormula], parse: Callable[[CorpusFormul
                 max_nodes: int, cache: str | Path | None = None) -> tuple[list[Graphs], Counter[str]]:
     """Every usable formula's (SLT, OPT) and the skipped ones counted by reason, from `cache` when it has them."""
     if cache is None:
-        with _no_collections():
+        with cycle_collection_paused():
             return _parse_all(formulas, parse, max_nodes)
     formulas = list(formulas)
     path = Path(cache) / f"{cache_key(formulas, parse, max_nodes)}.pickle"
     began = time.perf_counter()
     if path.exists():
-        with _no_collections():
+        with cycle_collection_paused():
             graphs, skipped = _read(path)
         log.info("read %d parsed graphs from %s in %.1f s", len(graphs), path, time.perf_counter() - began)
         return graphs, skipped
     log.info("parsing %d formulas; the graphs will be cached in %s", len(formulas), path)
-    with _no_collections():
+    with cycle_collection_paused():
         graphs, skipped = _parse_all(formulas, parse, max_nodes)
     _write(path, graphs, skipped)
     log.info("parsed %d formulas in %.1f s", len(formulas), time.perf_counter() - began)
     return graphs, skipped
-
-
-@contextmanager
-def _no_collections() -> Iterator[None]:
-    """The cyclic garbage collector paused while millions of (acyclic) tree nodes are made: each collection
-    walks every node made so far, which took 40% of parsing and 70% of reading the cache (20,000 formulas)."""
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
 
 
 def _parse_all(formulas: Iterable[CorpusFormula], parse: Callable[[CorpusFormula], FormulaGraphs],
