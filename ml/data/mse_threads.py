@@ -33,6 +33,8 @@ class ThreadFormula:
     notation: str
     """"latex" (the alttext) or "mathml" (the `<math>` element)."""
     line: int
+    mathml: str = field(default="", compare=False, repr=False)
+    """The `<math>` element, also when `text` is its LaTeX: the two spellings of one formula."""
 
 
 @dataclass
@@ -90,7 +92,7 @@ def _formula(attributes: dict[str, str], text: str, start: int, line: int) -> Th
         raise ValueError("expected both an id and a visual_id attribute")
     alttext = _attributes(math.group(1)).get("alttext", "")
     latex = _ENTITY.sub(lambda entity: html.unescape(entity.group(0)), html.unescape(alttext))
-    if latex.strip():
-        return ThreadFormula(attributes["id"], attributes["visual_id"], latex, "latex", line)
     mathml = math.group(0)[math.start(1) - math.start():]
-    return ThreadFormula(attributes["id"], attributes["visual_id"], mathml, "mathml", line)
+    if latex.strip():
+        return ThreadFormula(attributes["id"], attributes["visual_id"], latex, "latex", line, mathml)
+    return ThreadFormula(attributes["id"], attributes["visual_id"], mathml, "mathml", line, mathml)

@@ -8,13 +8,11 @@ them (or LaTeXML) spells a notation differently. The sample is fixed: distinct L
 from __future__ import annotations
 
 import random
-import re
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
-from ml.data.formula_representations import alttext
-from ml.data.mse_threads import thread_pages
+from ml.data.mse_threads import read_thread_page, thread_pages
 from ml.formula.api import parse_latex, parse_mathml
 from ml.formula.errors import ParseError
 from ml.formula.slt_string import to_slt_string
@@ -22,7 +20,6 @@ from ml.formula.slt_string import to_slt_string
 THREADS = Path("arqmath") / "threads-mathdowsers"
 SAMPLE_SIZE = 5_000
 SEED = 0
-_MATH = re.compile(r"<math\b.*?</math>", re.S)
 _SMALL_DIFFERENCE = 2
 """Label differences of at most this many labels per side are tallied: they name one notation each."""
 
@@ -46,10 +43,9 @@ def thread_pairs(folder: Path | str) -> list[Pair]:
     """(alttext, MathML) of every formula with LaTeX, each distinct LaTeX once (its first page in name order)."""
     pairs: dict[str, Pair] = {}
     for page in thread_pages(folder):
-        for match in _MATH.finditer(page.read_text(encoding="utf-8")):
-            latex = alttext(match.group(0))
-            if latex.strip() and latex not in pairs:
-                pairs[latex] = Pair(latex, match.group(0))
+        for formula in read_thread_page(page).value.formulas:
+            if formula.notation == "latex" and formula.text not in pairs:
+                pairs[formula.text] = Pair(formula.text, formula.mathml)
     return list(pairs.values())
 
 
