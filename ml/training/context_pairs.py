@@ -9,17 +9,17 @@ README.md): these pairs lifted MAP′ where random thread pairs did not.
 """
 from __future__ import annotations
 
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Sequence
 
 import numpy as np
 
 from ml.embed import FormulaGraphs, embed_trees
-from ml.formula import ParseError, to_slt_string, visual_key
+from ml.formula import to_slt_string, visual_key
 from ml.formula.tree import Tree
 from ml.models.encoders import NodeEncoderModel
 from ml.training.corpus import CorpusFormula
-from ml.training.parsing import Graphs
+from ml.training.parsing import Graphs, usable_graphs
 
 LOW, HIGH = 0.3, 0.97
 """Partner similarity bounds: mean over the anchor's nodes of their best cosine, the better of SLG and OPG."""
@@ -39,20 +39,9 @@ def thread_graphs(formulas: Iterable[CorpusFormula], parse: Callable[[CorpusForm
     formulas give no pair and are dropped.
     """
     threads: dict[str, dict[str, Graphs]] = defaultdict(dict)
-    for formula in formulas:
-        try:
-            graphs = parse(formula)
-        except (ValueError, RecursionError):  # ParseError is a ValueError
-            continue
-        slt, opt = graphs.slt, graphs.opt
-        if slt is None or len(slt) > max_nodes or (opt is not None and len(opt) > max_nodes):
-            continue
-        try:
-            key = visual_key(to_slt_string(slt))
-        except ParseError:
-            continue
+    for formula, graphs in usable_graphs(formulas, parse, max_nodes, Counter()):
         thread = formula.source.partition("_")[0]  # `<questionId>_<answerId>.html:<formula id>`
-        threads[thread].setdefault(key, (slt, opt))
+        threads[thread].setdefault(visual_key(to_slt_string(graphs[0])), graphs)
     return [list(graphs.values()) for graphs in threads.values() if len(graphs) >= 2]
 
 

@@ -14,7 +14,7 @@ import os
 import pickle
 import time
 from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 
 import ml.formula
@@ -57,10 +57,17 @@ def load_graphs(formulas: Iterable[CorpusFormula], parse: Callable[[CorpusFormul
 
 
 def _parse_all(formulas: Iterable[CorpusFormula], parse: Callable[[CorpusFormula], FormulaGraphs],
-                 max_nodes: int) -> tuple[list[Graphs], Counter[str]]:
+               max_nodes: int) -> tuple[list[Graphs], Counter[str]]:
     """Parse every formula once; failures and oversized formulas are counted, never fatal."""
-    graphs: list[Graphs] = []
     skipped: Counter[str] = Counter()
+    graphs = [graphs for _, graphs in usable_graphs(formulas, parse, max_nodes, skipped)]
+    return graphs, skipped
+
+
+def usable_graphs(formulas: Iterable[CorpusFormula], parse: Callable[[CorpusFormula], FormulaGraphs],
+                  max_nodes: int, skipped: Counter[str]) -> Iterator[tuple[CorpusFormula, Graphs]]:
+    """Each formula that parses to an SLT within `max_nodes` (and an OPT within it, if any), with its graphs;
+    the others are counted into `skipped` by reason."""
     for formula in formulas:
         try:
             parsed = parse(formula)
@@ -73,8 +80,7 @@ def _parse_all(formulas: Iterable[CorpusFormula], parse: Callable[[CorpusFormula
         elif len(slt) > max_nodes or (opt is not None and len(opt) > max_nodes):
             skipped["too_large"] += 1
         else:
-            graphs.append((slt, opt))
-    return graphs, skipped
+            yield formula, (slt, opt)
 
 
 def cache_key(formulas: list[CorpusFormula], parse: Callable[[CorpusFormula], FormulaGraphs], max_nodes: int) -> str:
