@@ -18,6 +18,7 @@ from ml.embed import FormulaGraphs, embed_trees
 from ml.formula import to_slt_string, visual_key
 from ml.formula.tree import Tree
 from ml.models.encoders import NodeEncoderModel
+from ml.retrieval.maxsim import maxsim_stacked
 from ml.training.corpus import CorpusFormula
 from ml.training.parsing import Graphs, usable_graphs
 
@@ -25,8 +26,6 @@ LOW, HIGH = 0.3, 0.97
 """Partner similarity bounds: mean over the anchor's nodes of their best cosine, the better of SLG and OPG."""
 MIN_NODES = 3
 """Smaller anchors (`n`, `x_i`) have near-identical partners in every thread and teach nothing."""
-ANCHORS_PER_BLOCK = 64
-"""Anchors scored at once: bounds the (anchor nodes × thread nodes) similarity matrix of a long thread."""
 
 Pair = tuple[Graphs, Graphs]
 
@@ -69,12 +68,6 @@ def _similarities(trees: Sequence[Tree | None], model: NodeEncoderModel, kind: s
     if len(present) < 2:
         return scores
     stacked = np.concatenate([matrices[i] for i in present])  # (Σ nodes, d)
-    starts = np.concatenate(([0], np.cumsum(sizes[present])[:-1]))
-    for block in range(0, len(present), ANCHORS_PER_BLOCK):
-        anchors = present[block:block + ANCHORS_PER_BLOCK]
-        rows = np.concatenate([matrices[i] for i in anchors])  # (anchor nodes, d)
-        best = np.maximum.reduceat(rows @ stacked.T, starts, axis=1)  # (anchor nodes, present formulas)
-        row_starts = np.concatenate(([0], np.cumsum(sizes[anchors])[:-1]))
-        means = np.add.reduceat(best, row_starts, axis=0) / sizes[anchors, None]
-        scores[np.ix_(anchors, present)] = means
+    for anchor in present:
+        scores[anchor, present] = maxsim_stacked(matrices[anchor], stacked, sizes[present]) / sizes[anchor]
     return scores
