@@ -21,7 +21,7 @@ from ml.embed import FormulaGraphs
 from ml.formula.tree import Tree
 from ml.models.encoders import EncoderConfig, NodeEncoderModel
 from ml.models.features import NodeFeaturizer
-from ml.training.batches import BatchInputs, TrainingSteps
+from ml.training.batches import FORMS, BatchInputs, TrainingSteps
 from ml.training.config import TrainConfig
 from ml.training.context_pairs import nearest_partners, thread_graphs
 from ml.training.corpus import CorpusFormula, parse_formula
@@ -171,7 +171,7 @@ def batch_loss(model: NodeEncoderModel, inputs: BatchInputs, kinds: Sequence[Pai
 def context_loss(model: NodeEncoderModel, inputs: BatchInputs, temperature: float) -> torch.Tensor | None:
     """`pair_loss` per graph form, averaged over the forms that have pairs."""
     encoded = encode_views(model, inputs)
-    terms = [term for form in ("slg", "opg")
+    terms = [term for form in FORMS
              if (term := pair_loss(*encoded[f"{form}-anchor"], *encoded[f"{form}-partner"], inputs.formulas,
                                    temperature)) is not None]
     return torch.stack(terms).mean() if terms else None
