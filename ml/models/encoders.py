@@ -78,6 +78,13 @@ class NodeEncoderModel(nn.Module):
         self.slg = FormulaEncoder(NUM_SLT_RELATIONS, featurizer.num_values, config)
         self.opg = FormulaEncoder(NUM_OPT_RELATIONS, featurizer.num_values, config)
 
+    @classmethod
+    def seeded(cls, featurizer: NodeFeaturizer, config: EncoderConfig, seed: int) -> NodeEncoderModel:
+        """Fresh weights drawn from `seed`: where training starts, and so the untrained twin a trained model is
+        judged against (the same featurizer, config and seed give the same weights)."""
+        torch.manual_seed(seed)
+        return cls(featurizer, config)
+
     def encoder(self, kind: str) -> FormulaEncoder:
         """The encoder for a tree kind: "slt" → SLG encoder, "opt" → OPG encoder."""
         if kind not in ("slt", "opt"):

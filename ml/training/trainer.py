@@ -119,8 +119,7 @@ def _start_or_resume(config: TrainConfig, graphs: list[Graphs], out_dir: Path,
 
 def _initial_model(config: TrainConfig, featurizer: NodeFeaturizer) -> NodeEncoderModel:
     """The weights training starts from (the untrained twin `evaluate_pool` compares with), the same every call."""
-    torch.manual_seed(config.seed)
-    return NodeEncoderModel(featurizer, EncoderConfig(dim=config.dim, layers=config.layers))
+    return NodeEncoderModel.seeded(featurizer, EncoderConfig(dim=config.dim, layers=config.layers), config.seed)
 
 
 def run_epoch(model: NodeEncoderModel, optimizer: torch.optim.Optimizer, steps: TrainingSteps,

@@ -193,5 +193,4 @@ def _untrained_label(seed: int, seeds: int) -> str:
 
 def _untrained_like(model: NodeEncoderModel, seed: int = 0) -> NodeEncoderModel:
     """The same encoders with fresh, seeded weights: shows what training adds."""
-    torch.manual_seed(seed)
-    return NodeEncoderModel(model.featurizer, model.config).eval()
+    return NodeEncoderModel.seeded(model.featurizer, model.config, seed).eval()

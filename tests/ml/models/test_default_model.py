@@ -2,7 +2,6 @@
 encoders and vocabulary with the weights training started from): on the ARQMath-1 dev pools, under the default
 fusion, it ranks better by issue 12's margin (+0.03 MAP′ and P′@10; measured +0.036 and +0.035)."""
 import pytest
-import torch
 
 from ml.embed import DEFAULT_MODEL_DIR
 from ml.evaluation.dev_split import load_dev_split
@@ -18,8 +17,7 @@ def default_and_untrained():
     if not (DEFAULT_MODEL_DIR / "config.json").exists():
         skip_unless_ci("models/default is missing")
     trained = load_model(DEFAULT_MODEL_DIR)
-    torch.manual_seed(0)
-    return trained, NodeEncoderModel(trained.featurizer, trained.config).eval()
+    return trained, NodeEncoderModel.seeded(trained.featurizer, trained.config, 0).eval()
 
 
 def test_default_model_beats_its_untrained_twin_on_dev_pools(default_and_untrained, shared_data):

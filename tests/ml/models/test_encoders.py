@@ -74,3 +74,11 @@ def test_bad_hyper_parameters_are_refused(kwargs):
 def test_unknown_kind_names_the_valid_ones():
     with pytest.raises(ValueError, match="'slt' or 'opt'"):
         NodeEncoderModel(FEATURIZER, EncoderConfig()).encoder("mathml")
+
+
+def test_seeded_models_are_the_same_for_a_seed_and_differ_across_seeds():
+    featurizer = NodeFeaturizer(("V!x", "N!1"), buckets=4)
+    config = EncoderConfig(dim=8, layers=1)
+    first, again, other = (NodeEncoderModel.seeded(featurizer, config, seed).state_dict() for seed in (3, 3, 4))
+    assert all(torch.equal(first[name], again[name]) for name in first)
+    assert not all(torch.equal(first[name], other[name]) for name in first)
