@@ -4,6 +4,7 @@ A new model (or parser) changes every stored vector and the codebook the posting
 rebuilt from the files its jobs read; without --corpus every corpus is, which lets the new codebook load.
 """
 from django.core.management.base import BaseCommand, CommandError
+from django.db import transaction
 
 from searchapp.indexing.actions import reindex_corpus
 from searchapp.indexing.pipeline import run_job
@@ -23,10 +24,13 @@ class Command(BaseCommand):
         if missing:
             raise CommandError(f"no such corpus: {', '.join(missing)}")
         jobs = []
-        for chosen in corpora.order_by("name"):  # empty them all first: a corpus left holds postings to the old codebook
-            started = reindex_corpus(chosen, enqueue=not sync)
-            jobs += started
-            self.stdout.write(f"{chosen.name}: {len(started)} index job(s)" + ("" if sync else " queued"))
+        # Empty them all before any job runs: a corpus left holds postings to the old codebook. One transaction,
+        # so queued jobs reach the workers only once every corpus is empty.
+        with transaction.atomic():
+            for chosen in corpora.order_by("name"):
+                started = reindex_corpus(chosen, enqueue=not sync)
+                jobs += started
+                self.stdout.write(f"{chosen.name}: {len(started)} index job(s)" + ("" if sync else " queued"))
         failed = []
         for job in jobs if sync else ():
             job = run_job(job)
