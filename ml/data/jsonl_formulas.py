@@ -4,14 +4,11 @@ from __future__ import annotations
 
 import json
 
-from ml.data.records import IndexRecord, PostRecord, SourceFormula
+from ml.data.records import IndexRecord, PostRecord, SourceFormula, json_line
 
 
 def latex_field_record(text: str, number: int) -> IndexRecord:
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as error:
-        raise ValueError(f"invalid JSON: {error.msg} at column {error.colno}") from None
+    data = json_line(text)
     if not isinstance(data, dict) or not isinstance(data.get("latex"), str):
         raise ValueError("expected a JSON object with a 'latex' string")
     return IndexRecord(number, PostRecord(f"line-{number}", f"line {number}"), (SourceFormula(data["latex"], "latex", 0),))
@@ -24,10 +21,7 @@ def formula_line(notation: str, text: str, key: str, source: str) -> str:
 
 def notation_field_record(text: str, number: int) -> IndexRecord:
     """A `formula_line` read back: the formula in its notation, the post named by its source."""
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as error:
-        raise ValueError(f"invalid JSON: {error.msg} at column {error.colno}") from None
+    data = json_line(text)
     if not isinstance(data, dict) or not all(isinstance(data.get(name), str) for name in ("notation", "text")):
         raise ValueError("expected a JSON object with 'notation' and 'text' strings")
     source = data["source"] if isinstance(data.get("source"), str) else f"line-{number}"

@@ -1,17 +1,12 @@
 """JSONL posts, `{"id", "title", "body", "url", "tags"}` a line: the formulas are the ones found in the body."""
 from __future__ import annotations
 
-import json
-
-from ml.data.records import IndexRecord, PostRecord, SourceFormula
+from ml.data.records import IndexRecord, PostRecord, SourceFormula, json_line
 from ml.extraction import extract_formulas
 
 
 def post_record(text: str, number: int) -> IndexRecord:
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as error:
-        raise ValueError(f"invalid JSON: {error.msg} at column {error.colno}") from None
+    data = json_line(text)
     if not isinstance(data, dict):
         raise ValueError("expected a JSON object")
     if not isinstance(data.get("id"), (str, int)) or str(data["id"]).strip() == "":

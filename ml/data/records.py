@@ -5,6 +5,7 @@ that turns one line into a record. A bad line is reported, never dropped, and ne
 """
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -58,6 +59,14 @@ class RecordError:
 Item = IndexRecord | RecordError
 LineParser = Callable[[str, int], IndexRecord]
 """Turns one decoded, non-blank line (and its 1-based number) into a record; ValueError says why it cannot."""
+
+
+def json_line(text: str) -> object:
+    """One JSONL line's value; a ValueError names the JSON error and its column, which the caller puts at the line."""
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as error:
+        raise ValueError(f"invalid JSON: {error.msg} at column {error.colno}") from None
 
 
 def read_lines(path: Path, parse_line: LineParser, skip_header: bool = False) -> Iterator[Item]:
