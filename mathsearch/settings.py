@@ -105,6 +105,10 @@ LOGIN_URL = "admin:login"
 # The node-embedding model (config.json + weights) that indexing and search use.
 MATHSEARCH_MODEL_DIR = Path(env_str("MATHSEARCH_MODEL_DIR", str(BASE_DIR / "models" / "default")))
 MATHSEARCH_TORCH_THREADS = env_int("MATHSEARCH_TORCH_THREADS", 1)
+MATHSEARCH_RANKER_DIR = Path(env_str("MATHSEARCH_RANKER_DIR", str(BASE_DIR / "models" / "ranker")))
+"""The learned ranker trained on the ARQMath development topics (`manage.py train_ranker`); searches rank by
+dense fusion alone when it is absent."""
+MATHSEARCH_CORPUS_RANKERS_DIR = VAR_DIR / "rankers"  # per corpus, by `train_ranker --feedback --corpus NAME`
 
 # Celery, wired the standard Django way (mathsearch/celery.py reads the CELERY_ names).
 CELERY_BROKER_URL = redis_url(REDIS_URL)
@@ -132,5 +136,4 @@ LOGGING = {
 MATHSEARCH_MAX_UPLOAD_BYTES = env_int("MATHSEARCH_MAX_UPLOAD_BYTES", 200 * 1024 * 1024)
 MATHSEARCH_UPLOAD_DIR = VAR_DIR / "uploads"
 MATHSEARCH_FEEDBACK_PER_MINUTE = env_int("MATHSEARCH_FEEDBACK_PER_MINUTE", 30)
-MATHSEARCH_FUSION_FILE = VAR_DIR / "fusion.json"  # written by `manage.py tune_fusion`, read by the search page
 CSRF_FAILURE_VIEW = "searchapp.web.api.csrf_failure"  # JSON {code, message} for API clients

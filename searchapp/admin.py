@@ -87,4 +87,5 @@ class FeedbackAdmin(admin.ModelAdmin):
         return [
             path("by-query/", self.admin_site.admin_view(admin_views.feedback_by_query),
                  name="searchapp_feedback_by_query"),
+            path("rankers/", self.admin_site.admin_view(admin_views.rankers), name="searchapp_feedback_rankers"),
         ] + super().get_urls()

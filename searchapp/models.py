@@ -6,15 +6,19 @@ import time
 
 import numpy as np
 import psycopg
+from django.contrib.postgres.fields import ArrayField
+from django.contrib.postgres.indexes import GinIndex
 from django.db import connection, models
 from django.db.models.expressions import RawSQL
 from pgvector.django import HalfVectorField, HnswIndex
 
-from ml.retrieval.fusion import DEFAULT_FUSION, FUSIONS, fuse
+from ml.ranking.features import Candidates
+from ml.retrieval.fusion import DEFAULT_FUSION
 from searchapp.search.candidates import PROBES, SHORTLIST_SIZE, candidate_ids
 from searchapp.search.query import Query, parse_query
+from searchapp.search.ranking import DEFAULT_ORDER, ORDERS, order_candidates
 from searchapp.search.results import SearchHit, SearchResults
-from searchapp.search.scoring import alignment, decode, score
+from searchapp.search.scoring import Scored, alignment, decode, score
 from searchapp.vectors import VECTOR_DIM
 
 MAX_K = 1000
@@ -53,43 +57,56 @@ class Post(models.Model):
 
 
 class FormulaQuerySet(models.QuerySet):
-    def search(self, query: Query | str, k: int = 10, offset: int = 0, fusion: str = DEFAULT_FUSION, corpus: str | None = None,
+    def search(self, query: Query | str, k: int = 10, offset: int = 0, fusion: str = DEFAULT_ORDER, corpus: str | None = None,
                probes: int = PROBES, shortlist_size: int = SHORTLIST_SIZE, slg_weight: float = 0.5) -> SearchResults:
         """The `k` formulas of this queryset most similar to `query` after `offset` (DESIGN.md §4).
 
         A string is read as LaTeX (`ml.formula.ParseError` if it cannot be); candidates come from the codebook's
-        posting lists, or are the whole queryset when it is no larger than a shortlist (then exact scoring is
-        as cheap, and complete). Scores are fused mean cosines in [-1, 1].
+        posting lists and from shared sub-expressions, or are the whole queryset when it is no larger than a
+        shortlist (then exact scoring is as cheap, and complete). `fusion` orders them: the learned ranker
+        (`searchapp.search.ranking`), or a dense fusion of the mean cosines, in [-1, 1].
         """
-        if fusion not in FUSIONS:
-            raise ValueError(f"unknown fusion {fusion!r}; choose one of {', '.join(FUSIONS)}")
+        if fusion not in ORDERS:
+            raise ValueError(f"unknown fusion {fusion!r}; choose one of {', '.join(ORDERS)}")
         started = time.perf_counter()
         query = parse_query(query) if isinstance(query, str) else query
+        scored = self.scored_candidates(query, max(shortlist_size, offset + k), corpus, probes)
+        ordering = order_candidates(fusion, scored.parts, scored.candidates, query.terms, len(query.vectors["slg"]),
+                                    corpus, slg_weight)
+        order = np.argsort(-ordering.scores, kind="stable")[offset:offset + min(k, MAX_K)]
+        by_id = self.model.objects.select_related("corpus").defer("slg_matrix", "opg_matrix", "structure").in_bulk(
+            [scored.ids[i] for i in order])
+        hits = []
+        for rank, i in enumerate(order, start=offset + 1):
+            formula = by_id[scored.ids[i]]
+            hits.append(SearchHit(formula, float(ordering.scores[i]),
+                                  {name: float(part[i]) for name, part in scored.parts.items()}, rank,
+                                  alignment(query.vectors, query.labels, formula.node_labels, scored.decoded, i),
+                                  ordering.signals(i)))
+        return SearchResults(query, ordering.order, hits, len(scored.ids), (time.perf_counter() - started) * 1000)
+
+    def scored_candidates(self, query: Query, size: int, corpus: str | None = None, probes: int = PROBES) -> Scored:
+        """The first stage and exact scoring: `size` is the shortlist per representation. A collection no
+        larger than `size` is scored whole."""
         formulas = self.filter(corpus__name=corpus) if corpus else self
-        size = max(shortlist_size, offset + k)  # a deep page needs as many exactly scored formulas as it shows
-        ids = formulas._all_if_at_most(size) or candidate_ids(query.vectors, probes, size, corpus)
+        ids = formulas._all_if_at_most(size) or candidate_ids(query.vectors, query.terms, probes, size, corpus)
         rows = formulas.filter(pk__in=id_array(ids))._matrices()
         decoded = {name: decode([row[column] for row in rows]) for column, name in ((1, "slg"), (2, "opg"))}
         parts = score(query.vectors, decoded)
-        fused = fuse(parts["slg"], parts["opg"], fusion, slg_weight) if rows else np.zeros(0)
-        order = np.argsort(-fused, kind="stable")[offset:offset + min(k, MAX_K)]
-        by_id = self.model.objects.select_related("corpus").defer("slg_matrix", "opg_matrix").in_bulk(
-            [rows[i][0] for i in order])
-        hits = []
-        for rank, i in enumerate(order, start=offset + 1):
-            formula = by_id[rows[i][0]]
-            hits.append(SearchHit(formula, float(fused[i]), {name: float(parts[name][i]) for name in parts}, rank,
-                                  alignment(query.vectors, query.labels, formula.node_labels, decoded, i)))
-        return SearchResults(query, fusion, hits, len(rows), (time.perf_counter() - started) * 1000)
+        structures = [np.asarray(row[3], dtype=np.int32) for row in rows]
+        candidates = Candidates(np.concatenate(structures) if rows else np.zeros(0, dtype=np.int32),
+                                np.array([len(terms) for terms in structures], dtype=np.int64),
+                                decoded["slg"].sizes, parts["slg"], parts["opg"])
+        return Scored([row[0] for row in rows], decoded, parts, candidates)
 
     def _all_if_at_most(self, size: int) -> list[int] | None:
         ids = list(self.values_list("id", flat=True)[:size + 1])
         return ids if len(ids) <= size else None
 
-    def _matrices(self) -> list[tuple[int, bytes, bytes]]:
-        """(id, slg blob, opg blob) rows, read in psycopg's binary format: Django's text protocol would
-        hex-encode ~2 MB of node matrices per query (measured: ~10 ms more for 530 candidates)."""
-        sql, params = self.values_list("id", "slg_matrix", "opg_matrix").query.sql_with_params()
+    def _matrices(self) -> list[tuple[int, bytes, bytes, list[int]]]:
+        """(id, slg blob, opg blob, structure terms) rows, read in psycopg's binary format: Django's text protocol
+        would hex-encode ~2 MB of node matrices per query (measured: ~10 ms more for 530 candidates)."""
+        sql, params = self.values_list("id", "slg_matrix", "opg_matrix", "structure").query.sql_with_params()
         connection.ensure_connection()
         binary = psycopg.Cursor(connection.connection)  # server-side binding: Django's client cursors can't read binary
         binary.format = psycopg.pq.Format.BINARY
@@ -125,6 +142,9 @@ class Formula(models.Model):
     opt_error = models.CharField(max_length=300, blank=True)
     node_labels = models.JSONField(default=dict, blank=True,
                                    help_text='{"slt": [...], "opt": [...]}: labels in the matrices\' row order')
+    structure = ArrayField(models.IntegerField(), default=list, blank=True,
+                           help_text="sorted hashed structure terms (ml.retrieval.structure): symbol pairs, "
+                                     "operator paths, sub-expressions, operators, symbols")
     created_at = models.DateTimeField(auto_now_add=True)
 
     objects = FormulaQuerySet.as_manager()
@@ -133,6 +153,8 @@ class Formula(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["corpus", "visual_key"], name="formula_unique_visual_key"),
         ]
+        # intarray's operator class: `&&` finds formulas sharing terms, `icount(a & b)` counts them
+        indexes = [GinIndex(name="formula_structure_gin", fields=["structure"], opclasses=["gin__int_ops"])]
 
     def __str__(self) -> str:
         return self.latex[:80]

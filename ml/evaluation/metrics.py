@@ -78,3 +78,8 @@ def evaluate(run: Run, qrels: Qrels, threshold: int = 2, cutoff: int | None = No
         ranked = [doc for doc, _ in run.get(topic, [])[:depth]]
         per_topic[topic] = topic_metrics(ranked, judgments, threshold, cutoff)
     return {**mean_metrics(per_topic), "topics": len(per_topic), "per_topic": per_topic}
+
+
+def rounded(scores: dict) -> dict:
+    """The prime metrics of an evaluation, rounded for reports."""
+    return {m: round(scores[m], 4) for m in METRICS if m in scores}

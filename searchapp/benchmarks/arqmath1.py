@@ -19,11 +19,13 @@ from ml.data.topic_latex import read_topic_latex
 from ml.data.topic_posts import read_topic_xml
 from ml.evaluation.baselines import latex_tfidf_run, node_label_tfidf_run, random_baseline
 from ml.evaluation.dev_split import load_dev_split
-from ml.evaluation.metrics import METRICS, evaluate
+from ml.evaluation.metrics import evaluate, rounded
 from ml.formula import ParseError
+from ml.ranking.cross_validation import TopicCandidates, cross_validate
 from ml.retrieval.fusion import DEFAULT_FUSION
 from searchapp.indexing.actions import start_index_job
 from searchapp.indexing.pipeline import run_job
+from searchapp.learning.judged import judged_topics
 from searchapp.models import Formula, Occurrence
 
 CORPUS = "arqmath1"
@@ -78,17 +80,19 @@ def run_queries(qrels: dict, topics: dict[str, str], k: int = 1000, fusion: str 
 
 
 def _as_visual_ids(hits) -> list[tuple[str, float]]:
-    """Each hit as the judged visual ids it stands for (all of them, for merged identical ones), else `d<id>`."""
+    docs = visual_docs([hit.formula_id for hit in hits])
+    return [(doc, hit.score) for hit in hits for doc in docs[hit.formula_id]]
+
+
+def visual_docs(formula_ids: list[int]) -> dict[int, list[str]]:
+    """Each formula as the judged visual ids it stands for (all of them, for merged identical ones), else `d<id>`."""
     sources: dict[int, list[str]] = {}
-    for formula_id, source_id in Occurrence.objects.filter(formula_id__in=[h.formula_id for h in hits]).values_list(
+    for formula_id, source_id in Occurrence.objects.filter(formula_id__in=formula_ids).values_list(
             "formula_id", "post__source_id"):
         if source_id.isdigit():
             sources.setdefault(formula_id, []).append(source_id)
-    ranked = []
-    for hit in hits:
-        for doc in sorted(sources.get(hit.formula_id, [f"d{hit.formula_id}"]), key=_numeric_first):
-            ranked.append((doc, hit.score))
-    return ranked
+    return {formula_id: sorted(sources.get(formula_id, [f"d{formula_id}"]), key=_numeric_first)
+            for formula_id in formula_ids}
 
 
 def _numeric_first(doc: str):
@@ -96,17 +100,27 @@ def _numeric_first(doc: str):
 
 
 def benchmark(data_dir: Path, qrels_path: Path, fusion: str = DEFAULT_FUSION, progress=print) -> tuple[dict, dict]:
-    """Build, query and score; returns (report, run)."""
+    """Build, query and score the dense path and the cross-validated learned ranker on the same candidates;
+    returns (report, runs by name)."""
     qrels = read_qrels(qrels_path).checked(qrels_path)
     topics = read_topic_latex(data_dir / QUERIES).checked(data_dir / QUERIES)
     index_report = build_corpus(data_dir, progress)
     run, latencies = run_queries(qrels, topics, fusion=fusion)
     scores = evaluate(run, qrels)
-    report = {"topics": len(qrels), "fusion": fusion, **rounded(scores),
+    cv = cross_validate(judged_candidates(qrels, topics), qrels)
+    report = {"topics": len(qrels), "fusion": fusion, **rounded(scores), "learned_cv": cv.report(),
               "random": rounded(random_baseline(qrels, seed=0, repeats=100)),
               "baselines": pool_baselines(data_dir, qrels),
               "latency_ms": _percentiles(latencies), "index": index_report}
-    return report, run
+    return report, {fusion: run, "learned-cv": cv.run}
+
+
+def judged_candidates(qrels: dict, topics: dict[str, str]) -> dict[str, TopicCandidates]:
+    """Every judged topic's candidates in CORPUS with their features (an unreadable query has none)."""
+    data, _ = judged_topics({topic: topics[topic] for topic in qrels}, CORPUS, visual_docs)
+    return data
+
+
 
 
 def pool_baselines(data_dir: Path, qrels: dict) -> dict:
@@ -117,9 +131,6 @@ def pool_baselines(data_dir: Path, qrels: dict) -> dict:
     return {"latex_tfidf": rounded(latex), "node_label_tfidf": rounded(labels)}
 
 
-def rounded(scores: dict) -> dict:
-    """The four prime metrics of an evaluation, rounded for reports."""
-    return {m: round(scores[m], 4) for m in METRICS if m in scores}
 
 
 def _percentiles(values: list[float]) -> dict:

@@ -6,10 +6,10 @@ from dataclasses import dataclass
 from django.conf import settings
 from django.core.cache import cache
 
-from ml.retrieval.fusion import DEFAULT_FUSION, FUSIONS
 from searchapp.errors import ApiError
 from searchapp.models import Feedback, Formula
 from searchapp.search.query import MAX_QUERY_CHARS
+from searchapp.search.ranking import DEFAULT_ORDER, ORDERS
 
 RATE_WINDOW_SECONDS = 60
 
@@ -28,7 +28,7 @@ class FeedbackInput:
     formula_id: int
     kind: str
     rank: int
-    fusion: str = DEFAULT_FUSION
+    fusion: str = DEFAULT_ORDER
 
 
 def parse_feedback(data) -> FeedbackInput:
@@ -41,9 +41,9 @@ def parse_feedback(data) -> FeedbackInput:
     kind = data.get("kind")
     if kind not in Feedback.Kind.values:
         raise ApiError("invalid_parameter", f"kind must be one of {', '.join(Feedback.Kind.values)}, got {kind!r}")
-    fusion = data.get("fusion") or DEFAULT_FUSION
-    if fusion not in FUSIONS:
-        raise ApiError("invalid_parameter", f"fusion must be one of {', '.join(FUSIONS)}, got {fusion!r}")
+    fusion = data.get("fusion") or DEFAULT_ORDER
+    if fusion not in ORDERS:
+        raise ApiError("invalid_parameter", f"fusion must be one of {', '.join(ORDERS)}, got {fusion!r}")
     return FeedbackInput(query, _positive_int(data, "formula_id"), kind, _positive_int(data, "rank"), fusion)
 
 

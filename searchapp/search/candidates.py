@@ -14,6 +14,7 @@ from django.db import connection, transaction
 
 from ml.retrieval.codebook import REPRESENTATIONS
 from ml.retrieval.shortlist import shortlist
+from ml.retrieval.structure import KINDS, kinds_of, sizes_of
 from searchapp.vectors import ID_DTYPE, vector_literal
 
 PROBES = 8
@@ -21,10 +22,18 @@ PROBES = 8
 SHORTLIST_SIZE = 400
 """Formulas per representation scored exactly (measured with `bench_search`: see docs/scaling.md)."""
 CENTROID_TABLES = {"slg": "searchapp_slgcentroid", "opg": "searchapp_opgcentroid"}
+STRUCTURE_CANDIDATES = 200
+"""Formulas the structure channel adds: those sharing the most terms with the query among those that share
+one of its largest sub-expressions."""
+SELECTIVE_SUBTREES = 3
+"""The query's largest sub-expressions a formula must share one of to join: large ones are rare, so the GIN
+index finds few rows to count overlaps on."""
 
 
-def candidate_ids(vectors: dict[str, np.ndarray], probes: int, size: int, corpus: str | None) -> set[int]:
-    """The shortlisted formulas of both representations (of one corpus, by name, or of all)."""
+def candidate_ids(vectors: dict[str, np.ndarray], terms: np.ndarray, probes: int, size: int,
+                  corpus: str | None) -> set[int]:
+    """The shortlisted formulas of both representations and the structure channel's (of one corpus, by name,
+    or of all)."""
     found: set[int] = set()
     with transaction.atomic(), connection.cursor() as cursor:
         corpora = _corpus_ids(cursor, corpus)
@@ -33,7 +42,23 @@ def candidate_ids(vectors: dict[str, np.ndarray], probes: int, size: int, corpus
                 nearest = nearest_centroids(cursor, representation, vectors[representation], probes)
                 lists = posting_lists(cursor, representation, sorted({c for _, c, _ in nearest}), corpora)
                 found.update(shortlist(nearest, lists, size).tolist())
+        found.update(structure_matches(cursor, terms, STRUCTURE_CANDIDATES, corpora))
     return found
+
+
+def structure_matches(cursor, terms: np.ndarray, size: int, corpora: list[int] | None) -> list[int]:
+    """Formulas sharing one of the query's largest sub-expressions, the `size` sharing most of its terms
+    (`ml.retrieval.structure`): exact structural matches the embeddings' nearest centroids can miss."""
+    subtrees = terms[kinds_of(terms) == KINDS.index("subtree")]
+    selective = subtrees[np.argsort(-sizes_of(subtrees), kind="stable")[:SELECTIVE_SUBTREES]]
+    if not len(selective):
+        return []
+    corpus_filter = " AND corpus_id = ANY(%s)" if corpora is not None else ""
+    cursor.execute(
+        "SELECT id FROM searchapp_formula WHERE structure && %s::int[]" + corpus_filter
+        + " ORDER BY icount(structure & %s::int[]) DESC, id LIMIT %s",
+        [selective.tolist()] + ([corpora] if corpora is not None else []) + [terms.tolist(), size])
+    return [row[0] for row in cursor.fetchall()]
 
 
 def _corpus_ids(cursor, corpus: str | None) -> list[int] | None:

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ml.formula import FormulaGraphs, parse
+from ml.retrieval.structure import structure_terms
 from searchapp.embedding import embed_graphs, node_labels
 from searchapp.vectors import decode_matrix
 
@@ -24,6 +25,8 @@ class Query:
     """{"slg": (n_slt, d), "opg": (n_opt, d)} unit node vectors, in tree pre-order."""
     labels: dict[str, list[str] | None]
     """{"slt": [...], "opt": [...] or None}: node labels in the vectors' row order."""
+    terms: np.ndarray
+    """Sorted int32 structure terms (`ml.retrieval.structure`)."""
     graphs: FormulaGraphs | None = None
     """The parsed trees, for a query given as text (drawn on the results page)."""
 
@@ -31,9 +34,12 @@ class Query:
 def parse_query(text: str, notation: str = "latex") -> Query:
     """Raises `ml.formula.ParseError` for text that cannot be read in `notation`."""
     graphs = parse(text, notation)
-    return Query(text, notation, embed_graphs([graphs])[0], node_labels(graphs), graphs)
+    return Query(text, notation, embed_graphs([graphs])[0], node_labels(graphs),
+                 structure_terms(graphs.slt, graphs.opt), graphs)
 
 
-def stored_query(text: str, notation: str, slg_matrix: bytes, opg_matrix: bytes, labels: dict) -> Query:
-    """The query of a stored formula, from its row: no parsing, no embedding."""
-    return Query(text, notation, {"slg": decode_matrix(slg_matrix), "opg": decode_matrix(opg_matrix)}, labels)
+def stored_query(formula) -> Query:
+    """The query of a stored `Formula` row: no parsing, no embedding."""
+    return Query(formula.latex, formula.notation, {"slg": decode_matrix(formula.slg_matrix),
+                                                   "opg": decode_matrix(formula.opg_matrix)},
+                 formula.node_labels, np.array(formula.structure, dtype=np.int32))

@@ -24,6 +24,8 @@ class SearchHit:
     parts: dict[str, float]
     rank: int
     alignment: dict[str, Alignment] = field(default_factory=dict)
+    signals: list[tuple[str, float]] = field(default_factory=list)
+    """The learned ranker's features that raised this hit most, with their contributions (`ml.ranking.features`)."""
 
     @property
     def formula_id(self) -> int:
@@ -34,6 +36,7 @@ class SearchHit:
 class SearchResults:
     query: Query
     fusion: str
+    """What ordered the hits: "learned" or the dense fusion used (`searchapp.search.ranking.ORDERS`)."""
     hits: list[SearchHit]
     candidates: int
     elapsed_ms: float

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ml.ranking.features import Candidates
 from ml.retrieval.maxsim import maxsim, maxsim_stacked
 from searchapp.search.results import Alignment
 from searchapp.vectors import decode_stacked
@@ -27,6 +28,16 @@ class Decoded:
 
     def matrix(self, candidate: int) -> np.ndarray:
         return self.stacked[self.starts[candidate]:self.starts[candidate] + self.sizes[candidate]]
+
+
+@dataclass(frozen=True)
+class Scored:
+    """A query's exactly scored candidates: formula ids, their decoded matrices, maxsim parts and ranking inputs."""
+
+    ids: list[int]
+    decoded: dict[str, Decoded]
+    parts: dict[str, np.ndarray]
+    candidates: Candidates
 
 
 def decode(blobs: list[bytes]) -> Decoded:

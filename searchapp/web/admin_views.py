@@ -1,4 +1,4 @@
-"""Staff pages inside the admin: corpus upload, a job's live progress, feedback grouped by query.
+"""Staff pages inside the admin: corpus upload, a job's live progress, feedback grouped by query, rankers.
 
 Each is wrapped by `admin_site.admin_view` in `searchapp.admin`, which enforces staff login.
 """
@@ -13,8 +13,11 @@ from django.utils import timezone
 
 from searchapp.feedback.qrels import query_id
 from searchapp.indexing.actions import save_upload, start_index_job
-from searchapp.models import Feedback, IndexJob
+from searchapp.learning.training import corpus_history
+from searchapp.models import Corpus, Feedback, IndexJob
+from searchapp.search.ranking import ranker_source
 from searchapp.web.forms import UploadForm
+from searchapp.web.history_svg import history_chart
 
 FORM_OVERHEAD_BYTES = 64 * 1024
 """Multipart headers and the other fields, on top of the file itself."""
@@ -62,6 +65,28 @@ def feedback_by_query(request: HttpRequest) -> HttpResponse:
     queries = [{**row, "query_id": query_id(row["query"])} for row in rows[:500]]
     context = {**admin.site.each_context(request), "title": "Feedback per query", "queries": queries}
     return render(request, "admin/searchapp/feedback_by_query.html", context)
+
+
+def rankers(request: HttpRequest) -> HttpResponse:
+    """Per corpus: its judgments, the ranker its searches use, and each training's metrics before and after."""
+    counts = {row["formula__corpus__name"]: row for row in Feedback.objects.values("formula__corpus__name").annotate(
+        relevant=Count("id", filter=Q(kind=Feedback.Kind.RELEVANT)),
+        not_relevant=Count("id", filter=Q(kind=Feedback.Kind.NOT_RELEVANT)),
+        clicks=Count("id", filter=Q(kind=Feedback.Kind.CLICK)), queries=Count("query", distinct=True))}
+    corpora = []
+    for corpus in Corpus.objects.order_by("name"):
+        history = corpus_history(corpus.name)
+        in_use = RANKER_SOURCES[ranker_source(corpus.name)[0]]
+        corpora.append({"name": corpus.name, "counts": counts.get(corpus.name, {}), "in_use": in_use,
+                        "history": list(reversed(history)),
+                        "charts": [history_chart(history, metric, label) for metric, label in CHARTED]})
+    context = {**admin.site.each_context(request), "title": "Rankers per corpus", "corpora": corpora}
+    return render(request, "admin/searchapp/rankers.html", context)
+
+
+CHARTED = (("map_prime", "MAP′"), ("p10_prime", "P′@10"))
+RANKER_SOURCES = {"corpus": "its own ranker, trained on its feedback", "shipped": "the shipped ranker (models/ranker)",
+                  "none": "dense fusion: no ranker is trained"}
 
 
 def job_progress(job: IndexJob) -> dict:

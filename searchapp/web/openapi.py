@@ -2,9 +2,10 @@
 from __future__ import annotations
 
 from ml.formula import NOTATIONS
-from ml.retrieval.fusion import DEFAULT_FUSION, FUSIONS
+from ml.ranking.features import FEATURES
 from searchapp.models import MAX_K, Feedback
 from searchapp.search.query import MAX_QUERY_CHARS
+from searchapp.search.ranking import DEFAULT_ORDER, ORDERS
 
 
 def _error(description: str) -> dict:
@@ -35,8 +36,9 @@ SEARCH = {
                    {"type": "string", "enum": ["latex", "mathml", "slt", "auto"], "default": "latex"}),
             _query("k", "results to return", {"type": "integer", "minimum": 1, "maximum": MAX_K, "default": 10}),
             _query("offset", "results to skip", {"type": "integer", "minimum": 0, "default": 0}),
-            _query("fusion", "how SLG and OPG scores combine", {"type": "string", "enum": list(FUSIONS),
-                                                                  "default": DEFAULT_FUSION}),
+            _query("fusion", "how candidates are ordered: `learned` by the LambdaMART ranker over dense and structural "
+                   "signals (the dense `f1` fusion when no ranker is trained), or one fusion of the SLG and OPG scores",
+                   {"type": "string", "enum": list(ORDERS), "default": DEFAULT_ORDER}),
             _query("corpus", "only formulas of this corpus", {"type": "string"}),
         ],
         "responses": {"200": _ok("ranked results", "SearchResults"),
@@ -95,6 +97,10 @@ SCHEMAS = {
             "notation": NOTATION, "corpus": {"type": "string"}, "score": {"type": "number"},
             "parts": {"type": "object", "properties": {"slg": {"type": "number"}, "opg": {"type": "number"}}},
             "alignment": {"type": "object", "additionalProperties": {"$ref": "#/components/schemas/Alignment"}},
+            "signals": {"type": "array", "description": "the learned ranker's features that raised this result most",
+                        "items": {"type": "object", "properties": {
+                            "feature": {"type": "string", "enum": list(FEATURES)}, "meaning": {"type": "string"},
+                            "contribution": {"type": "number"}}}},
             "posts": {"type": "array", "items": {"type": "object"}}}}}}},
     "Formula": {"type": "object", "properties": {
         "id": {"type": "integer"}, "latex": {"type": "string"}, "notation": NOTATION, "corpus": {"type": "string"},
@@ -104,7 +110,7 @@ SCHEMAS = {
     "FeedbackInput": {"type": "object", "required": ["query", "formula_id", "kind", "rank"], "properties": {
         "query": {"type": "string"}, "formula_id": {"type": "integer"},
         "kind": {"type": "string", "enum": list(Feedback.Kind.values)}, "rank": {"type": "integer", "minimum": 1},
-        "fusion": {"type": "string", "enum": list(FUSIONS), "default": DEFAULT_FUSION}}},
+        "fusion": {"type": "string", "enum": list(ORDERS), "default": DEFAULT_ORDER}}},
     "Feedback": {"type": "object", "properties": {
         "id": {"type": "integer"}, "query": {"type": "string"}, "formula_id": {"type": "integer"},
         "kind": {"type": "string"}, "rank": {"type": "integer"}, "fusion": {"type": "string"}}},

@@ -5,10 +5,10 @@ from django.http import HttpRequest
 
 from ml.formula import NOTATIONS
 from ml.formula.slt_string import looks_like_slt_string
-from ml.retrieval.fusion import DEFAULT_FUSION, FUSIONS
 from searchapp.errors import ApiError
 from searchapp.models import MAX_K
 from searchapp.search.query import MAX_QUERY_CHARS
+from searchapp.search.ranking import DEFAULT_ORDER, ORDERS
 
 
 def int_param(request: HttpRequest, name: str, default: int, low: int, high: int) -> int:
@@ -57,4 +57,4 @@ def search_params(request: HttpRequest, default_notation: str = "latex") -> dict
     query = query_param(request)
     return {"text": query, "notation": notation_param(request, query, default_notation),
             "k": int_param(request, "k", 10, 1, MAX_K), "offset": int_param(request, "offset", 0, 0, 10_000),
-            "fusion": choice_param(request, "fusion", FUSIONS, DEFAULT_FUSION), "corpus": request.GET.get("corpus") or None}
+            "fusion": choice_param(request, "fusion", ORDERS, DEFAULT_ORDER), "corpus": request.GET.get("corpus") or None}

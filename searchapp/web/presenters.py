@@ -16,6 +16,7 @@ from django.utils.html import strip_tags
 
 from ml.formula import ParseError, parse, tree_from_slt_string
 from ml.formula.tree import Tree, node_value
+from ml.ranking.features import FEATURE_HELP
 from searchapp.models import Formula, Occurrence
 from searchapp.search.results import SearchHit, SearchResults
 from searchapp.web.trees_svg import tree_svg
@@ -63,6 +64,12 @@ class ResultItem:
         return {"query": {str(k): v for k, v in self.query_colours.items()},
                 "result": {str(k): v for k, v in self.result_colours.items()}}
 
+    @property
+    def signals(self) -> list[dict]:
+        """The learned ranker's features that raised this hit most, in words (empty under a dense fusion)."""
+        return [{"feature": name, "meaning": FEATURE_HELP[name], "contribution": value}
+                for name, value in self.hit.signals]
+
     @cached_property
     def tree(self) -> str:
         """The result's SLT as SVG with its aligned nodes coloured (drawn only when a page shows it)."""
@@ -97,6 +104,7 @@ def results_dict(results: SearchResults, items: list[ResultItem]) -> dict:
                 "score": round(item.hit.score, 5),
                 "parts": {name: round(value, 5) for name, value in item.hit.parts.items()},
                 "alignment": {name: asdict(a) for name, a in item.hit.alignment.items()},
+                "signals": item.signals,
                 "posts": [asdict(snippet) for snippet in item.snippets],
             }
             for item in items

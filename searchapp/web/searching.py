@@ -21,5 +21,5 @@ def read_query(text: str, notation: str) -> Query:
 
 def neighbours(formula: Formula, k: int = 10) -> list[SearchHit]:
     """The formula's nearest formulas by the search itself, from its stored vectors (its own row excluded)."""
-    query = stored_query(formula.latex, formula.notation, formula.slg_matrix, formula.opg_matrix, formula.node_labels)
+    query = stored_query(formula)
     return Formula.objects.exclude(pk=formula.pk).search(query, k=k).hits

@@ -7,12 +7,11 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.csrf import ensure_csrf_cookie
 from django.views.decorators.http import require_GET, require_POST
 
-from ml.retrieval.fusion import FUSIONS
 from searchapp.errors import ApiError
 from searchapp.feedback.actions import client_key, parse_feedback, record_feedback
-from searchapp.feedback.tuning import load_setting
 from searchapp.health import health_report
 from searchapp.models import Corpus, Formula, Post
+from searchapp.search.ranking import DEFAULT_ORDER, ORDERS
 from searchapp.web import search_page
 from searchapp.web.params import int_param, search_params
 from searchapp.web.presenters import formula_detail, present
@@ -30,29 +29,27 @@ def healthz(request: HttpRequest) -> JsonResponse:
 @ensure_csrf_cookie  # the page's feedback requests send this token back
 def home(request: HttpRequest) -> HttpResponse:
     """The search page; with `?q=` it also renders the results, so searching works without JavaScript."""
-    tuned = load_setting()  # the fusion tuned on feedback: the default when the request names none
     context = {"query": request.GET.get("q", "").strip(), "examples": search_page.EXAMPLES,
-               "palette": search_page.PALETTE, "fusions": FUSIONS, "notations": search_page.NOTATION_CHOICES,
+               "palette": search_page.PALETTE, "fusions": ORDERS, "notations": search_page.NOTATION_CHOICES,
                "notation": request.GET.get("notation") or "auto",
-               "fusion": request.GET.get("fusion") or tuned["fusion"],
+               "fusion": request.GET.get("fusion") or DEFAULT_ORDER,
                "corpus": request.GET.get("corpus", ""), "corpora": Corpus.objects.values_list("name", flat=True)}
     status = 200
     if context["query"]:
         try:
-            context.update(_search(request, tuned))
+            context.update(_search(request))
         except ApiError as error:
             context["error"], status = search_page.error_context(error.message, error.pos), error.status
     return render(request, "searchapp/search.html", context, status=status)
 
 
-def _search(request: HttpRequest, tuned: dict) -> dict:
+def _search(request: HttpRequest) -> dict:
     params = search_params(request, default_notation="auto")
-    fusion = params["fusion"] if request.GET.get("fusion") else tuned["fusion"]
     page = int_param(request, "page", 1, 1, search_page.MAX_PAGES)
     query = read_query(params["text"], params["notation"])
     results = Formula.objects.search(query, k=search_page.PAGE_SIZE, offset=(page - 1) * search_page.PAGE_SIZE,
-                                     fusion=fusion, corpus=params["corpus"], slg_weight=tuned["slg_weight"])
-    return {"results": results, "items": present(results), "fusion": fusion,
+                                     fusion=params["fusion"], corpus=params["corpus"])
+    return {"results": results, "items": present(results), "fusion": params["fusion"],
             "notation_name": search_page.NOTATION_NAMES[query.notation],
             "pager": search_page.page_numbers(results.candidates, page),
             "query_tree": search_page.query_tree_svg(query), "query_latex": search_page.query_latex(query)}

@@ -15,6 +15,13 @@ FORMULAS = [
 ]
 
 
+@pytest.fixture(autouse=True)
+def corpus_rankers(settings, tmp_path):
+    """Rankers trained by a test stay in its own folder."""
+    settings.MATHSEARCH_CORPUS_RANKERS_DIR = tmp_path / "rankers"
+    return settings.MATHSEARCH_CORPUS_RANKERS_DIR
+
+
 @pytest.fixture
 def index_file(tmp_path):
     """Index lines of LaTeX into a corpus, in this process; returns the finished job."""

@@ -33,6 +33,7 @@ def latex_file(lines, name="f.txt"):
     pytest.param(UPLOAD, id="upload"),
     pytest.param("/admin/searchapp/indexjob/1/progress.json", id="progress"),
     pytest.param("/admin/searchapp/feedback/by-query/", id="feedback-by-query"),
+    pytest.param("/admin/searchapp/feedback/rankers/", id="rankers"),
 ])
 def test_staff_pages_need_a_staff_login(client, django_user_model, path):
     assert client.get(path).status_code == 302
@@ -125,3 +126,21 @@ def test_feedback_is_listed_per_query(staff, index_file):
     assert "x^2+y^2" in rows[1] and "<td>1</td><td>1</td><td>1</td><td>3</td>" in rows[1]
     listing = staff.get("/admin/searchapp/feedback/", {"query__exact": "e^x"})
     assert listing.status_code == 200 and "1 feedback" in listing.content.decode()
+
+
+def test_rankers_page_shows_judgments_and_each_training_before_and_after(staff, index_file, corpus_rankers):
+    from io import StringIO
+
+    from django.core.management import call_command
+
+    index_file()
+    formulas = list(Formula.objects.order_by("id"))
+    for query in ("x^2 + y^2", "a+b"):
+        Feedback.objects.create(query=query, formula=formulas[0], kind="relevant", rank=1)
+        Feedback.objects.create(query=query, formula=formulas[2], kind="not_relevant", rank=2)
+    before = staff.get("/admin/searchapp/feedback/rankers/").content.decode()
+    assert "2 relevant, 2 not relevant" in before and "No ranker trained on this corpus" in before
+    call_command("train_ranker", "--feedback", "--corpus", "test", stdout=StringIO(), stderr=StringIO())
+    after = staff.get("/admin/searchapp/feedback/rankers/").content.decode()
+    assert "its own ranker" in after and after.count('<svg class="history-chart"') == 2
+    assert re.search(r"<td>2</td><td>4</td>", after)

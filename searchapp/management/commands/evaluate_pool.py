@@ -22,11 +22,10 @@ from ml.embed import load_default_model
 from ml.evaluation import bootstrap
 from ml.evaluation.baselines import latex_tfidf_run, node_label_tfidf_run, random_baseline
 from ml.evaluation.dev_split import load_dev_split
-from ml.evaluation.metrics import evaluate
+from ml.evaluation.metrics import evaluate, rounded
 from ml.evaluation.model_pool_evaluation import best_seeds, evaluate_configurations, run_for, score_pools
 from ml.models.encoders import NodeEncoderModel
 from ml.retrieval.fusion import DEFAULT_FUSION
-from searchapp.benchmarks.arqmath1 import rounded
 
 DEFAULT_DATA = settings.BASE_DIR.parent / "shared" / "data"
 LABELS = {"ndcg_prime": "nDCG′", "map_prime": "MAP′", "p10_prime": "P′@10"}

@@ -1,19 +1,16 @@
-"""Feedback: the JSON endpoint (CSRF, rate limit, validation), the no-JS form, qrels export, fusion tuning."""
+"""Feedback: the JSON endpoint (CSRF, rate limit, validation), the no-JS form, qrels export."""
 import json
 import os
 import subprocess
 import sys
 from io import StringIO
 
-import numpy as np
 import pytest
 from django.core.cache import cache
 from django.core.management import call_command
 from django.test import Client
 
-from ml.retrieval.fusion import DEFAULT_FUSION
 from searchapp.feedback.qrels import judgements, query_id
-from searchapp.feedback.tuning import FusionSetting, _mean_ap, load_setting
 from searchapp.models import Feedback, Formula
 from tests.conftest import REPO
 
@@ -152,35 +149,3 @@ def test_exported_qrels_parse_with_the_benchmark_reader(formula, tmp_path):
     call_command("export_qrels", "--out", str(out), stdout=StringIO())
     read = parse_qrels(out.read_text())
     assert (read.value, read.problems) == ({query_id("a b"): {str(formula.pk): 2}}, [])
-
-
-def test_map_prime_of_a_fusion_follows_the_judgements():
-    # Formula 1 wins on SLG, formula 2 on OPG; only formula 2 is relevant.
-    candidates = {"q": (np.array([1, 2]), np.array([0.9, 0.5]), np.array([0.1, 0.6]))}
-    judged = {"q": {1: 0, 2: 2}}
-    assert _mean_ap(FusionSetting("max"), candidates, judged) == pytest.approx(0.5)
-    assert _mean_ap(FusionSetting("weighted", 0.0), candidates, judged) == pytest.approx(1.0)
-
-
-def test_tune_fusion_prints_before_and_after_and_saves_the_setting(index_file, settings, tmp_path):
-    settings.MATHSEARCH_FUSION_FILE = tmp_path / "fusion.json"
-    index_file()
-    wanted = Formula.objects.get(latex=r"a^2 + b^2 = c^2")
-    for formula in Formula.objects.exclude(pk=wanted.pk):
-        Feedback.objects.create(query="p^2 + q^2 = r^2", formula=formula, kind="not_relevant", rank=1)
-    Feedback.objects.create(query="p^2 + q^2 = r^2", formula=wanted, kind="relevant", rank=3)
-    out = StringIO()
-    call_command("tune_fusion", "--corpus", "test", "--json", stdout=out)
-    summary = json.loads(out.getvalue())
-    assert summary["queries"] == 1
-    assert summary["before"]["fusion"] == DEFAULT_FUSION
-    assert summary["after"]["map_prime"] >= summary["before"]["map_prime"] > 0
-    saved = load_setting()
-    assert (saved["fusion"], saved["slg_weight"]) == (summary["after"]["fusion"], summary["after"]["slg_weight"])
-
-
-def test_tune_fusion_without_judgements_says_so(db):
-    from django.core.management.base import CommandError
-
-    with pytest.raises(CommandError, match="no query has a 'relevant' judgement"):
-        call_command("tune_fusion", stdout=StringIO())

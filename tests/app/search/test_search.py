@@ -73,9 +73,9 @@ def test_a_search_reads_the_database_a_pinned_number_of_times(index_file):
         results = Formula.objects.search(query, k=5, shortlist_size=2, corpus="big")
         present(results)
     statements = [q["sql"].split()[0].upper() for q in captured.captured_queries]
-    # ids-if-small, savepoint, corpus id, 2 × (ef_search, nearest centroids, posting lists), release,
-    # candidate matrices, hit rows, hit posts
-    assert len(statements) == 13, statements
+    # ids-if-small, savepoint, corpus id, 2 × (ef_search, nearest centroids, posting lists), structure matches,
+    # release, candidate matrices, hit rows, hit posts
+    assert len(statements) == 14, statements
     assert 1 <= len(results.hits) == min(5, results.candidates)
 
 
@@ -91,7 +91,7 @@ def test_a_query_in_each_notation_finds_the_same_formula(indexed):
 def test_a_stored_formula_is_searched_from_its_vectors_without_parsing(indexed, monkeypatch):
     formula = Formula.objects.get(latex="a^2 + b^2 = c^2")
     monkeypatch.setattr("searchapp.search.query.parse", None)  # any parse would fail loudly
-    query = stored_query(formula.latex, formula.notation, formula.slg_matrix, formula.opg_matrix, formula.node_labels)
+    query = stored_query(formula)
     hits = Formula.objects.exclude(pk=formula.pk).search(query, k=2).hits
     assert formula.pk not in [hit.formula_id for hit in hits]
     assert hits[0].formula.latex == "x^2 + y^2 = z^2"

@@ -2,8 +2,11 @@
 import json
 import re
 
+import numpy as np
 import pytest
 
+from ml.ranking.features import FEATURES
+from ml.ranking.ranker import Capacity, TrainingTopic, fit
 from searchapp.models import Formula, Occurrence, Post
 
 pytestmark = pytest.mark.django_db
@@ -74,10 +77,15 @@ def test_pagination_shows_twenty_per_page(index_file, client):
     assert "Page 2 of 2" in second
 
 
-def test_the_tuned_fusion_is_the_default(indexed, client, settings, tmp_path):
-    settings.MATHSEARCH_FUSION_FILE = tmp_path / "fusion.json"
-    settings.MATHSEARCH_FUSION_FILE.write_text(json.dumps({"fusion": "rrf", "slg_weight": 0.5}))
-    assert "fusion rrf" in client.get("/", {"q": "x^2"}).content.decode()
+def test_the_learned_ranker_is_the_default_and_dense_fusion_its_fallback(indexed, client, settings, tmp_path):
+    settings.MATHSEARCH_RANKER_DIR = tmp_path / "no-ranker"
+    assert "fusion f1" in client.get("/", {"q": "x^2"}).content.decode()
+    settings.MATHSEARCH_RANKER_DIR = tmp_path / "ranker"
+    rng = np.random.default_rng(0)
+    topics = [TrainingTopic(features := rng.random((30, len(FEATURES))).astype(np.float32),
+                            np.digitize(features[:, FEATURES.index("path_recall")], [0.5, 0.8])) for _ in range(6)]
+    fit(topics, Capacity(3, 10)).save(settings.MATHSEARCH_RANKER_DIR, {})
+    assert "fusion learned" in client.get("/", {"q": "x^2"}).content.decode()
     assert "fusion avg" in client.get("/", {"q": "x^2", "fusion": "avg"}).content.decode()
 
 

@@ -1,0 +1,120 @@
+"""Train the learned ranker: on the ARQMath development topics (the shipped `models/ranker`), and on a corpus's
+relevance feedback added to them (that corpus's own ranker).
+
+Every metric reported is cross-validated over topics (`ml.ranking.cross_validation`); the saved model is then
+fitted on all topics with the capacity the cross-validation chose.
+"""
+from __future__ import annotations
+
+import datetime
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from ml.evaluation.metrics import evaluate, rounded
+from ml.ranking.cross_validation import TopicCandidates, choose_capacity, cross_validate, ranking, training_topic
+from ml.ranking.features import FEATURES
+from ml.ranking.ranker import CAPACITIES, Capacity, Ranker, RankerError, fit, read_report
+from searchapp.benchmarks import arqmath1
+from searchapp.feedback.qrels import judgements, query_id
+from searchapp.learning.judged import judged_topics
+from searchapp.search.ranking import corpus_ranker_dir
+
+RELEVANT_GRADE = 2
+LABELS = {"ndcg_prime": "nDCG′", "map_prime": "MAP′", "p10_prime": "P′@10"}
+HISTORY_KEPT = 50
+
+
+@dataclass(frozen=True)
+class Judged:
+    data: dict[str, TopicCandidates]
+    qrels: dict[str, dict[str, int]]
+    unreadable: list[str]
+
+
+def dev_topics(data_dir: Path, qrels_path: Path, progress=print) -> Judged:
+    """The development topics' candidates in the ARQMath-1 benchmark corpus, indexed into the current database
+    (call inside `throwaway_database`)."""
+    qrels = arqmath1.read_qrels(qrels_path).checked(qrels_path)
+    topics = arqmath1.read_topic_latex(data_dir / arqmath1.QUERIES).checked(data_dir / arqmath1.QUERIES)
+    arqmath1.build_corpus(data_dir, progress)
+    data, unreadable = judged_topics({topic: topics[topic] for topic in qrels}, arqmath1.CORPUS, arqmath1.visual_docs)
+    return Judged(data, qrels, unreadable)
+
+
+def feedback_topics(corpus: str) -> Judged:
+    """The corpus's feedback-judged queries with at least one relevant formula, as topics named by query hash."""
+    judged = {query: grades for query, grades in judgements(corpus=corpus).items()
+              if max(grades.values()) >= RELEVANT_GRADE}
+    texts = {"fb-" + query_id(query): query for query in judged}
+    data, unreadable = judged_topics(texts, corpus)
+    qrels = {topic: {str(formula): grade for formula, grade in judged[texts[topic]].items()} for topic in texts}
+    return Judged(data, {topic: grades for topic, grades in qrels.items() if topic in data}, unreadable)
+
+
+def train_on_dev(dev: Judged) -> tuple[Ranker, dict]:
+    """Cross-validate, choose the capacity over all topics, fit on all; the report of what was measured."""
+    cv = cross_validate(dev.data, dev.qrels)
+    capacity = dev_capacity(dev)
+    ranker = fit([training_topic(dev.data[t], dev.qrels[t]) for t in dev.data if t in dev.qrels], capacity)
+    report = {"trained_on": "ARQMath-1 Task 2 development topics", "topics": len(dev.data),
+              "unreadable_topics": dev.unreadable, "cross_validated": cv.report(),
+              "importance": importance(ranker)}
+    return ranker, report
+
+
+def train_on_feedback(feedback: Judged, dev: Judged, shipped: Ranker | None, capacity: Capacity,
+                      previous: list[dict]) -> tuple[Ranker, dict]:
+    """The corpus's ranker: fitted on the development topics plus the feedback queries. "before" is how the
+    feedback queries rank by dense fusion and by the shipped ranker (which never saw them); "after" is the new
+    ranker cross-validated over the feedback queries, each fold trained on the other folds and all dev topics."""
+    dev_training = [training_topic(dev.data[t], dev.qrels[t]) for t in dev.data if t in dev.qrels]
+    cv = cross_validate(feedback.data, feedback.qrels, capacity=capacity, always=dev_training)
+    before = {"dense": rounded(cv.dense)}
+    if shipped is not None:
+        before["shipped"] = rounded(evaluate({t: ranking(c, shipped.scores(c.features)) for t, c in feedback.data.items()},
+                                             feedback.qrels))
+    entry = {"at": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
+             "queries": len(feedback.data), "judgments": sum(len(g) for g in feedback.qrels.values()),
+             "before": before, "after": rounded(cv.ranker)}
+    training = dev_training + [training_topic(feedback.data[t], feedback.qrels[t]) for t in feedback.data]
+    ranker = fit(training, capacity)
+    report = {"trained_on": "this corpus's feedback" + (" and the ARQMath-1 Task 2 development topics" if dev.data else ""),
+              "topics": len(dev_training) + len(feedback.data), "unreadable_queries": len(feedback.unreadable),
+              "cross_validated": cv.report(), "importance": importance(ranker),
+              "history": (previous + [entry])[-HISTORY_KEPT:]}
+    return ranker, report
+
+
+def dev_capacity(dev: Judged) -> Capacity:
+    """The capacity that cross-validates best over all development topics (the smallest without any)."""
+    topics = sorted(t for t in dev.data if t in dev.qrels)
+    return choose_capacity(dev.data, dev.qrels, topics) if topics else CAPACITIES[0]
+
+
+def cv_lines(cv: dict) -> list[str]:
+    """A cross-validation report (`CrossValidation.report`) as lines of text: means, paired Δ, folds."""
+    lines = [f"{'':12}" + "".join(f"{LABELS[m]:>9}" for m in LABELS)]
+    lines += [f"{name:12}" + "".join(f"{cv[name][m]:>9.4f}" for m in LABELS) for name in ("learned", "dense")]
+    lines += [f"  Δ {LABELS[metric]}: {mean:+.4f} [{lo:+.4f}, {hi:+.4f}]"
+              for metric, (mean, lo, hi) in cv["delta_vs_dense"].items()]
+    lines += [f"  fold of {fold['topics']} topics, {fold['capacity']}: MAP′ {fold['learned']['map_prime']:.3f}"
+              f" (dense {fold['dense']['map_prime']:.3f}), P′@10 {fold['learned']['p10_prime']:.3f}"
+              f" (dense {fold['dense']['p10_prime']:.3f})" for fold in cv["folds"]]
+    return lines
+
+
+def corpus_history(corpus: str) -> list[dict]:
+    """The trainings of the corpus's own ranker so far (empty if it has none)."""
+    try:
+        return read_report(corpus_ranker_dir(corpus)).get("history", [])
+    except RankerError:  # none yet, or unreadable: no history to show
+        return []
+
+
+def importance(ranker: Ranker) -> dict[str, float]:
+    """Each feature's share of the total split gain."""
+    gains = np.asarray(ranker.booster.feature_importance("gain"), dtype=np.float64)
+    total = gains.sum() or 1.0
+    return {name: round(float(gain / total), 4) for name, gain in zip(FEATURES, gains)}

@@ -1,0 +1,93 @@
+"""`python manage.py train_ranker --qrels QRELS [--json]` and `train_ranker --feedback --corpus NAME [--qrels QRELS]`.
+
+With `--qrels` it indexes the ARQMath-1 benchmark corpus into a throw-away database (a few minutes) and reads
+the development topics' candidates through the real search path. Alone, it cross-validates the ranker over
+those topics (nested, topic-grouped 5-fold), prints the held-out metrics beside the dense-only ranking of the
+same candidates, and saves the ranker fitted on all topics into `models/ranker`. With `--feedback --corpus NAME`
+the corpus's relevance feedback (the site's Relevant / Not relevant buttons) is added to them (or, without
+`--qrels`, used alone) and the ranker is saved for that corpus: its searches use it from then on.
+"""
+import json
+from pathlib import Path
+
+from django.conf import settings
+from django.core.management.base import BaseCommand, CommandError
+
+from ml.data.tolerant import MalformedFile
+from ml.ranking.ranker import Capacity, RankerError, load, read_report
+from searchapp.benchmarks.database import throwaway_database
+from searchapp.learning import training
+from searchapp.models import Corpus
+from searchapp.search.ranking import corpus_ranker_dir
+
+DEFAULT_DATA = settings.BASE_DIR.parent / "shared" / "data"
+
+
+class Command(BaseCommand):
+    help = "Train the LambdaMART ranker on the development topics (and a corpus's feedback), cross-validated."
+
+    def add_arguments(self, parser):
+        parser.add_argument("--qrels", type=Path, help="the ARQMath-1 Task 2 development qrels")
+        parser.add_argument("--data", type=Path, default=DEFAULT_DATA, help="the shared data folder")
+        parser.add_argument("--feedback", action="store_true", help="add the feedback judgments of --corpus")
+        parser.add_argument("--corpus", help="with --feedback: the corpus whose feedback trains its own ranker")
+        parser.add_argument("--out", type=Path, help="where to save (default: models/ranker, or the corpus's ranker)")
+        parser.add_argument("--json", action="store_true")
+
+    def handle(self, *args, qrels: Path | None, data: Path, feedback: bool, corpus: str | None, out: Path | None,
+               **options):
+        if feedback != bool(corpus):
+            raise CommandError("--feedback and --corpus go together: the feedback of one corpus trains its ranker")
+        if not (qrels or feedback):
+            raise CommandError("give --qrels (the development topics), --feedback --corpus NAME, or both")
+        for path in (qrels, data) if qrels else ():
+            if not path.exists():
+                raise CommandError(f"not found: {path}")
+        progress = self.stderr.write if options["json"] else self.stdout.write
+        judged = self._feedback(corpus) if corpus else None
+        dev = self._dev(data, qrels, progress) if qrels else training.Judged({}, {}, [])
+        if judged is None:
+            ranker, report = training.train_on_dev(dev)
+            out = out or settings.MATHSEARCH_RANKER_DIR
+        else:
+            shipped = self._shipped()
+            capacity = Capacity(*read_report(settings.MATHSEARCH_RANKER_DIR)["capacity"]) if shipped else None
+            ranker, report = training.train_on_feedback(judged, dev, shipped, capacity or training.dev_capacity(dev),
+                                                        training.corpus_history(corpus))
+            out = out or corpus_ranker_dir(corpus)
+        ranker.save(out, report)
+        if options["json"]:
+            self.stdout.write(json.dumps({**report, "saved_to": str(out)}, indent=2, ensure_ascii=False))
+        else:
+            self._print(report, out)
+
+    def _dev(self, data: Path, qrels: Path, progress) -> training.Judged:
+        try:
+            with throwaway_database():
+                return training.dev_topics(data, qrels, progress)
+        except MalformedFile as error:
+            raise CommandError(str(error)) from None
+
+    def _feedback(self, corpus: str) -> training.Judged:
+        if not Corpus.objects.filter(name=corpus).exists():
+            raise CommandError(f"no corpus named {corpus!r}")
+        judged = training.feedback_topics(corpus)
+        if len(judged.data) < 2:
+            raise CommandError(f"corpus {corpus!r} has {len(judged.data)} queries with a 'relevant' judgment; "
+                               "at least 2 are needed to cross-validate a ranker on them")
+        return judged
+
+    def _shipped(self):
+        try:
+            return load(settings.MATHSEARCH_RANKER_DIR)
+        except RankerError:
+            return None
+
+    def _print(self, report: dict, out: Path) -> None:
+        self.stdout.write(f"trained on {report['trained_on']} ({report['topics']} topics); cross-validated:")
+        for line in training.cv_lines(report["cross_validated"]):
+            self.stdout.write(line)
+        self.stdout.write("feature importance (share of gain): " + ", ".join(
+            f"{name} {share:.2f}" for name, share in sorted(report["importance"].items(), key=lambda kv: -kv[1])))
+        self.stdout.write(self.style.SUCCESS(f"saved to {out}"))
+

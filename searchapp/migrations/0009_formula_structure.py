@@ -1,0 +1,49 @@
+import django.contrib.postgres.fields
+import django.contrib.postgres.indexes
+from django.contrib.postgres.operations import CreateExtension
+from django.db import migrations, models
+
+BATCH = 2000
+
+
+def fill_structure(apps, schema_editor):
+    """Terms of the formulas stored before, from their canonical SLT strings: both trees are rebuilt from the
+    SLT exactly as indexing builds them (checked on 1,000 real formulas: identical terms)."""
+    from ml.formula import ParseError, parse
+    from ml.retrieval.structure import structure_terms
+
+    formula = apps.get_model("searchapp", "Formula")
+    batch = []
+    for row in formula.objects.only("id", "slt_string").iterator(chunk_size=BATCH):
+        try:
+            graphs = parse(row.slt_string, "slt")
+        except ParseError:  # kept without terms: search ranks it by its dense scores
+            continue
+        row.structure = structure_terms(graphs.slt, graphs.opt).tolist()
+        batch.append(row)
+        if len(batch) == BATCH:
+            formula.objects.bulk_update(batch, ["structure"])
+            batch = []
+    formula.objects.bulk_update(batch, ["structure"])
+
+
+class Migration(migrations.Migration):
+    """Structure terms per formula, with a GIN index (intarray's operator class)."""
+
+    dependencies = [
+        ('searchapp', '0008_feedback_default_fusion_f1'),
+    ]
+
+    operations = [
+        CreateExtension("intarray"),
+        migrations.AddField(
+            model_name='formula',
+            name='structure',
+            field=django.contrib.postgres.fields.ArrayField(base_field=models.IntegerField(), blank=True, default=list, help_text='sorted hashed structure terms (ml.retrieval.structure): symbol pairs, operator paths, sub-expressions, operators, symbols', size=None),
+        ),
+        migrations.RunPython(fill_structure, migrations.RunPython.noop),
+        migrations.AddIndex(
+            model_name='formula',
+            index=django.contrib.postgres.indexes.GinIndex(fields=['structure'], name='formula_structure_gin', opclasses=['gin__int_ops']),
+        ),
+    ]

@@ -1,0 +1,71 @@
+"""`train_ranker --feedback`: a corpus's judgments train its own ranker, measured before and after, used at once."""
+import json
+from io import StringIO
+
+import pytest
+from django.core.management import call_command
+from django.core.management.base import CommandError
+
+from ml.ranking.ranker import load
+from searchapp.models import Feedback, Formula
+from searchapp.search.ranking import ranker_source
+
+pytestmark = pytest.mark.django_db
+
+JUDGED = {  # query → (relevant formulas, not relevant formulas)
+    "p^2 + q^2 = r^2": ([r"x^2 + y^2 = z^2", r"a^2 + b^2 = c^2"], [r"\int_0^1 x^2 \, dx", r"e^{i\pi} + 1 = 0"]),
+    r"\cos^2 t + \sin^2 t = 1": ([r"\sin^2 x + \cos^2 x = 1"], [r"\frac{a}{b} + \frac{c}{d}", r"x^2 + y^2 = z^2"]),
+    r"\sum_{k=1}^{n} k^2": ([r"\sum_{n=1}^{\infty} \frac{1}{n^2} = \frac{\pi^2}{6}"], [r"e^{i\pi} + 1 = 0"]),
+}
+
+
+@pytest.fixture
+def judged(index_file):
+    index_file()
+    for query, (relevant, not_relevant) in JUDGED.items():
+        for kind, formulas in (("relevant", relevant), ("not_relevant", not_relevant)):
+            for rank, latex in enumerate(formulas, start=1):
+                Feedback.objects.create(query=query, formula=Formula.objects.get(latex=latex), kind=kind, rank=rank)
+
+
+def train(*options) -> dict:
+    out = StringIO()
+    call_command("train_ranker", "--feedback", "--corpus", "test", "--json", *options, stdout=out, stderr=StringIO())
+    return json.loads(out.getvalue())
+
+
+def test_feedback_trains_the_corpus_ranker_that_its_searches_then_use(judged, corpus_rankers, settings, tmp_path):
+    settings.MATHSEARCH_RANKER_DIR = tmp_path / "no-shipped-ranker"
+    assert ranker_source("test")[0] == "none"
+    report = train()
+    assert report["saved_to"] == str(corpus_rankers / "test") and load(corpus_rankers / "test")
+    [entry] = report["history"]
+    assert (entry["queries"], entry["judgments"]) == (3, 9)
+    assert set(entry["before"]) == {"dense"} and 0 < entry["after"]["map_prime"] <= 1
+    assert len(report["cross_validated"]["folds"]) == 3  # one query per fold: none ranked by a model that saw it
+    assert ranker_source("test")[0] == "corpus" and ranker_source("other")[0] == "none"
+    assert Formula.objects.search("p^2 + q^2 = r^2", corpus="test").fusion == "learned"
+    assert len(train()["history"]) == 2  # each training adds to the corpus's record
+
+
+def test_the_shipped_ranker_is_measured_before_a_corpus_trains_its_own(judged, settings, tmp_path):
+    settings.MATHSEARCH_RANKER_DIR = tmp_path / "shipped"
+    train("--out", str(settings.MATHSEARCH_RANKER_DIR))
+    assert set(train()["history"][0]["before"]) == {"dense", "shipped"}
+
+
+@pytest.mark.parametrize("options, message", [
+    (["--feedback"], "--feedback and --corpus go together"),
+    ([], "give --qrels"),
+    (["--feedback", "--corpus", "nope"], "no corpus named 'nope'"),
+])
+def test_bad_options_are_refused_in_one_line(db, options, message):
+    with pytest.raises(CommandError, match=message):
+        call_command("train_ranker", *options, stdout=StringIO())
+
+
+def test_a_corpus_without_enough_judged_queries_is_refused(index_file):
+    index_file()
+    Feedback.objects.create(query="x^2", formula=Formula.objects.first(), kind="relevant", rank=1)
+    with pytest.raises(CommandError, match="1 queries with a 'relevant' judgment; at least 2"):
+        call_command("train_ranker", "--feedback", "--corpus", "test", stdout=StringIO())

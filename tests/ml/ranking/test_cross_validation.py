@@ -1,0 +1,51 @@
+import numpy as np
+
+from ml.ranking.cross_validation import TopicCandidates, choose_capacity, cross_validate, topic_folds
+from ml.ranking.features import FEATURES
+from ml.ranking.ranker import CAPACITIES
+
+
+def judged(count: int = 15, seed: int = 0):
+    """Topics where feature 2 decides relevance and the dense score is noise; some candidates unjudged."""
+    rng = np.random.default_rng(seed)
+    data, qrels = {}, {}
+    for t in range(count):
+        features = rng.random((60, len(FEATURES))).astype(np.float32)
+        docs = [f"t{t}d{i}" for i in range(60)]
+        data[f"T{t}"] = TopicCandidates(docs, features, rng.random(60))
+        grades = np.digitize(features[:, 2], [0.5, 0.7, 0.85])
+        qrels[f"T{t}"] = {doc: int(g) for doc, g in zip(docs[:45], grades[:45])}
+    return data, qrels
+
+
+def test_folds_partition_the_topics_and_depend_only_on_the_seed():
+    topics = [f"T{i}" for i in range(29)]
+    folds = topic_folds(topics, 5)
+    assert sorted(t for fold in folds for t in fold) == sorted(topics)
+    assert [len(fold) for fold in folds] == [6, 6, 6, 6, 5]
+    assert folds == topic_folds(list(reversed(topics)), 5) != topic_folds(topics, 5, seed=1)
+
+
+def test_a_learnable_signal_beats_the_dense_order_on_held_out_topics():
+    data, qrels = judged()
+    cv = cross_validate(data, qrels)
+    assert cv.ranker["map_prime"] > cv.dense["map_prime"] + 0.2
+    assert len(cv.folds) == 5 and all(fold.capacity in CAPACITIES for fold in cv.folds)
+    assert set(cv.run) == set(qrels) and all(len(cv.run[t]) == 60 for t in cv.run)
+
+
+def test_no_topic_is_ranked_by_a_model_that_saw_it(monkeypatch):
+    data, qrels = judged(10)
+    seen = []
+    import ml.ranking.cross_validation as module
+    real_fit = module.fit
+    monkeypatch.setattr(module, "fit", lambda topics, capacity: seen.append(len(topics)) or real_fit(topics, capacity))
+    monkeypatch.setattr(module, "choose_capacity", lambda *args, **kwargs: CAPACITIES[0])
+    cv = cross_validate(data, qrels)
+    assert seen == [8] * 5  # each outer fold fits on the other 8 of 10 topics
+    assert all(len(fold.topics) == 2 for fold in cv.folds)
+
+
+def test_capacity_is_chosen_among_the_grid():
+    data, qrels = judged(8)
+    assert choose_capacity(data, qrels, sorted(data)) in CAPACITIES
