@@ -1,0 +1,1 @@
+"""Learning to rank: features of a candidate against a query, the LambdaMART ranker, and its cross-validation."""
