@@ -17,13 +17,22 @@ def indexed(index_file):
 
 
 def test_a_stored_formula_finds_itself_first_with_full_score(indexed):
-    results = Formula.objects.search(r"\sin^2 x + \cos^2 x = 1", k=5)
+    results = Formula.objects.search(r"\sin^2 x + \cos^2 x = 1", k=5, fusion="f1")
     top = results.hits[0]
     assert top.formula.latex == r"\sin^2 x + \cos^2 x = 1"
     assert top.score == pytest.approx(1.0, abs=0.01) and top.score <= 1.0
     assert all(-1.0 <= part <= 1.0 for hit in results.hits for part in hit.parts.values())
     assert [hit.rank for hit in results.hits] == list(range(1, len(results.hits) + 1))
     assert all(a.score >= b.score for a, b in zip(results.hits, results.hits[1:]))
+
+
+def test_the_learned_ranker_orders_by_default_and_names_what_raised_each_hit(indexed, settings):
+    assert (settings.MATHSEARCH_RANKER_DIR / "model.txt").is_file()  # the shipped ranker
+    results = Formula.objects.search(r"\sin^2 x + \cos^2 x = 1", k=5)
+    assert results.fusion == "learned" and results.hits[0].formula.latex == r"\sin^2 x + \cos^2 x = 1"
+    assert all(a.score >= b.score for a, b in zip(results.hits, results.hits[1:]))
+    assert all(value > 0 for hit in results.hits for _, value in hit.signals)
+    assert any(hit.signals for hit in results.hits)
 
 
 def test_similar_formulas_rank_above_unrelated_ones(indexed):
