@@ -4,9 +4,9 @@ import json
 from django.core.management.base import BaseCommand, CommandError
 
 from ml.formula import NOTATIONS, ParseError
-from ml.retrieval.fusion import DEFAULT_FUSION, FUSIONS
 from searchapp.models import MAX_K, Formula
 from searchapp.search.query import parse_query
+from searchapp.search.ranking import DEFAULT_ORDER, ORDERS
 from searchapp.web.presenters import present, results_dict
 
 
@@ -17,7 +17,8 @@ class Command(BaseCommand):
         parser.add_argument("query")
         parser.add_argument("--notation", choices=NOTATIONS, default="latex")
         parser.add_argument("--k", type=int, default=10)
-        parser.add_argument("--fusion", choices=FUSIONS, default=DEFAULT_FUSION)
+        parser.add_argument("--fusion", choices=ORDERS, default=DEFAULT_ORDER,
+                            help="learned (the ranker; dense f1 without one) or a dense fusion")
         parser.add_argument("--corpus")
         parser.add_argument("--json", action="store_true", help="print the API's JSON")
 
