@@ -14,6 +14,7 @@ from pgvector.django import HalfVectorField, HnswIndex
 
 from ml.ranking.features import Candidates
 from ml.retrieval.fusion import DEFAULT_FUSION
+from ml.retrieval.structure import TERM_DTYPE
 from searchapp.search.candidates import PROBES, SHORTLIST_SIZE, candidate_ids
 from searchapp.search.query import Query, parse_query
 from searchapp.search.ranking import DEFAULT_ORDER, ORDERS, order_candidates
@@ -93,7 +94,7 @@ class FormulaQuerySet(models.QuerySet):
         rows = formulas.filter(pk__in=id_array(ids))._matrices()
         decoded = {name: decode([row[column] for row in rows]) for column, name in ((1, "slg"), (2, "opg"))}
         parts = score(query.vectors, decoded)
-        structures = [np.asarray(row[3], dtype=np.int32) for row in rows]
+        structures = [np.frombuffer(row[3], dtype=TERM_DTYPE) for row in rows]
         candidates = Candidates(np.concatenate(structures) if rows else np.zeros(0, dtype=np.int32),
                                 np.array([len(terms) for terms in structures], dtype=np.int64),
                                 decoded["slg"].sizes, parts["slg"], parts["opg"])
@@ -142,9 +143,11 @@ class Formula(models.Model):
     opt_error = models.CharField(max_length=300, blank=True)
     node_labels = models.JSONField(default=dict, blank=True,
                                    help_text='{"slt": [...], "opt": [...]}: labels in the matrices\' row order')
-    structure = ArrayField(models.IntegerField(), default=list, blank=True,
-                           help_text="sorted hashed structure terms (ml.retrieval.structure): symbol pairs, "
-                                     "operator paths, sub-expressions, operators, symbols")
+    structure = models.BinaryField(default=bytes, blank=True,
+                                   help_text="sorted hashed structure terms (ml.retrieval.structure), packed int32: "
+                                             "what the ranker's structural features compare")
+    subtrees = ArrayField(models.IntegerField(), default=list, blank=True,
+                          help_text="the structure's sub-expression terms: the structure channel's GIN lookup key")
     created_at = models.DateTimeField(auto_now_add=True)
 
     objects = FormulaQuerySet.as_manager()
@@ -153,8 +156,9 @@ class Formula(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["corpus", "visual_key"], name="formula_unique_visual_key"),
         ]
-        # intarray's operator class: `&&` finds formulas sharing terms, `icount(a & b)` counts them
-        indexes = [GinIndex(name="formula_structure_gin", fields=["structure"], opclasses=["gin__int_ops"])]
+        # intarray's operator class: `&&` finds formulas sharing sub-expressions, `icount(a & b)` counts them.
+        # Only sub-expressions are indexed: all terms made the index 2.5 KB a formula.
+        indexes = [GinIndex(name="formula_subtrees_gin", fields=["subtrees"], opclasses=["gin__int_ops"])]
 
     def __str__(self) -> str:
         return self.latex[:80]

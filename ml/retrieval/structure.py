@@ -26,7 +26,7 @@ from ml.formula.tree import Node, Tree, node_type
 
 KINDS = ("pair", "path", "subtree", "operator", "symbol", "unified_path")
 PAIR_WINDOW = 2
-PATH_LENGTH = 5
+PATH_LENGTH = 3
 MAX_SIZE = 31
 _KIND_BITS, _SIZE_BITS = 3, 5
 _HASH_MASK = (1 << (31 - _KIND_BITS - _SIZE_BITS)) - 1
@@ -45,6 +45,15 @@ def kinds_of(terms: np.ndarray) -> np.ndarray:
 def sizes_of(terms: np.ndarray) -> np.ndarray:
     """The node count (capped at 31) a `subtree` term carries; 0 for other kinds."""
     return (terms >> _KIND_BITS) & ((1 << _SIZE_BITS) - 1)
+
+
+TERM_DTYPE = np.dtype("<i4")
+"""Terms as stored: packed little-endian int32, sorted."""
+
+
+def subtree_terms(terms: np.ndarray) -> np.ndarray:
+    """The `subtree` terms of a term set: the sub-expressions the structure channel looks formulas up by."""
+    return terms[kinds_of(terms) == KINDS.index("subtree")]
 
 
 def structure_terms(slt: Tree, opt: Tree | None) -> np.ndarray:

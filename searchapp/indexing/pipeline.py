@@ -19,7 +19,7 @@ from django.utils import timezone
 from ml.data.corpus_files import read_records
 from ml.data.records import IndexRecord, RecordError, SourceFormula
 from ml.formula import ParseError, parse, slt_to_latex, to_slt_string, visual_key
-from ml.retrieval.structure import structure_terms
+from ml.retrieval.structure import TERM_DTYPE, structure_terms, subtree_terms
 from searchapp.embedding import embed_graphs, node_labels
 from searchapp.indexing.codebook import CodebookMismatch, ensure_codebook_loaded
 from searchapp.indexing.iterables import chunks
@@ -227,19 +227,20 @@ def insert_formulas(corpus_id: int, new: list[ParsedFormula], vectors: list[dict
         cursor.execute(
             "CREATE TEMP TABLE IF NOT EXISTS incoming_formula (visual_key varchar(64), slt_string text, latex text,"
             " notation varchar(6), slg_matrix bytea, opg_matrix bytea, opt_error varchar(300), node_labels jsonb,"
-            " structure integer[])"
+            " structure bytea, subtrees integer[])"
             " ON COMMIT DELETE ROWS")
         with cursor.copy("COPY incoming_formula FROM STDIN") as copy:
             for item in new:
                 vector = matrices[item.visual_key]
+                terms = structure_terms(item.graphs.slt, item.graphs.opt)
                 copy.write_row((item.visual_key, item.slt_string, item.latex, item.source.notation, matrix_bytes(vector["slg"]),
                                 matrix_bytes(vector["opg"]), (item.graphs.opt_error or "")[:300],
                                 json.dumps(node_labels(item.graphs)),
-                                structure_terms(item.graphs.slt, item.graphs.opt).tolist()))
+                                terms.astype(TERM_DTYPE).tobytes(), subtree_terms(terms).tolist()))
         cursor.execute(
             "INSERT INTO searchapp_formula (corpus_id, visual_key, slt_string, latex, notation, slg_matrix, opg_matrix,"
-            " opt_error, node_labels, structure, created_at) SELECT %s, visual_key, slt_string, latex, notation,"
-            " slg_matrix, opg_matrix, opt_error, node_labels, structure, now() FROM incoming_formula"
+            " opt_error, node_labels, structure, subtrees, created_at) SELECT %s, visual_key, slt_string, latex,"
+            " notation, slg_matrix, opg_matrix, opt_error, node_labels, structure, subtrees, now() FROM incoming_formula"
             " ON CONFLICT (corpus_id, visual_key) DO NOTHING"
             " RETURNING visual_key, id", [corpus_id])
         inserted = dict(cursor.fetchall())

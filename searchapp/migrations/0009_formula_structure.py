@@ -10,7 +10,7 @@ def fill_structure(apps, schema_editor):
     """Terms of the formulas stored before, from their canonical SLT strings: both trees are rebuilt from the
     SLT exactly as indexing builds them (checked on 1,000 real formulas: identical terms)."""
     from ml.formula import ParseError, parse
-    from ml.retrieval.structure import structure_terms
+    from ml.retrieval.structure import TERM_DTYPE, structure_terms, subtree_terms
 
     formula = apps.get_model("searchapp", "Formula")
     batch = []
@@ -19,16 +19,17 @@ def fill_structure(apps, schema_editor):
             graphs = parse(row.slt_string, "slt")
         except ParseError:  # kept without terms: search ranks it by its dense scores
             continue
-        row.structure = structure_terms(graphs.slt, graphs.opt).tolist()
+        terms = structure_terms(graphs.slt, graphs.opt)
+        row.structure, row.subtrees = terms.astype(TERM_DTYPE).tobytes(), subtree_terms(terms).tolist()
         batch.append(row)
         if len(batch) == BATCH:
-            formula.objects.bulk_update(batch, ["structure"])
+            formula.objects.bulk_update(batch, ["structure", "subtrees"])
             batch = []
-    formula.objects.bulk_update(batch, ["structure"])
+    formula.objects.bulk_update(batch, ["structure", "subtrees"])
 
 
 class Migration(migrations.Migration):
-    """Structure terms per formula, with a GIN index (intarray's operator class)."""
+    """Structure terms per formula (packed), and its sub-expression terms with a GIN index (intarray's class)."""
 
     dependencies = [
         ('searchapp', '0008_feedback_default_fusion_f1'),
@@ -39,11 +40,16 @@ class Migration(migrations.Migration):
         migrations.AddField(
             model_name='formula',
             name='structure',
-            field=django.contrib.postgres.fields.ArrayField(base_field=models.IntegerField(), blank=True, default=list, help_text='sorted hashed structure terms (ml.retrieval.structure): symbol pairs, operator paths, sub-expressions, operators, symbols', size=None),
+            field=models.BinaryField(blank=True, default=bytes, help_text='sorted hashed structure terms (ml.retrieval.structure), packed int32: what the ranker\'s structural features compare'),
+        ),
+        migrations.AddField(
+            model_name='formula',
+            name='subtrees',
+            field=django.contrib.postgres.fields.ArrayField(base_field=models.IntegerField(), blank=True, default=list, help_text="the structure's sub-expression terms: the structure channel's GIN lookup key", size=None),
         ),
         migrations.RunPython(fill_structure, migrations.RunPython.noop),
         migrations.AddIndex(
             model_name='formula',
-            index=django.contrib.postgres.indexes.GinIndex(fields=['structure'], name='formula_structure_gin', opclasses=['gin__int_ops']),
+            index=django.contrib.postgres.indexes.GinIndex(fields=['subtrees'], name='formula_subtrees_gin', opclasses=['gin__int_ops']),
         ),
     ]

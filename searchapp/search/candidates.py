@@ -14,7 +14,7 @@ from django.db import connection, transaction
 
 from ml.retrieval.codebook import REPRESENTATIONS
 from ml.retrieval.shortlist import shortlist
-from ml.retrieval.structure import KINDS, kinds_of, sizes_of
+from ml.retrieval.structure import sizes_of, subtree_terms
 from searchapp.vectors import ID_DTYPE, vector_literal
 
 PROBES = 8
@@ -23,8 +23,8 @@ SHORTLIST_SIZE = 400
 """Formulas per representation scored exactly (measured with `bench_search`: see docs/scaling.md)."""
 CENTROID_TABLES = {"slg": "searchapp_slgcentroid", "opg": "searchapp_opgcentroid"}
 STRUCTURE_CANDIDATES = 200
-"""Formulas the structure channel adds: those sharing the most terms with the query among those that share
-one of its largest sub-expressions."""
+"""Formulas the structure channel adds: those sharing the most sub-expressions with the query among those that
+share one of its largest."""
 SELECTIVE_SUBTREES = 3
 """The query's largest sub-expressions a formula must share one of to join: large ones are rare, so the GIN
 index finds few rows to count overlaps on."""
@@ -47,17 +47,17 @@ def candidate_ids(vectors: dict[str, np.ndarray], terms: np.ndarray, probes: int
 
 
 def structure_matches(cursor, terms: np.ndarray, size: int, corpora: list[int] | None) -> list[int]:
-    """Formulas sharing one of the query's largest sub-expressions, the `size` sharing most of its terms
+    """Formulas sharing one of the query's largest sub-expressions, the `size` sharing most of them
     (`ml.retrieval.structure`): exact structural matches the embeddings' nearest centroids can miss."""
-    subtrees = terms[kinds_of(terms) == KINDS.index("subtree")]
+    subtrees = subtree_terms(terms)
     selective = subtrees[np.argsort(-sizes_of(subtrees), kind="stable")[:SELECTIVE_SUBTREES]]
     if not len(selective):
         return []
     corpus_filter = " AND corpus_id = ANY(%s)" if corpora is not None else ""
     cursor.execute(
-        "SELECT id FROM searchapp_formula WHERE structure && %s::int[]" + corpus_filter
-        + " ORDER BY icount(structure & %s::int[]) DESC, id LIMIT %s",
-        [selective.tolist()] + ([corpora] if corpora is not None else []) + [terms.tolist(), size])
+        "SELECT id FROM searchapp_formula WHERE subtrees && %s::int[]" + corpus_filter
+        + " ORDER BY icount(subtrees & %s::int[]) DESC, id LIMIT %s",
+        [selective.tolist()] + ([corpora] if corpora is not None else []) + [subtrees.tolist(), size])
     return [row[0] for row in cursor.fetchall()]
 
 
