@@ -1,13 +1,17 @@
 # The two set-up commands of the README. Both install what is missing first (scripts/setup.sh).
 PY := .venv/bin/python
 
-.PHONY: setup run test test-fast lint
+.PHONY: setup run dev test test-fast lint
 
 setup:
 	@bash scripts/setup.sh
 
 run: setup
 	$(PY) manage.py serve
+
+# Django's development server (reloads code; unbounded threads, so never for real traffic) instead of gunicorn.
+dev: setup
+	$(PY) manage.py serve --dev
 
 # Lint (ruff, configured in pyproject.toml) and type-check the framework-free library first: both are quick.
 test: setup

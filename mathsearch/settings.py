@@ -62,6 +62,7 @@ MIDDLEWARE = [
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
+    "searchapp.web.overload.OverloadMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
@@ -136,4 +137,7 @@ LOGGING = {
 MATHSEARCH_MAX_UPLOAD_BYTES = env_int("MATHSEARCH_MAX_UPLOAD_BYTES", 200 * 1024 * 1024)
 MATHSEARCH_UPLOAD_DIR = VAR_DIR / "uploads"
 MATHSEARCH_FEEDBACK_PER_MINUTE = env_int("MATHSEARCH_FEEDBACK_PER_MINUTE", 30)
+# Searches a web process runs at once, and how long one may wait for a turn before it is answered 503.
+MATHSEARCH_SEARCH_SLOTS = env_int("MATHSEARCH_SEARCH_SLOTS", 2)
+MATHSEARCH_QUEUE_SECONDS = env_int("MATHSEARCH_QUEUE_SECONDS", 5)
 CSRF_FAILURE_VIEW = "searchapp.web.api.csrf_failure"  # JSON {code, message} for API clients

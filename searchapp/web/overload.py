@@ -1,0 +1,61 @@
+"""Answers for a site that is too busy or has lost a server: 503 with Retry-After, JSON on the API, instead of
+a collapse into 500s.
+
+Searches are CPU-bound (parse, embed, score), so each web process admits at most MATHSEARCH_SEARCH_SLOTS at once;
+a search that waits longer than MATHSEARCH_QUEUE_SECONDS for a slot is refused rather than left to make every
+other request slower. When Postgres or the broker is unreachable, requests that need them get a 503 naming it,
+and the next request after it returns works again (Django reconnects: CONN_HEALTH_CHECKS).
+"""
+from __future__ import annotations
+
+import threading
+
+import redis
+from django.conf import settings
+from django.db import InterfaceError, OperationalError
+from django.http import HttpRequest, HttpResponse, JsonResponse
+
+RETRY_AFTER_SECONDS = 5
+UNAVAILABLE = {OperationalError: "the database is unreachable", InterfaceError: "the database is unreachable",
+               redis.exceptions.ConnectionError: "the broker is unreachable",
+               redis.exceptions.TimeoutError: "the broker is not answering"}
+
+_slots = threading.BoundedSemaphore(settings.MATHSEARCH_SEARCH_SLOTS)
+
+
+class OverloadMiddleware:
+    def __init__(self, get_response) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        if not _is_search(request):
+            return self.get_response(request)
+        if not _slots.acquire(timeout=settings.MATHSEARCH_QUEUE_SECONDS):
+            return unavailable(request, "overloaded", "the server is busy with other searches; retry in a few seconds")
+        try:
+            return self.get_response(request)
+        finally:
+            _slots.release()
+
+    def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
+        for kind, message in UNAVAILABLE.items():
+            if isinstance(exception, kind):
+                return unavailable(request, "unavailable", f"{message}; retry in a few seconds")
+        return None
+
+
+def unavailable(request: HttpRequest, code: str, message: str) -> HttpResponse:
+    if request.path.startswith("/api/"):
+        response: HttpResponse = JsonResponse({"code": code, "message": message}, status=503)
+    else:
+        response = HttpResponse(f"<!doctype html><title>MathSearch is busy</title><h1>Please retry</h1><p>{message}.</p>",
+                                status=503)
+    response["Retry-After"] = str(RETRY_AFTER_SECONDS)
+    return response
+
+
+def _is_search(request: HttpRequest) -> bool:
+    """Requests that run a search: the API, the results page, a formula page (its nearest neighbours)."""
+    return (request.path == "/api/search" or request.path.startswith("/formula/")
+            or (request.path == "/" and bool(request.GET.get("q"))))
+

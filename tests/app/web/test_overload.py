@@ -1,0 +1,51 @@
+"""Busy or cut off from a server, the site answers 503 with Retry-After (JSON on the API) instead of 500s."""
+import threading
+
+import pytest
+import redis
+from django.db import OperationalError
+
+from searchapp.web import overload
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def busy(monkeypatch, settings):
+    """Every search slot taken, and no time to wait for one."""
+    taken = threading.BoundedSemaphore(1)
+    taken.acquire()
+    monkeypatch.setattr(overload, "_slots", taken)
+    settings.MATHSEARCH_QUEUE_SECONDS = 0
+
+
+def test_a_search_without_a_free_slot_is_refused_with_retry_after(busy, client):
+    response = client.get("/api/search", {"q": "x^2"})
+    assert response.status_code == 503 and response["Retry-After"] == "5"
+    assert response.json()["code"] == "overloaded"
+    page = client.get("/", {"q": "x^2"})
+    assert page.status_code == 503 and "Please retry" in page.content.decode()
+
+
+def test_requests_that_do_not_search_pass_while_searches_wait(busy, client):
+    assert client.get("/").status_code == 200
+    assert client.get("/api/schema").status_code == 200
+
+
+def test_a_slot_is_given_back_after_each_search(client, index_file):
+    index_file()
+    for _ in range(3 * overload.settings.MATHSEARCH_SEARCH_SLOTS):
+        assert client.get("/api/search", {"q": "x^2"}).status_code == 200
+
+
+@pytest.mark.parametrize("error, message", [
+    (OperationalError("connection refused"), "database is unreachable"),
+    (redis.exceptions.ConnectionError("refused"), "broker is unreachable"),
+])
+def test_a_lost_server_is_a_503_that_names_it(client, monkeypatch, error, message):
+    def fail(*args, **kwargs):
+        raise error
+    monkeypatch.setattr("searchapp.web.api.run_search", fail)
+    response = client.get("/api/search", {"q": "x^2"})
+    assert response.status_code == 503 and response["Retry-After"]
+    assert response.json() == {"code": "unavailable", "message": f"the {message}; retry in a few seconds"}
