@@ -7,6 +7,8 @@ import atexit
 import secrets
 from pathlib import Path
 
+from csp.constants import NONE, SELF, UNSAFE_INLINE
+
 from mathsearch.env import cache_url, database_config, env_bool, env_int, env_str, redis_url
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -47,6 +49,24 @@ DEBUG = env_bool("DEBUG", False)
 ALLOWED_HOSTS = env_str("ALLOWED_HOSTS", "127.0.0.1,localhost,testserver").split(",")
 CSRF_TRUSTED_ORIGINS = [o for o in env_str("CSRF_TRUSTED_ORIGINS").split(",") if o]
 
+# Served over HTTPS (behind a proxy that sets X-Forwarded-Proto): redirect, HSTS, cookies only over TLS.
+SECURE = env_bool("SECURE", False)
+SECURE_SSL_REDIRECT = SECURE
+SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https") if SECURE else None
+SECURE_HSTS_SECONDS = 31_536_000 if SECURE else 0
+SECURE_HSTS_INCLUDE_SUBDOMAINS = SECURE
+SECURE_HSTS_PRELOAD = SECURE
+SESSION_COOKIE_SECURE = CSRF_COOKIE_SECURE = SECURE
+SESSION_COOKIE_HTTPONLY = True
+X_FRAME_OPTIONS = "DENY"
+# Every script and font is served by the site itself (KaTeX is vendored). Styles allow inline attributes:
+# KaTeX positions glyphs with them.
+CONTENT_SECURITY_POLICY = {"DIRECTIVES": {
+    "default-src": [SELF], "script-src": [SELF], "style-src": [SELF, UNSAFE_INLINE], "img-src": [SELF, "data:"],
+    "font-src": [SELF, "data:"], "connect-src": [SELF], "object-src": [NONE], "base-uri": [NONE],
+    "frame-ancestors": [NONE], "form-action": [SELF],
+}}
+
 INSTALLED_APPS = [
     "django.contrib.admin",
     "django.contrib.auth",
@@ -59,6 +79,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "csp.middleware.CSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",

@@ -21,8 +21,10 @@ from searchapp.web.trees_svg import tree_svg
 
 @require_GET
 def healthz(request: HttpRequest) -> JsonResponse:
+    """Status and the names of parts that are down for everyone; the details (errors, versions) for staff only."""
     report = health_report()
-    return JsonResponse(report, status=200 if report["status"] == "ok" else 503)
+    shown = report if request.user.is_staff else {"status": report["status"], "down": report["down"]}
+    return JsonResponse(shown, status=200 if report["status"] == "ok" else 503)
 
 
 @require_GET

@@ -12,10 +12,12 @@ DEAD_BROKER = "redis://127.0.0.1:1/0"
 
 
 @pytest.mark.django_db
-def test_healthz_reports_all_up(client):
+def test_healthz_reports_all_up_with_details_for_staff_only(client, django_user_model):
     response = client.get("/healthz")
     assert response.status_code == 200
-    body = response.json()
+    assert response.json() == {"status": "ok", "down": []}  # no versions, paths or errors for anyone
+    client.force_login(django_user_model.objects.create_user("ada", password="pw", is_staff=True))
+    body = client.get("/healthz").json()
     assert body["status"] == "ok"
     assert body["checks"]["vector"]["detail"].startswith("pgvector 0.8")
 
