@@ -5,6 +5,7 @@ script can recolour them; every piece of text is escaped here, so the result is 
 """
 from __future__ import annotations
 
+from collections.abc import Callable, Generator
 from html import escape
 
 from django.utils.safestring import SafeString, mark_safe
@@ -16,16 +17,22 @@ Y_STEP = 52
 NODE_HEIGHT = 24
 MARGIN = 16
 MAX_CHARS = 5
+MAX_DRAWN_NODES = 600
+"""Every real formula seen is drawn whole (the largest has 587 SLT nodes); a bigger tree (a stored 1,000-row matrix)
+shows its first nodes in pre-order, since thousands of boxes would make a page heavy and nobody could read them."""
 HIDDEN_EDGE_LABELS = {"n"}
 """SLT "next" edges are the common case; labelling only the others keeps small trees readable."""
 
 
-def layout(tree: Tree) -> list[tuple[float, int]]:
-    """(column, row) per node in pre-order: an SLT reads like its formula, an OPT hangs top-down."""
+def layout(tree: Tree, size: int | None = None) -> list[tuple[float, int]]:
+    """(column, row) per node in pre-order, for the first `size` nodes (all by default): an SLT reads like its
+    formula, an OPT hangs top-down. A pre-order prefix is a connected top of the tree, so it lays out alone."""
+    size = len(tree) if size is None else size
     children: dict[int, list[tuple[int, str]]] = {}
     for parent, child, label in tree.edges:
-        children.setdefault(parent, []).append((child, label))
-    return _baseline_layout(children, len(tree)) if tree.kind == "slt" else _top_down_layout(children, len(tree))
+        if child < size:  # pre-order: a kept node's parent comes before it, so it is kept too
+            children.setdefault(parent, []).append((child, label))
+    return _baseline_layout(children, size) if tree.kind == "slt" else _top_down_layout(children, size)
 
 
 def _top_down_layout(children: dict, size: int) -> list[tuple[float, int]]:
@@ -49,8 +56,10 @@ def _baseline_layout(children: dict, size: int) -> list[tuple[float, int]]:
     """SLT "next" edges run to the right on the same row; other relations (sub, sup, …) hang one row below."""
     positions: list[tuple[float, int]] = [(0.0, 0)] * size
 
-    def place(node: int, column: int, row: int) -> int:
-        """Lay out `node`'s baseline from `column`; return the first free column after it."""
+    def place(node: int, column: int, row: int) -> Generator[tuple, int, int]:
+        """Lay out `node`'s baseline from `column`; return the first free column after it. A hanging baseline is
+        placed by yielding its arguments to `_unrecursed`: a matrix's elements chain one below the next, and a
+        thousand rows would pass Python's recursion limit."""
         while node is not None:  # walk the baseline iteratively: long formulas make long chains
             positions[node] = (float(column), row)
             end, below, following = column + 1, column, None
@@ -58,14 +67,29 @@ def _baseline_layout(children: dict, size: int) -> list[tuple[float, int]]:
                 if label == "n":
                     following = child
                 else:
-                    below = place(child, below, row + 1)
+                    below = yield (child, below, row + 1)
                     end = max(end, below)
             node, column = following, end
         return column
 
     if size:
-        place(0, 0, 0)
+        _unrecursed(place, (0, 0, 0))
     return positions
+
+
+def _unrecursed(function: Callable[..., Generator[tuple, int, int]], arguments: tuple) -> None:
+    """Run a recursive generator `function` on an explicit stack: each `yield` is a call whose result is sent back."""
+    stack = [function(*arguments)]
+    result: int | None = None
+    while stack:
+        try:
+            call = stack[-1].send(result)
+        except StopIteration as finished:
+            stack.pop()
+            result = finished.value
+        else:
+            stack.append(function(*call))
+            result = None
 
 
 def short_label(label: str) -> str:
@@ -76,13 +100,19 @@ def short_label(label: str) -> str:
 def tree_svg(tree: Tree, highlights: dict[int, int] | None = None, title: str = "") -> SafeString:
     """The tree as an `<svg>`; `highlights` maps node index → colour number (CSS class `hl-N`)."""
     highlights = highlights or {}
-    positions = layout(tree)
+    drawn = min(len(tree), MAX_DRAWN_NODES)
+    positions = layout(tree, drawn)
+    label = title or tree.kind.upper()
+    if drawn < len(tree):
+        label += f" (tree too large to draw: the first {drawn} of {len(tree)} nodes)"
     width = (max(x for x, _ in positions) + 1) * X_STEP + 2 * MARGIN
     height = (max(d for _, d in positions) + 1) * Y_STEP + MARGIN
     parts = [f'<svg class="tree tree-{escape(tree.kind)}" viewBox="0 0 {width:.0f} {height:.0f}" '
-             f'width="{width:.0f}" height="{height:.0f}" role="img" aria-label="{escape(title or tree.kind.upper())}">']
-    parts += [_edge(positions[p], positions[c], label) for p, c, label in tree.edges]
-    parts += [_node(i, label, positions[i], highlights.get(i)) for i, label in enumerate(tree.labels)]
+             f'width="{width:.0f}" height="{height:.0f}" role="img" aria-label="{escape(label)}">']
+    if drawn < len(tree):  # the note shows on hover too
+        parts.append(f"<title>{escape(label)}</title>")
+    parts += [_edge(positions[p], positions[c], edge) for p, c, edge in tree.edges if c < drawn]
+    parts += [_node(i, node, positions[i], highlights.get(i)) for i, node in enumerate(tree.labels[:drawn])]
     parts.append("</svg>")
     return mark_safe("".join(parts))
 

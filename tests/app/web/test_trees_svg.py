@@ -3,8 +3,8 @@ import re
 
 import pytest
 
-from ml.formula import parse_latex
-from searchapp.web.trees_svg import layout, short_label, tree_svg
+from ml.formula import parse_latex, tree_from_slt_string
+from searchapp.web.trees_svg import MAX_DRAWN_NODES, layout, short_label, tree_svg
 
 
 @pytest.mark.parametrize("latex, kind, expected", [
@@ -40,3 +40,28 @@ def test_svg_marks_nodes_and_colours_and_escapes_labels():
 ])
 def test_short_label(label, short):
     assert short_label(label) == short
+
+
+def _matrix_column(rows: int):
+    """The SLT of a one-column matrix: its elements chain one below the next, `rows` deep."""
+    return tree_from_slt_string("[M!()1x1,w" + "[N!1,e" * (rows - 1) + "[N!1]" + "]" * rows)
+
+
+def test_a_tree_deeper_than_the_recursion_limit_lays_out():
+    tree = _matrix_column(5000)
+    assert layout(tree) == [(0.0, row) for row in range(5001)]
+
+
+def test_a_huge_tree_draws_its_first_nodes_and_says_so():
+    tree = _matrix_column(2000)
+    svg = tree_svg(tree, title="column")
+    assert svg.count('class="node') == MAX_DRAWN_NODES and svg.count('<line class="edge"') == MAX_DRAWN_NODES - 1
+    note = f"column (tree too large to draw: the first {MAX_DRAWN_NODES} of 2001 nodes)"
+    assert f'aria-label="{note}"' in svg and f"<title>{note}</title>" in svg
+    assert f'height="{MAX_DRAWN_NODES * 52 + 16}"' in svg  # the rows of the nodes drawn, not of the whole tree
+
+
+def test_a_tree_within_the_limit_is_drawn_whole_without_a_note():
+    tree = _matrix_column(MAX_DRAWN_NODES - 1)
+    svg = tree_svg(tree, title="column")
+    assert svg.count('class="node') == MAX_DRAWN_NODES and "too large" not in svg
