@@ -1,7 +1,12 @@
 """Errors of the web layer: a stable `code`, an HTTP status, a message and, for parse errors, a position."""
 from __future__ import annotations
 
+import reprlib
+
 from django.http import JsonResponse
+
+_SHOWN = reprlib.Repr()
+_SHOWN.maxstring = _SHOWN.maxother = _SHOWN.maxlong = 60
 
 
 class ApiError(Exception):
@@ -23,3 +28,21 @@ class ApiError(Exception):
 def parse_error(error, notation: str) -> ApiError:
     """An `ml.formula.ParseError` as a 400 answer that names the notation and points at the position."""
     return ApiError(f"{notation}_{error.kind}", error.message, pos=error.pos)
+
+
+def shown(value) -> str:
+    """`value` as an error message quotes it: a 2 MB string or a list nested 900 deep is cut short."""
+    return _SHOWN.repr(value)
+
+
+def check_text(name: str, text: str) -> str:
+    """`text`, unless Postgres could not hold it (a NUL) or UTF-8 could not carry it (a lone surrogate, which a JSON
+    body can spell `\\ud800`): then a 400 naming `name` and the character's place."""
+    nul = text.find("\x00")
+    if nul >= 0:
+        raise ApiError("invalid_parameter", f"{name} must not contain a NUL character (at {nul})")
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError as error:
+        raise ApiError("invalid_parameter", f"{name} must not contain a lone surrogate (at {error.start})") from None
+    return text

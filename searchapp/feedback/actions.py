@@ -6,12 +6,16 @@ from dataclasses import dataclass
 from django.conf import settings
 from django.core.cache import cache
 
-from searchapp.errors import ApiError
+from searchapp.errors import ApiError, check_text, shown
 from searchapp.models import Feedback, Formula
 from searchapp.search.query import MAX_QUERY_CHARS
 from searchapp.search.ranking import DEFAULT_ORDER, ORDERS
 
 RATE_WINDOW_SECONDS = 60
+MAX_RANK = 2**31 - 1
+"""Feedback.rank is a Postgres integer."""
+MAX_FORMULA_ID = 2**63 - 1
+"""Formula ids are Postgres bigints."""
 
 
 class RateLimited(ApiError):
@@ -32,29 +36,37 @@ class FeedbackInput:
 
 
 def parse_feedback(data) -> FeedbackInput:
-    """Validated feedback fields from a JSON object or a form's QueryDict."""
-    query = str(data.get("query") or "").strip()
+    """Validated feedback fields from a JSON object or a form's QueryDict; a value of the wrong type is refused, never
+    converted (`"formula_id": 1.5` is not formula 1, `"query": ["x"]` is not the query "['x']")."""
+    query = check_text("query", _string(data, "query")).strip()
     if not query or len(query) > MAX_QUERY_CHARS:
         raise ApiError("invalid_parameter", f"query must have 1 to {MAX_QUERY_CHARS} characters")
-    if "\x00" in query:  # Postgres text cannot hold it
-        raise ApiError("invalid_parameter", "query must not contain a NUL character")
     kind = data.get("kind")
     if kind not in Feedback.Kind.values:
-        raise ApiError("invalid_parameter", f"kind must be one of {', '.join(Feedback.Kind.values)}, got {kind!r}")
+        raise ApiError("invalid_parameter", f"kind must be one of {', '.join(Feedback.Kind.values)}, got {shown(kind)}")
     fusion = data.get("fusion") or DEFAULT_ORDER
     if fusion not in ORDERS:
-        raise ApiError("invalid_parameter", f"fusion must be one of {', '.join(ORDERS)}, got {fusion!r}")
-    return FeedbackInput(query, _positive_int(data, "formula_id"), kind, _positive_int(data, "rank"), fusion)
+        raise ApiError("invalid_parameter", f"fusion must be one of {', '.join(ORDERS)}, got {shown(fusion)}")
+    return FeedbackInput(query, _positive_int(data, "formula_id", MAX_FORMULA_ID), kind,
+                         _positive_int(data, "rank", MAX_RANK), fusion)
 
 
-def _positive_int(data, name: str) -> int:
-    raw = data.get(name)
-    try:
+def _string(data, name: str) -> str:
+    value = data.get(name)
+    if value is None:
+        return ""
+    if not isinstance(value, str):
+        raise ApiError("invalid_parameter", f"{name} must be a string, got {shown(value)}")
+    return value
+
+
+def _positive_int(data, name: str, high: int) -> int:
+    """A JSON integer, or a form's string of digits, from 1 to `high` (its column's range)."""
+    value = raw = data.get(name)
+    if isinstance(raw, str) and raw.isascii() and raw.isdigit() and len(raw) <= len(str(high)):
         value = int(raw)
-    except (TypeError, ValueError):
-        raise ApiError("invalid_parameter", f"{name} must be a positive integer, got {raw!r}") from None
-    if value < 1:
-        raise ApiError("invalid_parameter", f"{name} must be a positive integer, got {value}")
+    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= high:
+        raise ApiError("invalid_parameter", f"{name} must be an integer from 1 to {high}, got {shown(raw)}")
     return value
 
 

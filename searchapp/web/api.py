@@ -4,6 +4,8 @@ from __future__ import annotations
 import json
 from functools import wraps
 
+from django.conf import settings
+from django.core.exceptions import RequestDataTooBig, TooManyFieldsSent
 from django.http import HttpRequest, JsonResponse
 from django.views.csrf import csrf_failure as html_csrf_failure
 from django.views.decorators.http import require_GET, require_POST
@@ -18,13 +20,19 @@ from searchapp.web.searching import run_search
 
 
 def json_errors(view):
-    """Turn ApiErrors raised by a view into JSON answers with their status."""
+    """Turn ApiErrors raised by a view, and the requests Django refuses to read, into JSON answers with their status."""
     @wraps(view)
     def wrapper(request, *args, **kwargs):
         try:
             return view(request, *args, **kwargs)
         except ApiError as error:
             return error.response()
+        except RequestDataTooBig:  # Django's own answers to these two are HTML pages
+            limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
+            return ApiError("request_too_large", f"the request body is larger than {limit} bytes").response()
+        except TooManyFieldsSent:
+            limit = settings.DATA_UPLOAD_MAX_NUMBER_FIELDS
+            return ApiError("request_too_large", f"the request has more than {limit} parameters").response()
     return wrapper
 
 
@@ -65,8 +73,12 @@ def feedback(request: HttpRequest) -> JsonResponse:
 
 def _json_body(request: HttpRequest) -> dict:
     try:
-        data = json.loads(request.body or b"{}")
-    except (ValueError, UnicodeDecodeError) as error:
+        data = json.loads(request.body.decode("utf-8-sig") or "{}")
+    except UnicodeDecodeError as error:  # JSON is UTF-8; json.loads would guess UTF-16 from bytes
+        raise ApiError("invalid_json", f"the body is not UTF-8 (byte {error.start})") from None
+    except RecursionError:  # json.loads recurses once per level of nesting
+        raise ApiError("invalid_json", "the body nests too deeply to read") from None
+    except ValueError as error:
         raise ApiError("invalid_json", f"the body is not valid JSON: {error}") from None
     if not isinstance(data, dict):
         raise ApiError("invalid_json", "the body must be a JSON object")

@@ -98,6 +98,13 @@ def client_key_of(client) -> str:
     pytest.param({"query": "x\x00y"}, 400, "invalid_parameter", id="nul-in-query"),
     pytest.param({"fusion": "median"}, 400, "invalid_parameter", id="unknown-fusion"),
     pytest.param({"formula_id": 10**9}, 404, "not_found", id="unknown-formula"),
+    pytest.param({"rank": 2**31}, 400, "invalid_parameter", id="rank-past-the-integer-column"),
+    pytest.param({"formula_id": 2**63}, 400, "invalid_parameter", id="id-past-the-bigint-column"),
+    pytest.param({"formula_id": 1.0}, 400, "invalid_parameter", id="id-a-float"),
+    pytest.param({"formula_id": True}, 400, "invalid_parameter", id="id-a-bool"),
+    pytest.param({"formula_id": [1]}, 400, "invalid_parameter", id="id-a-list"),
+    pytest.param({"rank": "9" * 5000}, 400, "invalid_parameter", id="rank-of-5000-digits"),
+    pytest.param({"query": ["x"]}, 400, "invalid_parameter", id="query-a-list"),
 ])
 def test_invalid_feedback_is_a_json_error(formula, client, change, status, code):
     response = post_json(client, {**signal(formula), **change})
@@ -109,6 +116,40 @@ def test_invalid_feedback_is_a_json_error(formula, client, change, status, code)
 def test_malformed_json_body_is_a_json_error(client):
     response = client.post("/api/feedback", "{not json", content_type="application/json")
     assert (response.status_code, response.json()["code"]) == (400, "invalid_json")
+
+
+@pytest.mark.parametrize("replace, value, field", [
+    pytest.param('"formula_id": 1', '"formula_id": Infinity', "formula_id", id="id-infinity"),
+    pytest.param('"formula_id": 1', '"formula_id": NaN', "formula_id", id="id-nan"),
+    pytest.param('"formula_id": 1', '"formula_id": 1e400', "formula_id", id="id-overflowing-float"),
+    pytest.param('"query": "x"', '"query": "x\\ud800"', "query", id="query-with-a-lone-surrogate"),
+])
+def test_json_only_values_are_refused_naming_the_field(formula, client, replace, value, field):
+    body = json.dumps({**signal(formula), "query": "x", "formula_id": 1}).replace(replace, value)
+    response = client.post("/api/feedback", body, content_type="application/json")
+    assert response.status_code == 400 and response.json()["code"] == "invalid_parameter"
+    assert response.json()["message"].startswith(field)
+    assert not Feedback.objects.exists()
+
+
+@pytest.mark.parametrize("body, code, message", [
+    pytest.param("[" * 1000 + "]" * 1000, "invalid_json", "nests too deeply", id="list-1000-deep"),
+    pytest.param('{"a":' * 1000 + "1" + "}" * 1000, "invalid_json", "nests too deeply", id="object-1000-deep"),
+    pytest.param(b"\xff\xfe{\x00}\x00", "invalid_json", "not UTF-8", id="utf-16"),
+    pytest.param(b"\xc3(", "invalid_json", "not UTF-8", id="invalid-utf-8"),
+    pytest.param(b"", "invalid_parameter", "query must have", id="empty"),
+    pytest.param(b"x" * 3_000_000, "request_too_large", "larger than 2621440 bytes", id="3-mb"),
+])
+def test_unreadable_bodies_are_json_errors(client, body, code, message):
+    response = client.post("/api/feedback", body, content_type="application/json")
+    assert response.status_code == 400 and response.json()["code"] == code
+    assert message in response.json()["message"]
+
+
+def test_a_form_rank_past_the_integer_column_is_refused(formula, client):
+    response = client.post("/api/feedback", {**signal(formula), "rank": str(2**31)})
+    assert (response.status_code, response.json()["code"]) == (400, "invalid_parameter")
+    assert client.post("/api/feedback", {**signal(formula), "rank": str(2**31 - 1)}).status_code == 201
 
 
 def test_the_no_javascript_form_records_and_goes_back(formula, client):
