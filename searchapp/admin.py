@@ -1,4 +1,5 @@
 from django.contrib import admin, messages
+from django.contrib.auth.decorators import permission_required
 from django.urls import path, reverse
 from django.utils.html import format_html
 
@@ -13,7 +14,7 @@ class CorpusAdmin(admin.ModelAdmin):
     search_fields = ("name",)
     actions = ["reindex"]
 
-    @admin.action(description="Re-index selected corpora from their uploaded files")
+    @admin.action(description="Re-index selected corpora from their uploaded files", permissions=["change"])
     def reindex(self, request, queryset):
         for corpus in queryset:
             jobs = reindex_corpus(corpus)
@@ -66,7 +67,8 @@ class IndexJobAdmin(admin.ModelAdmin):
     def get_urls(self):
         view = self.admin_site.admin_view
         return [
-            path("upload/", view(admin_views.upload), name="searchapp_indexjob_upload"),
+            path("upload/", view(permission_required("searchapp.add_indexjob", raise_exception=True)(
+                admin_views.upload)), name="searchapp_indexjob_upload"),
             path("<int:pk>/live/", view(admin_views.live), name="searchapp_indexjob_live"),
             path("<int:pk>/progress.json", view(admin_views.progress), name="searchapp_indexjob_progress"),
         ] + super().get_urls()

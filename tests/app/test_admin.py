@@ -144,3 +144,18 @@ def test_rankers_page_shows_judgments_and_each_training_before_and_after(staff, 
     after = staff.get("/admin/searchapp/feedback/rankers/").content.decode()
     assert "its own ranker" in after and after.count('<svg class="history-chart"') == 2
     assert re.search(r"<td>2</td><td>4</td>", after)
+
+
+def test_staff_without_permissions_can_neither_upload_nor_reindex(client, django_user_model, index_file, upload_dir):
+    from django.contrib.auth.models import Permission
+
+    index_file()
+    user = django_user_model.objects.create_user("bob", password="pw", is_staff=True)
+    user.user_permissions.add(Permission.objects.get(codename="view_corpus"))
+    client.force_login(user)
+    assert client.get(UPLOAD).status_code == 403
+    assert client.post(UPLOAD, {"corpus": "x", "format": "latex", "file": latex_file(["x^2"])}).status_code == 403
+    corpus = Corpus.objects.get(name="test")
+    response = client.post("/admin/searchapp/corpus/", {"action": "reindex", "_selected_action": [corpus.pk]})
+    assert response.status_code == 200 and not IndexJob.objects.exclude(corpus=corpus, state="done").exists()
+    assert Formula.objects.filter(corpus=corpus).count() == 7  # nothing was emptied
