@@ -5,8 +5,8 @@ from django.http import HttpRequest
 
 from ml.formula import NOTATIONS
 from ml.formula.slt_string import looks_like_slt_string
-from searchapp.errors import ApiError
-from searchapp.models import MAX_K
+from searchapp.errors import ApiError, check_text, shown
+from searchapp.models import MAX_K, Corpus
 from searchapp.search.query import MAX_QUERY_CHARS
 from searchapp.search.ranking import DEFAULT_ORDER, ORDERS
 
@@ -18,16 +18,16 @@ def int_param(request: HttpRequest, name: str, default: int, low: int, high: int
     try:
         value = int(raw)
     except ValueError:
-        raise ApiError("invalid_parameter", f"{name} must be an integer, got {raw!r}") from None
+        raise ApiError("invalid_parameter", f"{name} must be an integer, got {shown(raw)}") from None
     if not low <= value <= high:
-        raise ApiError("invalid_parameter", f"{name} must be between {low} and {high}, got {value}")
+        raise ApiError("invalid_parameter", f"{name} must be between {low} and {high}, got {shown(value)}")
     return value
 
 
 def choice_param(request: HttpRequest, name: str, choices: tuple[str, ...], default: str) -> str:
     value = request.GET.get(name) or default
     if value not in choices:
-        raise ApiError("invalid_parameter", f"{name} must be one of {', '.join(choices)}, got {value!r}")
+        raise ApiError("invalid_parameter", f"{name} must be one of {', '.join(choices)}, got {shown(value)}")
     return value
 
 
@@ -37,7 +37,16 @@ def query_param(request: HttpRequest) -> str:
         raise ApiError("missing_query", "the query parameter q is required")
     if len(query) > MAX_QUERY_CHARS:
         raise ApiError("query_too_long", f"the query has {len(query)} characters; the limit is {MAX_QUERY_CHARS}")
-    return query
+    return check_text("q", query)
+
+
+def corpus_param(request: HttpRequest) -> str | None:
+    """A corpus name to search in, or None for all; a name no corpus could have is a 400, not an empty answer."""
+    corpus = check_text("corpus", request.GET.get("corpus", ""))
+    longest = Corpus._meta.get_field("name").max_length
+    if len(corpus) > longest:
+        raise ApiError("invalid_parameter", f"corpus names have at most {longest} characters, got {len(corpus)}")
+    return corpus or None
 
 
 def notation_param(request: HttpRequest, query: str, default: str) -> str:
@@ -57,4 +66,4 @@ def search_params(request: HttpRequest, default_notation: str = "latex") -> dict
     query = query_param(request)
     return {"text": query, "notation": notation_param(request, query, default_notation),
             "k": int_param(request, "k", 10, 1, MAX_K), "offset": int_param(request, "offset", 0, 0, 10_000),
-            "fusion": choice_param(request, "fusion", ORDERS, DEFAULT_ORDER), "corpus": request.GET.get("corpus") or None}
+            "fusion": choice_param(request, "fusion", ORDERS, DEFAULT_ORDER), "corpus": corpus_param(request)}
