@@ -26,8 +26,13 @@ class ApiError(Exception):
 
 
 def parse_error(error, notation: str) -> ApiError:
-    """An `ml.formula.ParseError` as a 400 answer that names the notation and points at the position."""
-    return ApiError(f"{notation}_{error.kind}", error.message, pos=error.pos)
+    """An `ml.formula.ParseError` as a 400 answer that names the notation and points at the position.
+
+    A query too large to search (kind `too_large`) is one in every notation, so its code is `query_too_large`,
+    like `query_too_long`.
+    """
+    code = "query_too_large" if error.kind == "too_large" else f"{notation}_{error.kind}"
+    return ApiError(code, error.message, pos=error.pos)
 
 
 def shown(value) -> str:

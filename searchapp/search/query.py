@@ -9,12 +9,16 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ml.formula import FormulaGraphs, parse
+from ml.formula import FormulaGraphs, ParseError, parse
 from ml.retrieval.structure import TERM_DTYPE, structure_terms
 from searchapp.embedding import embed_graphs, node_labels
 from searchapp.vectors import decode_matrix
 
 MAX_QUERY_CHARS = 5000
+MAX_QUERY_NODES = 168
+"""Three times the largest of the 485 ARQMath 2020-2022 Task 2 topic queries (56 SLT nodes, B.26). Search cost grows
+with the query's nodes (each probes the codebook and is scored against every candidate node), so a 5,000-character
+query of 5,000 nodes took 2.3 s against 492 formulas; characters alone do not bound it, `x+x+…` is one node each."""
 
 
 @dataclass(frozen=True)
@@ -32,8 +36,12 @@ class Query:
 
 
 def parse_query(text: str, notation: str = "latex") -> Query:
-    """Raises `ml.formula.ParseError` for text that cannot be read in `notation`."""
+    """Raises `ml.formula.ParseError` for text that cannot be read in `notation`, or (kind `too_large`) whose tree
+    has more than MAX_QUERY_NODES nodes: refused after parsing, before the costly embedding and search."""
     graphs = parse(text, notation)
+    if len(graphs.slt) > MAX_QUERY_NODES:
+        raise ParseError(f"the query has {len(graphs.slt)} symbols (Symbol Layout Tree nodes); the limit is "
+                         f"{MAX_QUERY_NODES}", None, "too_large")
     return Query(text, notation, embed_graphs([graphs])[0], node_labels(graphs),
                  structure_terms(graphs.slt, graphs.opt), graphs)
 

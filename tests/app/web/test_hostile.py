@@ -3,12 +3,10 @@ import html
 
 import pytest
 
+from ml.formula import parse_latex
+from searchapp.search.query import MAX_QUERY_NODES
+
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def indexed(index_file):
-    return index_file()
 
 
 @pytest.mark.parametrize("query_string, message", [
@@ -20,7 +18,7 @@ def indexed(index_file):
     pytest.param("q=x&k=-1", "k must be between 1 and 1000, got -1", id="negative-k"),
     pytest.param("q=x&notation=tex", "notation must be one of auto, latex, mathml, slt, got 'tex'", id="unknown-notation"),
 ])
-def test_bad_search_parameters_are_400s_naming_them(indexed, client, query_string, message):
+def test_bad_search_parameters_are_400s_naming_them(client, query_string, message):
     response = client.get(f"/api/search?{query_string}")
     assert response.status_code == 400
     assert (response.json()["code"], response.json()["message"][:len(message)]) == ("invalid_parameter", message)
@@ -29,6 +27,37 @@ def test_bad_search_parameters_are_400s_naming_them(indexed, client, query_strin
     assert page.status_code == 400 and message[:30] in html.unescape(page.content.decode())
 
 
-def test_a_corpus_name_that_fits_but_names_nothing_finds_nothing(indexed, client):
+def test_a_corpus_name_that_fits_but_names_nothing_finds_nothing(client):
     response = client.get("/api/search", {"q": "x", "corpus": "a" * 100})
     assert response.status_code == 200 and response.json()["results"] == []
+
+
+MATRIX_OF_1000_ROWS = r"\begin{pmatrix}" + r"\\".join(["1"] * 1000) + r"\end{pmatrix}"
+
+
+@pytest.mark.parametrize("text, notation, nodes", [
+    pytest.param("x" * (MAX_QUERY_NODES + 1), "latex", MAX_QUERY_NODES + 1, id="one-past-the-limit"),
+    pytest.param("x+" * 2499 + "x", "latex", 4999, id="5000-characters"),
+    pytest.param(MATRIX_OF_1000_ROWS, "latex", 1001, id="1000-row-matrix"),
+    pytest.param("<math>" + "<mi>x</mi>" * 200 + "</math>", "mathml", 200, id="mathml"),
+    pytest.param("[V!x" * 200 + "]" * 200, "slt", 200, id="slt-string"),
+])
+def test_a_query_too_large_to_search_is_refused_after_parsing(client, text, notation, nodes):
+    response = client.get("/api/search", {"q": text, "notation": notation})
+    assert (response.status_code, response.json()["code"]) == (400, "query_too_large")
+    message = f"the query has {nodes} symbols (Symbol Layout Tree nodes); the limit is {MAX_QUERY_NODES}"
+    assert response.json()["message"] == message
+    page = client.get("/", {"q": text, "notation": notation})
+    assert page.status_code == 400 and message in html.unescape(page.content.decode())
+
+
+def test_a_query_at_the_limit_is_searched(client):
+    assert client.get("/api/search", {"q": "x" * MAX_QUERY_NODES}).status_code == 200
+
+
+def test_every_arqmath_topic_query_is_far_within_the_limit(shared_data):
+    paths = sorted((shared_data / "arqmath" / "topics").glob("topics.arqmath-202*-task2*.txt"))
+    formulas = [line.split("\t", 1)[1].strip() for path in paths for line in path.read_text(encoding="utf-8").splitlines()
+                if "\t" in line]
+    assert len(formulas) > 400
+    assert max(len(parse_latex(latex).slt) for latex in formulas) * 3 <= MAX_QUERY_NODES
