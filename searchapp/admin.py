@@ -1,5 +1,6 @@
 from django.contrib import admin, messages
 from django.contrib.auth.decorators import permission_required
+from django.shortcuts import render
 from django.urls import path, reverse
 from django.utils.html import format_html
 
@@ -16,6 +17,14 @@ class CorpusAdmin(admin.ModelAdmin):
 
     @admin.action(description="Re-index selected corpora from their uploaded files", permissions=["change"])
     def reindex(self, request, queryset):
+        """Asks first, naming what will be deleted: re-indexing empties the corpus, so its formulas get new ids
+        and the feedback on them goes with them."""
+        if request.POST.get("confirm") != "yes":
+            return render(request, "admin/searchapp/reindex_confirm.html", {
+                **self.admin_site.each_context(request), "title": "Re-index corpora?", "corpora": [
+                    {"corpus": corpus, "formulas": corpus.formulas.count(), "posts": corpus.posts.count(),
+                     "feedback": Feedback.objects.filter(formula__corpus=corpus).count(),
+                     "files": corpus.jobs.values("path").distinct().count()} for corpus in queryset]})
         for corpus in queryset:
             jobs = reindex_corpus(corpus)
             level = messages.SUCCESS if jobs else messages.WARNING

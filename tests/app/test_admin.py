@@ -92,8 +92,13 @@ def test_reindex_rebuilds_a_corpus_from_its_files(staff, upload_dir):
     run_job(IndexJob.objects.get())
     corpus = Corpus.objects.get(name="c")
     before = set(Formula.objects.values_list("id", flat=True))
-    staff.post("/admin/searchapp/corpus/", {"action": "reindex", "_selected_action": [corpus.pk]})
-    assert not Formula.objects.filter(pk__in=before).exists()
+    Feedback.objects.create(query="x^2", formula=Formula.objects.first(), kind="relevant", rank=1)
+    asked = staff.post("/admin/searchapp/corpus/", {"action": "reindex", "_selected_action": [corpus.pk]})
+    cells = re.findall(r"<td>([^<]*)</td>", asked.content.decode())
+    assert cells == ["c", "2", "2", "1", "1"]  # corpus, formulas, posts, feedback rows, files
+    assert Formula.objects.filter(pk__in=before).count() == 2  # nothing deleted before the answer
+    staff.post("/admin/searchapp/corpus/", {"action": "reindex", "_selected_action": [corpus.pk], "confirm": "yes"})
+    assert not Formula.objects.filter(pk__in=before).exists() and not Feedback.objects.exists()
     new_job = IndexJob.objects.filter(state="pending").get()
     run_job(new_job)
     assert Formula.objects.filter(corpus=corpus).count() == 2
