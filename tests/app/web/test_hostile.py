@@ -51,6 +51,16 @@ def test_a_query_too_large_to_search_is_refused_after_parsing(client, text, nota
     assert page.status_code == 400 and message in html.unescape(page.content.decode())
 
 
+@pytest.mark.parametrize("text", [
+    pytest.param("(" * 400 + "x" + ")" * 400, id="parentheses-400-deep"),
+    pytest.param(r"\{" * 500 + "x" + r"\}" * 500, id="braces-500-deep"),
+])
+def test_a_query_nested_past_the_recursion_limit_is_refused(client, text):
+    response = client.get("/api/search", {"q": text})
+    assert (response.status_code, response.json()["code"]) == (400, "latex_too_deep")
+    assert client.get("/", {"q": text}).status_code == 400
+
+
 def test_a_query_at_the_limit_is_searched(client):
     assert client.get("/api/search", {"q": "x" * MAX_QUERY_NODES}).status_code == 200
 
@@ -61,3 +71,4 @@ def test_every_arqmath_topic_query_is_far_within_the_limit(shared_data):
                 if "\t" in line]
     assert len(formulas) > 400
     assert max(len(parse_latex(latex).slt) for latex in formulas) * 3 <= MAX_QUERY_NODES
+
