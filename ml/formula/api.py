@@ -31,12 +31,17 @@ def parse(text: str, notation: str) -> FormulaGraphs:
     """Both graphs of a formula written in `notation` (one of NOTATIONS).
 
     The caller names the notation, so a flow never guesses it and text meant as LaTeX is never read as
-    something else.
+    something else. Nesting too deep for the layout builder's recursion (the LaTeX parser bounds braces, not
+    fences: `((…(x)…))` 400 deep) is a ParseError of kind "too_deep", like any other unreadable formula, so an
+    indexing batch reports it per record and a query answers 400.
     """
     parser = _PARSERS.get(notation)
     if parser is None:
         raise ValueError(f"unknown notation {notation!r}; choose one of {', '.join(NOTATIONS)}")
-    return parser(text)
+    try:
+        return parser(text)
+    except RecursionError:
+        raise ParseError("the formula nests too deeply to read", None, "too_deep") from None
 
 
 @cycle_collection_paused()

@@ -5,6 +5,7 @@ ERROR_KINDS = (
     "empty",
     "too_long",
     "too_deep",
+    "too_large",
     "unbalanced_braces",
     "unbalanced_delimiters",
     "unknown_environment",

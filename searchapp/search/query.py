@@ -36,13 +36,9 @@ class Query:
 
 
 def parse_query(text: str, notation: str = "latex") -> Query:
-    """Raises `ml.formula.ParseError` for text that cannot be read in `notation` (kind `too_deep` when its nesting
-    passes Python's recursion limit), or (kind `too_large`) whose tree has more than MAX_QUERY_NODES nodes: refused
-    after parsing, before the costly embedding and search."""
-    try:
-        graphs = parse(text, notation)
-    except RecursionError:  # the LaTeX parser bounds the nesting of braces, not of brackets: ((…(x)…)) 400 deep
-        raise ParseError("the query nests too deeply to read", None, "too_deep") from None
+    """Raises `ml.formula.ParseError` for text that cannot be read in `notation`, or (kind `too_large`) whose tree
+    has more than MAX_QUERY_NODES nodes: refused after parsing, before the costly embedding and search."""
+    graphs = parse(text, notation)
     if len(graphs.slt) > MAX_QUERY_NODES:
         raise ParseError(f"the query has {len(graphs.slt)} symbols (Symbol Layout Tree nodes); the limit is "
                          f"{MAX_QUERY_NODES}", None, "too_large")

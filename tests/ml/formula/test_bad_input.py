@@ -5,7 +5,16 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from ml.formula import FormulaGraphs, ParseError, parse_latex, parse_mathml, parse_slt_string, to_slt_string, tree_from_slt_string
+from ml.formula import (
+    FormulaGraphs,
+    ParseError,
+    parse,
+    parse_latex,
+    parse_mathml,
+    parse_slt_string,
+    to_slt_string,
+    tree_from_slt_string,
+)
 from ml.formula.errors import ERROR_KINDS, MAX_INPUT_CHARS, MAX_MARKUP_CHARS
 
 BUDGET_SECONDS = 0.1
@@ -140,6 +149,17 @@ def test_limits_have_their_own_kinds(text, kind):
     with pytest.raises(ParseError) as caught:
         parse_latex(text)
     assert caught.value.kind == kind
+
+
+@pytest.mark.parametrize("notation, text", [
+    pytest.param("latex", "(" * 400 + "x" + ")" * 400, id="fences-400-deep"),
+    pytest.param("latex", "[" * 400 + "x" + "]" * 400, id="brackets-400-deep"),
+])
+def test_nesting_past_the_recursion_limit_is_a_parse_error_not_a_crash(notation, text):
+    """An indexing batch counts it as one failed formula; a query answers 400."""
+    with pytest.raises(ParseError) as caught:
+        parse(text, notation)
+    assert caught.value.kind == "too_deep"
 
 
 PROPERTY_SETTINGS = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
