@@ -3,6 +3,7 @@ import re
 import time
 
 import pytest
+from playwright.sync_api import expect
 
 from searchapp.models import Feedback
 
@@ -35,7 +36,7 @@ def test_typing_shows_a_katex_preview_and_errors_inline(page, screenshot):
     assert page.locator("#preview-error").inner_text() == ""
     screenshot("preview")
     page.fill("#q", r"x^{2")
-    page.wait_for_function("document.getElementById('preview-error').textContent.length > 0")
+    expect(page.locator("#preview-error")).not_to_be_empty()
     assert page.get_attribute("#q", "aria-invalid") == "true"
     screenshot("preview-error")
 
@@ -45,7 +46,7 @@ def test_pasted_mathml_is_read_as_mathml_and_shown_as_latex(page, indexed):
     indexed(FORMULAS)
     page.goto("/")
     page.fill("#q", "<math><msup><mi>a</mi><mn>2</mn></msup><mo>+</mo><msup><mi>b</mi><mn>2</mn></msup></math>")
-    page.wait_for_function("document.getElementById('preview-error').textContent.includes('MathML')")
+    expect(page.locator("#preview-error")).to_contain_text("MathML")
     assert page.get_attribute("#q", "aria-invalid") is None
     page.press("#q", "Enter")
     page.wait_for_selector(".result")
@@ -100,7 +101,7 @@ def test_feedback_buttons_and_clicks_are_stored(page, indexed):
     search(page, "a^2 + b^2 = c^2")
     first = page.locator(".result").first
     first.locator("button.fb-yes").click()
-    page.wait_for_function("document.querySelector('.result .feedback-status').textContent === 'Marked relevant'")
+    expect(page.locator(".result .feedback-status").first).to_have_text("Marked relevant")
     assert first.locator("button.fb-yes").get_attribute("aria-pressed") == "true"
     judged = Feedback.objects.get(kind="relevant")
     assert (judged.query, judged.rank) == ("a^2 + b^2 = c^2", 1)
