@@ -12,6 +12,9 @@ from searchapp.search.query import MAX_QUERY_CHARS
 from searchapp.search.ranking import DEFAULT_ORDER, ORDERS
 
 RATE_WINDOW_SECONDS = 60
+ADDRESS_SHARE = 10
+"""One address may send this many sessions' worth of signals: people behind one NAT do not throttle each other,
+and a client that drops its cookie to get a fresh session does not get a fresh limit."""
 MAX_RANK = 2**31 - 1
 """Feedback.rank is a Postgres integer."""
 MAX_FORMULA_ID = 2**63 - 1
@@ -70,9 +73,9 @@ def _positive_int(data, name: str, high: int) -> int:
     return value
 
 
-def check_rate(client: str) -> None:
-    """Count one signal for `client` in the current window; raise RateLimited past the configured limit."""
-    limit = settings.MATHSEARCH_FEEDBACK_PER_MINUTE
+def check_rate(client: str, share: int = 1) -> None:
+    """Count one signal for `client` in the current window; raise RateLimited past `share` × the configured limit."""
+    limit = settings.MATHSEARCH_FEEDBACK_PER_MINUTE * share
     key = f"feedback-rate:{client}"
     # add() only creates the counter, so the window starts at the first signal and expires with it.
     cache.add(key, 0, RATE_WINDOW_SECONDS)
@@ -85,17 +88,18 @@ def check_rate(client: str) -> None:
         raise RateLimited(limit, RATE_WINDOW_SECONDS)
 
 
-def record_feedback(signal: FeedbackInput, session_key: str, client: str) -> Feedback:
-    """Store one signal after the rate check; an unknown formula is a 404."""
-    check_rate(client)
+def record_feedback(signal: FeedbackInput, session_key: str, address: str) -> Feedback:
+    """Store one signal after the rate checks, of its session and of its address; an unknown formula is a 404."""
+    check_rate(f"session:{session_key}")
+    check_rate(f"address:{address}", ADDRESS_SHARE)
     if not Formula.objects.filter(pk=signal.formula_id).exists():
         raise ApiError("not_found", f"no formula with id {signal.formula_id}", status=404)
     return Feedback.objects.create(query=signal.query, formula_id=signal.formula_id, kind=signal.kind,
                                    rank=signal.rank, fusion=signal.fusion, session_key=session_key)
 
 
-def client_key(request) -> str:
-    """Session plus address: people sharing one address (a campus NAT) do not throttle each other."""
+def client_address(request) -> str:
+    """The client's address; a cookieless client is given its session here, so its session key exists too."""
     if not request.session.session_key:
         request.session.save()
-    return f"{request.session.session_key}:{request.META.get('REMOTE_ADDR', '')}"
+    return request.META.get("REMOTE_ADDR", "")

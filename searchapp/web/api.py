@@ -11,7 +11,7 @@ from django.views.csrf import csrf_failure as html_csrf_failure
 from django.views.decorators.http import require_GET, require_POST
 
 from searchapp.errors import ApiError
-from searchapp.feedback.actions import client_key, parse_feedback, record_feedback
+from searchapp.feedback.actions import client_address, parse_feedback, record_feedback
 from searchapp.models import Formula
 from searchapp.web.openapi import schema as openapi_schema
 from searchapp.web.params import search_params
@@ -65,8 +65,8 @@ def formula(request: HttpRequest, pk: int) -> JsonResponse:
 def feedback(request: HttpRequest) -> JsonResponse:
     """Store a click or judgement; the body is JSON (or a form), CSRF-protected, rate-limited per session."""
     data = _json_body(request) if request.content_type == "application/json" else request.POST
-    client = client_key(request)  # first: it gives a cookieless client its session key
-    stored = record_feedback(parse_feedback(data), request.session.session_key, client)
+    address = client_address(request)  # first: it gives a cookieless client its session key
+    stored = record_feedback(parse_feedback(data), request.session.session_key, address)
     return JsonResponse({"id": stored.pk, "query": stored.query, "formula_id": stored.formula_id,
                          "kind": stored.kind, "rank": stored.rank, "fusion": stored.fusion}, status=201)
 

@@ -8,7 +8,7 @@ from django.views.decorators.csrf import ensure_csrf_cookie
 from django.views.decorators.http import require_GET, require_POST
 
 from searchapp.errors import ApiError
-from searchapp.feedback.actions import client_key, parse_feedback, record_feedback
+from searchapp.feedback.actions import client_address, parse_feedback, record_feedback
 from searchapp.health import health_report
 from searchapp.models import Corpus, Formula, Post
 from searchapp.search.ranking import DEFAULT_ORDER, ORDERS
@@ -74,8 +74,8 @@ def formula(request: HttpRequest, pk: int) -> HttpResponse:
 def feedback(request: HttpRequest) -> HttpResponse:
     """The no-JavaScript path of the relevant / not relevant buttons: record, then go back to the results."""
     try:
-        client = client_key(request)
-        record_feedback(parse_feedback(request.POST), request.session.session_key, client)
+        address = client_address(request)
+        record_feedback(parse_feedback(request.POST), request.session.session_key, address)
         messages.success(request, "Thanks, your judgement was recorded.")
     except ApiError as error:
         messages.error(request, error.message)

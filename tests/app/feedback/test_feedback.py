@@ -87,7 +87,16 @@ def test_the_rate_limit_is_shared_by_every_web_process(formula, settings):
 
 
 def client_key_of(client) -> str:
-    return f"{client.session.session_key}:127.0.0.1"
+    return f"session:{client.session.session_key}"
+
+
+def test_dropping_the_session_cookie_does_not_reset_the_limit_of_an_address(formula, settings):
+    settings.MATHSEARCH_FEEDBACK_PER_MINUTE = 2  # 20 a minute from one address, 2 per session
+    statuses = []
+    for _ in range(25):  # a fresh cookieless client each time: a new session, the same address
+        client, token = csrf_client()
+        statuses.append(post_json(client, signal(formula), HTTP_X_CSRFTOKEN=token).status_code)
+    assert statuses == [201] * 20 + [429] * 5
 
 
 @pytest.mark.parametrize("change, status, code", [
