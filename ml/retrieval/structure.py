@@ -32,9 +32,12 @@ _KIND_BITS, _SIZE_BITS = 3, 5
 _HASH_MASK = (1 << (31 - _KIND_BITS - _SIZE_BITS)) - 1
 
 
+_KIND_INDEX = {kind: index for index, kind in enumerate(KINDS)}
+
+
 def term(kind: str, text: str, size: int = 0) -> int:
     digest = zlib.crc32(f"{kind}\x1f{text}".encode()) & _HASH_MASK
-    return (digest << (_KIND_BITS + _SIZE_BITS)) | (min(size, MAX_SIZE) << _KIND_BITS) | KINDS.index(kind)
+    return (digest << (_KIND_BITS + _SIZE_BITS)) | ((size if size < MAX_SIZE else MAX_SIZE) << _KIND_BITS) | _KIND_INDEX[kind]
 
 
 def kinds_of(terms: np.ndarray) -> np.ndarray:
