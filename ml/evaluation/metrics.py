@@ -19,6 +19,8 @@ import math
 from ml.data.ranking import Qrels, Run
 
 METRICS = ("ndcg_prime", "map_prime", "p10_prime", "judged_at_10")
+METRIC_LABELS = {"ndcg_prime": "nDCG′", "map_prime": "MAP′", "p10_prime": "P′@10"}
+"""The three prime metrics as reports name them."""
 ARQMATH_DEPTH = 1000
 """ARQMath runs return at most 1000 results a topic; deeper results are ignored, as trec_eval -M 1000 does."""
 

@@ -102,8 +102,8 @@ def base_scores(features: np.ndarray) -> np.ndarray:
 
 def load(directory: Path) -> Ranker:
     """The ranker saved in `directory`; RankerError if it is unreadable or its features are not today's."""
+    report = read_report(directory)
     try:
-        report = json.loads((directory / REPORT_FILE).read_text(encoding="utf-8"))
         booster = lightgbm.Booster(model_file=str(directory / MODEL_FILE))
         capacity = Capacity(*report["capacity"])
     except (OSError, ValueError, KeyError, TypeError, lightgbm.basic.LightGBMError) as error:

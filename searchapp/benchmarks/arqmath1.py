@@ -102,12 +102,11 @@ def _numeric_first(doc: str):
 def benchmark(data_dir: Path, qrels_path: Path, fusion: str = DEFAULT_FUSION, progress=print) -> tuple[dict, dict]:
     """Build, query and score the dense path and the cross-validated learned ranker on the same candidates;
     returns (report, runs by name)."""
-    qrels = read_qrels(qrels_path).checked(qrels_path)
-    topics = read_topic_latex(data_dir / QUERIES).checked(data_dir / QUERIES)
+    qrels, topics = read_inputs(data_dir, qrels_path)
     index_report = build_corpus(data_dir, progress)
     run, latencies = run_queries(qrels, topics, fusion=fusion)
     scores = evaluate(run, qrels)
-    cv = cross_validate(judged_candidates(qrels, topics), qrels)
+    cv = cross_validate(judged_candidates(qrels, topics)[0], qrels)
     report = {"topics": len(qrels), "fusion": fusion, **rounded(scores), "learned_cv": cv.report(),
               "random": rounded(random_baseline(qrels, seed=0, repeats=100)),
               "baselines": pool_baselines(data_dir, qrels),
@@ -115,10 +114,14 @@ def benchmark(data_dir: Path, qrels_path: Path, fusion: str = DEFAULT_FUSION, pr
     return report, {fusion: run, "learned-cv": cv.run}
 
 
-def judged_candidates(qrels: dict, topics: dict[str, str]) -> dict[str, TopicCandidates]:
-    """Every judged topic's candidates in CORPUS with their features (an unreadable query has none)."""
-    data, _ = judged_topics({topic: topics[topic] for topic in qrels}, CORPUS, visual_docs)
-    return data
+def read_inputs(data_dir: Path, qrels_path: Path) -> tuple[dict, dict[str, str]]:
+    """The judgments and the query LaTeX of every topic (`MalformedFile` if either file has unreadable lines)."""
+    return read_qrels(qrels_path).checked(qrels_path), read_topic_latex(data_dir / QUERIES).checked(data_dir / QUERIES)
+
+
+def judged_candidates(qrels: dict, topics: dict[str, str]) -> tuple[dict[str, TopicCandidates], list[str]]:
+    """Every judged topic's candidates in CORPUS with their features, and the topics whose query is unreadable."""
+    return judged_topics({topic: topics[topic] for topic in qrels}, CORPUS, visual_docs)
 
 
 

@@ -12,17 +12,16 @@ from pathlib import Path
 
 import numpy as np
 
-from ml.evaluation.metrics import evaluate, rounded
+from ml.evaluation.metrics import METRIC_LABELS, evaluate, rounded
 from ml.ranking.cross_validation import TopicCandidates, choose_capacity, cross_validate, ranking, training_topic
 from ml.ranking.features import FEATURES
-from ml.ranking.ranker import CAPACITIES, Capacity, Ranker, RankerError, fit, read_report
+from ml.ranking.ranker import CAPACITIES, Capacity, Ranker, RankerError, TrainingTopic, fit, read_report
 from searchapp.benchmarks import arqmath1
 from searchapp.feedback.qrels import judgements, query_id
 from searchapp.learning.judged import judged_topics
 from searchapp.search.ranking import corpus_ranker_dir
 
 RELEVANT_GRADE = 2
-LABELS = {"ndcg_prime": "nDCG′", "map_prime": "MAP′", "p10_prime": "P′@10"}
 HISTORY_KEPT = 50
 
 
@@ -32,14 +31,20 @@ class Judged:
     qrels: dict[str, dict[str, int]]
     unreadable: list[str]
 
+    def topics(self) -> list[str]:
+        """The topics with both candidates and judgments, sorted."""
+        return sorted(topic for topic in self.data if topic in self.qrels)
+
+    def training(self) -> list[TrainingTopic]:
+        return [training_topic(self.data[topic], self.qrels[topic]) for topic in self.topics()]
+
 
 def dev_topics(data_dir: Path, qrels_path: Path, progress=print) -> Judged:
     """The development topics' candidates in the ARQMath-1 benchmark corpus, indexed into the current database
     (call inside `throwaway_database`)."""
-    qrels = arqmath1.read_qrels(qrels_path).checked(qrels_path)
-    topics = arqmath1.read_topic_latex(data_dir / arqmath1.QUERIES).checked(data_dir / arqmath1.QUERIES)
+    qrels, topics = arqmath1.read_inputs(data_dir, qrels_path)
     arqmath1.build_corpus(data_dir, progress)
-    data, unreadable = judged_topics({topic: topics[topic] for topic in qrels}, arqmath1.CORPUS, arqmath1.visual_docs)
+    data, unreadable = arqmath1.judged_candidates(qrels, topics)
     return Judged(data, qrels, unreadable)
 
 
@@ -57,7 +62,7 @@ def train_on_dev(dev: Judged) -> tuple[Ranker, dict]:
     """Cross-validate, choose the capacity over all topics, fit on all; the report of what was measured."""
     cv = cross_validate(dev.data, dev.qrels)
     capacity = dev_capacity(dev)
-    ranker = fit([training_topic(dev.data[t], dev.qrels[t]) for t in dev.data if t in dev.qrels], capacity)
+    ranker = fit(dev.training(), capacity)
     report = {"trained_on": "ARQMath-1 Task 2 development topics", "topics": len(dev.data),
               "unreadable_topics": dev.unreadable, "cross_validated": cv.report(),
               "importance": importance(ranker)}
@@ -69,7 +74,7 @@ def train_on_feedback(feedback: Judged, dev: Judged, shipped: Ranker | None, cap
     """The corpus's ranker: fitted on the development topics plus the feedback queries. "before" is how the
     feedback queries rank by dense fusion and by the shipped ranker (which never saw them); "after" is the new
     ranker cross-validated over the feedback queries, each fold trained on the other folds and all dev topics."""
-    dev_training = [training_topic(dev.data[t], dev.qrels[t]) for t in dev.data if t in dev.qrels]
+    dev_training = dev.training()
     cv = cross_validate(feedback.data, feedback.qrels, capacity=capacity, always=dev_training)
     before = {"dense": rounded(cv.dense)}
     if shipped is not None:
@@ -78,8 +83,7 @@ def train_on_feedback(feedback: Judged, dev: Judged, shipped: Ranker | None, cap
     entry = {"at": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
              "queries": len(feedback.data), "judgments": sum(len(g) for g in feedback.qrels.values()),
              "before": before, "after": rounded(cv.ranker)}
-    training = dev_training + [training_topic(feedback.data[t], feedback.qrels[t]) for t in feedback.data]
-    ranker = fit(training, capacity)
+    ranker = fit(dev_training + feedback.training(), capacity)
     report = {"trained_on": "this corpus's feedback" + (" and the ARQMath-1 Task 2 development topics" if dev.data else ""),
               "topics": len(dev_training) + len(feedback.data), "unreadable_queries": len(feedback.unreadable),
               "cross_validated": cv.report(), "importance": importance(ranker),
@@ -89,15 +93,15 @@ def train_on_feedback(feedback: Judged, dev: Judged, shipped: Ranker | None, cap
 
 def dev_capacity(dev: Judged) -> Capacity:
     """The capacity that cross-validates best over all development topics (the smallest without any)."""
-    topics = sorted(t for t in dev.data if t in dev.qrels)
+    topics = dev.topics()
     return choose_capacity(dev.data, dev.qrels, topics) if topics else CAPACITIES[0]
 
 
 def cv_lines(cv: dict) -> list[str]:
     """A cross-validation report (`CrossValidation.report`) as lines of text: means, paired Δ, folds."""
-    lines = [f"{'':12}" + "".join(f"{LABELS[m]:>9}" for m in LABELS)]
-    lines += [f"{name:12}" + "".join(f"{cv[name][m]:>9.4f}" for m in LABELS) for name in ("learned", "dense")]
-    lines += [f"  Δ {LABELS[metric]}: {mean:+.4f} [{lo:+.4f}, {hi:+.4f}]"
+    lines = [f"{'':12}" + "".join(f"{METRIC_LABELS[m]:>9}" for m in METRIC_LABELS)]
+    lines += [f"{name:12}" + "".join(f"{cv[name][m]:>9.4f}" for m in METRIC_LABELS) for name in ("learned", "dense")]
+    lines += [f"  Δ {METRIC_LABELS[metric]}: {mean:+.4f} [{lo:+.4f}, {hi:+.4f}]"
               for metric, (mean, lo, hi) in cv["delta_vs_dense"].items()]
     lines += [f"  fold of {fold['topics']} topics, {fold['capacity']}: MAP′ {fold['learned']['map_prime']:.3f}"
               f" (dense {fold['dense']['map_prime']:.3f}), P′@10 {fold['learned']['p10_prime']:.3f}"

@@ -11,6 +11,7 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 
+from ml.evaluation.metrics import METRIC_LABELS
 from searchapp.feedback.qrels import query_id
 from searchapp.indexing.actions import save_upload, start_index_job
 from searchapp.learning.training import corpus_history
@@ -79,12 +80,12 @@ def rankers(request: HttpRequest) -> HttpResponse:
         in_use = RANKER_SOURCES[ranker_source(corpus.name)[0]]
         corpora.append({"name": corpus.name, "counts": counts.get(corpus.name, {}), "in_use": in_use,
                         "history": list(reversed(history)),
-                        "charts": [history_chart(history, metric, label) for metric, label in CHARTED]})
+                        "charts": [history_chart(history, metric, METRIC_LABELS[metric]) for metric in CHARTED]})
     context = {**admin.site.each_context(request), "title": "Rankers per corpus", "corpora": corpora}
     return render(request, "admin/searchapp/rankers.html", context)
 
 
-CHARTED = (("map_prime", "MAP′"), ("p10_prime", "P′@10"))
+CHARTED = ("map_prime", "p10_prime")
 RANKER_SOURCES = {"corpus": "its own ranker, trained on its feedback", "shipped": "the shipped ranker (models/ranker)",
                   "none": "dense fusion: no ranker is trained"}
 

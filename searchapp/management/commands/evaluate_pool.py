@@ -22,13 +22,12 @@ from ml.embed import load_default_model
 from ml.evaluation import bootstrap
 from ml.evaluation.baselines import latex_tfidf_run, node_label_tfidf_run, random_baseline
 from ml.evaluation.dev_split import load_dev_split
-from ml.evaluation.metrics import evaluate, rounded
+from ml.evaluation.metrics import METRIC_LABELS, evaluate, rounded
 from ml.evaluation.model_pool_evaluation import best_seeds, evaluate_configurations, run_for, score_pools
 from ml.models.encoders import NodeEncoderModel
 from ml.retrieval.fusion import DEFAULT_FUSION
 
 DEFAULT_DATA = settings.BASE_DIR.parent / "shared" / "data"
-LABELS = {"ndcg_prime": "nDCG′", "map_prime": "MAP′", "p10_prime": "P′@10"}
 VS_BEST = ("map_prime", "p10_prime")
 Table = tuple[list[str], list[list[str]]]
 
@@ -104,14 +103,14 @@ def _report(baselines: dict[str, dict], trained: dict[str, dict[str, dict]], unt
 
 
 def _row(result: dict) -> dict:
-    intervals = bootstrap.topic_intervals(result["per_topic"], tuple(LABELS))
+    intervals = bootstrap.topic_intervals(result["per_topic"], tuple(METRIC_LABELS))
     return {**rounded(result), "ci95": {m: [round(i.lo, 4), round(i.hi, 4)] for m, i in intervals.items()}}
 
 
 def _versus(result: dict, configuration: str, untrained: dict[int, dict[str, dict]], best: dict[str, int]) -> dict:
     """Paired differences to seed 0's twin under the same fusion; with several seeds, also to the best one's."""
     twin = untrained[0][configuration]
-    paired = bootstrap.paired_intervals(result["per_topic"], twin["per_topic"], tuple(LABELS))
+    paired = bootstrap.paired_intervals(result["per_topic"], twin["per_topic"], tuple(METRIC_LABELS))
     fields: dict = {"untrained_twin": f"{_untrained_label(0, len(untrained))} {configuration.upper()}",
                     "vs_untrained": {m: {"diff": round(i.mean, 4), "lo": round(i.lo, 4), "hi": round(i.hi, 4)}
                                      for m, i in paired.items()}}
@@ -139,22 +138,22 @@ def _render(report: dict, render, judged_column: bool) -> list[str]:
 
 
 def _means_table(report: dict, judged_column: bool) -> Table:
-    header = ["configuration", *(f"{label} [95% CI]" for label in LABELS.values())]
+    header = ["configuration", *(f"{label} [95% CI]" for label in METRIC_LABELS.values())]
     body = []
     for name, row in report["configurations"].items():
-        cells = [f"{row[m]:.3f} [{row['ci95'][m][0]:.3f}, {row['ci95'][m][1]:.3f}]" for m in LABELS]
+        cells = [f"{row[m]:.3f} [{row['ci95'][m][0]:.3f}, {row['ci95'][m][1]:.3f}]" for m in METRIC_LABELS]
         body.append([name, *cells, *([f"{row['judged_at_10']:.3f}"] if judged_column else [])])
     return header + (["judged@10"] if judged_column else []), body
 
 
 def _versus_table(report: dict) -> Table:
     several = "best_untrained_seed" in report
-    header = ["model row", *(f"Δ{label} [95% CI]" for label in LABELS.values())]
+    header = ["model row", *(f"Δ{label} [95% CI]" for label in METRIC_LABELS.values())]
     body = []
     for name, row in report["configurations"].items():
         if "vs_untrained" not in row:
             continue
-        cells = [_difference(row["vs_untrained"][m]) for m in LABELS]
+        cells = [_difference(row["vs_untrained"][m]) for m in METRIC_LABELS]
         if several:
             best = row["vs_best_untrained"]
             cells.append(f"{best['map_prime']:+.3f} / {best['p10_prime']:+.3f} ({row['best_untrained_twin']})")

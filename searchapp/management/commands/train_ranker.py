@@ -14,7 +14,7 @@ from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
 from ml.data.tolerant import MalformedFile
-from ml.ranking.ranker import Capacity, RankerError, load, read_report
+from ml.ranking.ranker import RankerError, load
 from searchapp.benchmarks.database import throwaway_database
 from searchapp.learning import training
 from searchapp.models import Corpus
@@ -51,9 +51,8 @@ class Command(BaseCommand):
             out = out or settings.MATHSEARCH_RANKER_DIR
         else:
             shipped = self._shipped()
-            capacity = Capacity(*read_report(settings.MATHSEARCH_RANKER_DIR)["capacity"]) if shipped else None
-            ranker, report = training.train_on_feedback(judged, dev, shipped, capacity or training.dev_capacity(dev),
-                                                        training.corpus_history(corpus))
+            capacity = shipped.capacity if shipped else training.dev_capacity(dev)
+            ranker, report = training.train_on_feedback(judged, dev, shipped, capacity, training.corpus_history(corpus))
             out = out or corpus_ranker_dir(corpus)
         ranker.save(out, report)
         if options["json"]:
