@@ -14,7 +14,7 @@ from pgvector.django import HalfVectorField, HnswIndex
 
 from ml.ranking.features import Candidates
 from ml.retrieval.fusion import DEFAULT_FUSION
-from ml.retrieval.structure import TERM_DTYPE
+from ml.retrieval.structure import unpack_terms
 from searchapp.search.candidates import PROBES, SHORTLIST_SIZE, candidate_ids
 from searchapp.search.query import Query, parse_query
 from searchapp.search.ranking import DEFAULT_ORDER, ORDERS, order_candidates
@@ -59,7 +59,7 @@ class Post(models.Model):
 
 class FormulaQuerySet(models.QuerySet):
     def search(self, query: Query | str, k: int = 10, offset: int = 0, fusion: str = DEFAULT_ORDER, corpus: str | None = None,
-               probes: int = PROBES, shortlist_size: int = SHORTLIST_SIZE, slg_weight: float = 0.5) -> SearchResults:
+               probes: int = PROBES, shortlist_size: int = SHORTLIST_SIZE) -> SearchResults:
         """The `k` formulas of this queryset most similar to `query` after `offset` (DESIGN.md §4).
 
         A string is read as LaTeX (`ml.formula.ParseError` if it cannot be); candidates come from the codebook's
@@ -72,8 +72,7 @@ class FormulaQuerySet(models.QuerySet):
         started = time.perf_counter()
         query = parse_query(query) if isinstance(query, str) else query
         scored = self.scored_candidates(query, max(shortlist_size, offset + k), corpus, probes)
-        ordering = order_candidates(fusion, scored.parts, scored.candidates, query.terms, len(query.vectors["slg"]),
-                                    corpus, slg_weight)
+        ordering = order_candidates(fusion, query, scored.candidates, corpus)
         order = np.argsort(-ordering.scores, kind="stable")[offset:offset + min(k, MAX_K)]
         by_id = self.model.objects.select_related("corpus").defer("slg_matrix", "opg_matrix", "structure").in_bulk(
             [scored.ids[i] for i in order])
@@ -94,7 +93,7 @@ class FormulaQuerySet(models.QuerySet):
         rows = formulas.filter(pk__in=id_array(ids))._matrices()
         decoded = {name: decode([row[column] for row in rows]) for column, name in ((1, "slg"), (2, "opg"))}
         parts = score(query.vectors, decoded)
-        structures = [np.frombuffer(row[3], dtype=TERM_DTYPE) for row in rows]
+        structures = [unpack_terms(row[3]) for row in rows]
         candidates = Candidates(np.concatenate(structures) if rows else np.zeros(0, dtype=np.int32),
                                 np.array([len(terms) for terms in structures], dtype=np.int64),
                                 decoded["slg"].sizes, parts["slg"], parts["opg"])
@@ -104,8 +103,8 @@ class FormulaQuerySet(models.QuerySet):
         ids = list(self.values_list("id", flat=True)[:size + 1])
         return ids if len(ids) <= size else None
 
-    def _matrices(self) -> list[tuple[int, bytes, bytes, list[int]]]:
-        """(id, slg blob, opg blob, structure terms) rows, read in psycopg's binary format: Django's text protocol
+    def _matrices(self) -> list[tuple[int, bytes, bytes, bytes]]:
+        """(id, slg blob, opg blob, packed structure terms) rows, read in psycopg's binary format: Django's text protocol
         would hex-encode ~2 MB of node matrices per query (measured: ~10 ms more for 530 candidates)."""
         sql, params = self.values_list("id", "slg_matrix", "opg_matrix", "structure").query.sql_with_params()
         connection.ensure_connection()

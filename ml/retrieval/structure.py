@@ -54,6 +54,14 @@ TERM_DTYPE = np.dtype("<i4")
 """Terms as stored: packed little-endian int32, sorted."""
 
 
+def pack_terms(terms: np.ndarray) -> bytes:
+    return terms.astype(TERM_DTYPE).tobytes()
+
+
+def unpack_terms(blob: bytes | memoryview) -> np.ndarray:
+    return np.frombuffer(blob, dtype=TERM_DTYPE)
+
+
 def subtree_terms(terms: np.ndarray) -> np.ndarray:
     """The `subtree` terms of a term set: the sub-expressions the structure channel looks formulas up by."""
     return terms[kinds_of(terms) == KINDS.index("subtree")]

@@ -19,7 +19,7 @@ from django.utils import timezone
 from ml.data.corpus_files import read_records
 from ml.data.records import IndexRecord, RecordError, SourceFormula
 from ml.formula import ParseError, parse, slt_to_latex, to_slt_string, visual_key
-from ml.retrieval.structure import TERM_DTYPE, structure_terms, subtree_terms
+from ml.retrieval.structure import pack_terms, structure_terms, subtree_terms
 from searchapp.embedding import embed_graphs, node_labels
 from searchapp.indexing.codebook import CodebookMismatch, ensure_codebook_loaded
 from searchapp.indexing.iterables import chunks
@@ -236,7 +236,7 @@ def insert_formulas(corpus_id: int, new: list[ParsedFormula], vectors: list[dict
                 copy.write_row((item.visual_key, item.slt_string, item.latex, item.source.notation, matrix_bytes(vector["slg"]),
                                 matrix_bytes(vector["opg"]), (item.graphs.opt_error or "")[:300],
                                 json.dumps(node_labels(item.graphs)),
-                                terms.astype(TERM_DTYPE).tobytes(), subtree_terms(terms).tolist()))
+                                pack_terms(terms), subtree_terms(terms).tolist()))
         cursor.execute(
             "INSERT INTO searchapp_formula (corpus_id, visual_key, slt_string, latex, notation, slg_matrix, opg_matrix,"
             " opt_error, node_labels, structure, subtrees, created_at) SELECT %s, visual_key, slt_string, latex,"

@@ -12,10 +12,10 @@ import numpy as np
 
 from ml.formula import ParseError
 from ml.ranking.cross_validation import TopicCandidates
-from ml.ranking.features import feature_matrix
 from ml.retrieval.fusion import DEFAULT_FUSION, fuse
 from searchapp.models import MAX_K, Formula
 from searchapp.search.query import parse_query
+from searchapp.search.ranking import candidate_features
 
 DocsOf = Callable[[list[int]], dict[int, list[str]]]
 """Formula ids → the doc ids each stands for in the judgments."""
@@ -31,7 +31,7 @@ def topic_candidates(text: str, corpus: str | None, docs_of: DocsOf = formula_do
     """A query's candidates with features, as a search with `k = size` scores them. ParseError if unreadable."""
     query = parse_query(text)
     scored = Formula.objects.scored_candidates(query, size, corpus)
-    features = feature_matrix(query.terms, len(query.vectors["slg"]), scored.candidates)
+    features = candidate_features(query, scored.candidates)
     dense = fuse(scored.parts["slg"], scored.parts["opg"], DEFAULT_FUSION)
     docs = docs_of(scored.ids)
     rows = [(doc, i) for i, formula_id in enumerate(scored.ids) for doc in docs[formula_id]]

@@ -10,7 +10,7 @@ def fill_structure(apps, schema_editor):
     """Terms of the formulas stored before, from their canonical SLT strings: both trees are rebuilt from the
     SLT exactly as indexing builds them (checked on 1,000 real formulas: identical terms)."""
     from ml.formula import ParseError, parse
-    from ml.retrieval.structure import TERM_DTYPE, structure_terms, subtree_terms
+    from ml.retrieval.structure import pack_terms, structure_terms, subtree_terms
 
     formula = apps.get_model("searchapp", "Formula")
     batch = []
@@ -20,7 +20,7 @@ def fill_structure(apps, schema_editor):
         except ParseError:  # kept without terms: search ranks it by its dense scores
             continue
         terms = structure_terms(graphs.slt, graphs.opt)
-        row.structure, row.subtrees = terms.astype(TERM_DTYPE).tobytes(), subtree_terms(terms).tolist()
+        row.structure, row.subtrees = pack_terms(terms), subtree_terms(terms).tolist()
         batch.append(row)
         if len(batch) == BATCH:
             formula.objects.bulk_update(batch, ["structure", "subtrees"])

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ml.formula import FormulaGraphs, ParseError, parse
-from ml.retrieval.structure import TERM_DTYPE, structure_terms
+from ml.retrieval.structure import structure_terms, unpack_terms
 from searchapp.embedding import embed_graphs, node_labels
 from searchapp.vectors import decode_matrix
 
@@ -50,4 +50,4 @@ def stored_query(formula) -> Query:
     """The query of a stored `Formula` row: no parsing, no embedding."""
     return Query(formula.latex, formula.notation, {"slg": decode_matrix(formula.slg_matrix),
                                                    "opg": decode_matrix(formula.opg_matrix)},
-                 formula.node_labels, np.frombuffer(formula.structure, dtype=TERM_DTYPE))
+                 formula.node_labels, unpack_terms(formula.structure))

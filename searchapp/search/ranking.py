@@ -17,6 +17,7 @@ from django.conf import settings
 from ml.ranking.features import FEATURES, Candidates, feature_matrix
 from ml.ranking.ranker import MODEL_FILE, Ranker, RankerError, load
 from ml.retrieval.fusion import DEFAULT_FUSION, FUSIONS, fuse
+from searchapp.search.query import Query
 
 LEARNED = "learned"
 ORDERS = (LEARNED, *FUSIONS)
@@ -45,14 +46,18 @@ class Ordering:
         return [(FEATURES[i], round(float(contributions[i]), 4)) for i in top if contributions[i] > 0]
 
 
-def order_candidates(order: str, parts: dict[str, np.ndarray], candidates: Candidates, query_terms: np.ndarray,
-                     query_size: int, corpus: str | None, slg_weight: float = 0.5) -> Ordering:
+def order_candidates(order: str, query: Query, candidates: Candidates, corpus: str | None) -> Ordering:
     ranker = ranker_for(corpus) if order == LEARNED else None
     if ranker is not None:
-        features = feature_matrix(query_terms, query_size, candidates)
+        features = candidate_features(query, candidates)
         return Ordering(ranker.scores(features), LEARNED, features, ranker)
     fusion = DEFAULT_FUSION if order == LEARNED else order
-    return Ordering(fuse(parts["slg"], parts["opg"], fusion, slg_weight), fusion)
+    return Ordering(fuse(candidates.slg, candidates.opg, fusion), fusion)
+
+
+def candidate_features(query: Query, candidates: Candidates) -> np.ndarray:
+    """The ranker's feature rows (`ml.ranking.features`) of a query's exactly scored candidates."""
+    return feature_matrix(query.terms, len(query.vectors["slg"]), candidates)
 
 
 def ranker_for(corpus: str | None) -> Ranker | None:
