@@ -8,13 +8,16 @@ import numpy as np
 import psycopg
 from django.contrib.postgres.fields import ArrayField
 from django.contrib.postgres.indexes import GinIndex
+from django.contrib.postgres.search import SearchVector, SearchVectorField
 from django.db import connection, models
+from django.db.models import GeneratedField
 from django.db.models.expressions import RawSQL
 from pgvector.django import HalfVectorField, HnswIndex
 
 from ml.ranking.features import Candidates
 from ml.retrieval.fusion import DEFAULT_FUSION
 from ml.retrieval.structure import unpack_terms
+from ml.text import TEXT_DIM
 from searchapp.search.candidates import PROBES, SHORTLIST_SIZE, candidate_ids
 from searchapp.search.query import Query, parse_query
 from searchapp.search.ranking import DEFAULT_ORDER, ORDERS, order_candidates
@@ -42,16 +45,25 @@ class Post(models.Model):
     corpus = models.ForeignKey(Corpus, on_delete=models.CASCADE, related_name="posts")
     source_id = models.CharField(max_length=200, help_text="The post's id in its source file.")
     title = models.CharField(max_length=500, blank=True)
-    body = models.TextField(blank=True)
+    body = models.TextField(blank=True, help_text="text with its formulas written $…$ where they stand")
     url = models.URLField(max_length=1000, blank=True)
     tags = models.JSONField(default=list, blank=True)
     date = models.DateTimeField(null=True, blank=True)
+    parent = models.ForeignKey("self", null=True, blank=True, on_delete=models.CASCADE, related_name="answers",
+                               help_text="the question this post answers")
+    embedding = HalfVectorField(dimensions=TEXT_DIM, null=True, blank=True,
+                                help_text="the title and text embedded by the text encoder (ml.text), unit length")
+    words = GeneratedField(expression=SearchVector("title", "body", config="english"), output_field=SearchVectorField(),
+                           db_persist=True, help_text="Postgres full-text terms of the title and text (the BM25-like baseline)")
 
     class Meta:
         ordering = ["corpus", "id"]
         constraints = [
             models.UniqueConstraint(fields=["corpus", "source_id"], name="post_unique_source_id"),
         ]
+        indexes = [HnswIndex(name="post_embedding_hnsw", fields=["embedding"], m=16, ef_construction=64,
+                             opclasses=["halfvec_cosine_ops"]),
+                   GinIndex(name="post_words_gin", fields=["words"])]
 
     def __str__(self) -> str:
         return self.title or self.source_id
@@ -170,8 +182,10 @@ class Occurrence(models.Model):
     post = models.ForeignKey(Post, on_delete=models.CASCADE, related_name="occurrences")
     position = models.PositiveIntegerField(help_text="0-based index among the post's formulas")
     latex = models.TextField(help_text="this occurrence's LaTeX: its source, or rendered from its SLT for another notation")
-    start = models.PositiveIntegerField(default=0)
-    end = models.PositiveIntegerField(default=0)
+    start = models.PositiveIntegerField(default=0, help_text="where the formula's $…$ starts in the post's body")
+    end = models.PositiveIntegerField(default=0, help_text="where it ends; 0 for a formula of the title")
+    context = HalfVectorField(dimensions=TEXT_DIM, null=True, blank=True,
+                              help_text="the words around the formula embedded by the text encoder, unit length")
 
     class Meta:
         ordering = ["post_id", "position"]
@@ -250,6 +264,7 @@ class IndexJob(models.Model):
         VISUAL_IDS = "visual_ids", "visual_id_file.tsv"
         SLT_TSV = "slt_tsv", "Tangent SLT strings TSV"
         LATEX_LINES = "latex", "LaTeX, one formula per line"
+        MSE_HTML = "mse_html", "Math StackExchange thread pages (HTML)"
 
     corpus = models.ForeignKey(Corpus, on_delete=models.CASCADE, related_name="jobs")
     path = models.CharField(max_length=1000)

@@ -7,6 +7,7 @@ from pathlib import Path
 from ml.data.arqmath_formulas import formula_record
 from ml.data.jsonl_posts import post_record
 from ml.data.latex_lines import latex_record
+from ml.data.mse_threads import thread_records
 from ml.data.records import Item, LineParser, SourceFormula, checked, read_lines
 from ml.data.slt_tsv import slt_record
 from ml.data.visual_ids import visual_id_record
@@ -18,11 +19,16 @@ LINE_PARSERS: dict[str, LineParser] = {
     "slt_tsv": slt_record,  # Tangent SLT strings `formula_id post_id slt` (`formulas_slt_string.tsv`)
     "latex": latex_record,  # one formula per line
 }
-FORMATS = tuple(LINE_PARSERS)
+PAGE_READERS = {
+    "mse_html": thread_records,  # Math StackExchange thread pages (a page or a folder): a question and an answer a page
+}
+FORMATS = (*LINE_PARSERS, *PAGE_READERS)
 HEADER_FORMATS = ("arqmath",)
 
 
 def read_records(path: str | Path, format: str) -> Iterator[Item]:
+    if format in PAGE_READERS:
+        return PAGE_READERS[format](path)
     if format not in LINE_PARSERS:
         raise ValueError(f"unknown format {format!r}; choose one of {', '.join(FORMATS)}")
     return read_lines(Path(path), LINE_PARSERS[format], skip_header=format in HEADER_FORMATS)

@@ -13,10 +13,14 @@ from __future__ import annotations
 
 import html
 import re
-from dataclasses import dataclass, field
+from collections.abc import Iterator
+from dataclasses import dataclass, field, replace
+from html.parser import HTMLParser
 from pathlib import Path
 
+from ml.data.records import MSE_URL, IndexRecord, Item, PostRecord, RecordError, SourceFormula
 from ml.data.tolerant import Problem, Read, read_text
+from ml.formula import ParseError, parse, slt_to_latex
 
 _TAG_BODY = r"""(?:[^>"']|"[^"]*"|'[^']*')*"""  # attribute values may hold `>`
 _FORMULA_SPAN = re.compile(rf'<span\b{_TAG_BODY}\bclass="math-container"{_TAG_BODY}>')
@@ -96,3 +100,159 @@ def _formula(attributes: dict[str, str], text: str, start: int, line: int) -> Th
     if latex.strip():
         return ThreadFormula(attributes["id"], attributes["visual_id"], latex, "latex", line, mathml)
     return ThreadFormula(attributes["id"], attributes["visual_id"], mathml, "mathml", line, mathml)
+
+
+# The pages as posts: a question and its answer, with their text and formulas (`index_corpus --format mse_html`)
+
+_SECTIONS = {"question-title": "title", "question": "question", "tags": "tags", "question-comments": "question_comments",
+             "answer": "answer", "answer-comments": "answer_comments"}
+_BREAKS = {"p": "\n\n", "div": "\n\n", "pre": "\n\n", "blockquote": "\n\n", "h1": "\n\n", "h2": "\n\n", "h3": "\n\n",
+           "ol": "\n\n", "ul": "\n\n", "li": "\n\n- ", "tr": "\n\n", "br": "\n", "hr": "\n\n"}
+_PLACEHOLDER = re.compile("\ue000(\\d+)\ue001")  # private-use characters: a formula's place in the page's text
+_SPAN_END = re.compile(r"\s*</span>")
+MAX_TITLE = 500
+
+
+def thread_records(path: str | Path) -> Iterator[Item]:
+    """Each page of a folder (or the one page) as two records, its question and its answer, numbered by page;
+    a page that cannot be read is one `RecordError` naming the file."""
+    for number, page in enumerate(thread_pages(path), start=1):
+        try:
+            text = read_text(page)
+        except (OSError, UnicodeDecodeError) as error:
+            yield RecordError(number, f"{page.name}: {error}")
+            continue
+        try:
+            yield from thread_posts(text, number, page.name)
+        except ValueError as error:
+            yield RecordError(number, f"{page.name}: {error}")
+
+
+def thread_posts(text: str, number: int, name: str = "") -> tuple[IndexRecord, IndexRecord]:
+    """The question (with title and tags) and the answer (linked to its question) of one page, their text with
+    every formula written `$LaTeX$` where it stands; comments follow their post's text. ValueError says what is missing."""
+    formulas: list[ThreadFormula] = []
+    marked = _mark_formulas(text, formulas)
+    sections = _PageSections()
+    sections.feed(marked)
+    sections.close()
+    question_id, answer_id = sections.ids.get("question"), sections.ids.get("answer")
+    if not question_id or not answer_id:
+        raise ValueError("expected a question (question_id) and an answer (answer_id)")
+    title, in_title = _unmark(_paragraphs(sections.text("title")), formulas)
+    tags = [tag.strip() for tag in sections.parts["tags"] if tag.strip()]
+    question = _post_record(number, PostRecord(question_id, title[:MAX_TITLE], url=MSE_URL.format(kind="q", id=question_id),
+                                               tags=tags),
+                            sections.text("question"), sections.comments("question_comments"), formulas)
+    # a title's formulas belong to the question; they have no place in its body (start = end = 0)
+    question = replace(question, formulas=tuple(replace(f, start=0, end=0) for f in in_title) + question.formulas)
+    answer = _post_record(number, PostRecord(answer_id, url=MSE_URL.format(kind="a", id=answer_id), parent=question_id),
+                          sections.text("answer"), sections.comments("answer_comments"), formulas)
+    return question, answer
+
+
+def _mark_formulas(text: str, formulas: list[ThreadFormula]) -> str:
+    """The page with each formula span (and its MathML) replaced by a placeholder numbering it in `formulas`;
+    a span that cannot be read keeps its text."""
+    pieces, last, line, counted = [], 0, 1, 0
+    for span in _FORMULA_SPAN.finditer(text):
+        if span.start() < last:  # inside a formula already replaced (a wrapper's inner span)
+            continue
+        line, counted = line + text.count("\n", counted, span.start()), span.start()
+        try:
+            formula = _formula(_attributes(span.group(0)), text, span.end(), line)
+        except ValueError:
+            continue
+        if not isinstance(formula, ThreadFormula):
+            continue
+        math_end = _MATH.match(text, span.end()).end()  # type: ignore[union-attr]  # _formula found it
+        closing = _SPAN_END.match(text, math_end)
+        pieces += [text[last:span.start()], f"\ue000{len(formulas)}\ue001"]
+        formulas.append(formula)
+        last = closing.end() if closing else math_end
+    return "".join(pieces) + text[last:]
+
+
+class _PageSections(HTMLParser):
+    """The text of each section of a page (`<div id=…>`), with block elements as paragraph breaks."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.parts: dict[str, list[str]] = {name: [] for name in _SECTIONS.values()}
+        self.ids: dict[str, str] = {}
+        self._divs: list[str | None] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        attributes = dict(attrs)
+        if tag == "div":
+            section = _SECTIONS.get(attributes.get("id") or "")
+            self._divs.append(section or (self._divs[-1] if self._divs else None))
+            for kind in ("question", "answer"):
+                if section == kind and attributes.get(f"{kind}_id"):
+                    self.ids[kind] = str(attributes[f"{kind}_id"]).strip()
+        section = self._divs[-1] if self._divs else None
+        if section and tag in _BREAKS:
+            self.parts[section].append(_BREAKS[tag])
+        if section == "tags" and tag == "span":
+            self.parts[section].append("")  # each tag is its own part
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag == "div" and self._divs:
+            self._divs.pop()
+        elif tag in ("td", "p") and self._divs and self._divs[-1]:
+            self.parts[self._divs[-1]].append("\n\n")
+
+    def handle_data(self, data: str) -> None:
+        if self._divs and self._divs[-1]:
+            parts = self.parts[self._divs[-1]]
+            if self._divs[-1] == "tags" and parts:
+                parts[-1] += data
+            else:
+                parts.append(data)
+
+    def text(self, section: str) -> str:
+        return "".join(self.parts[section])
+
+    def comments(self, section: str) -> list[str]:
+        return [comment for comment in (_paragraphs(part) for part in self.text(section).split("\n\n")) if comment]
+
+
+def _paragraphs(text: str) -> str:
+    """Whitespace collapsed inside paragraphs, paragraphs separated by one blank line."""
+    paragraphs = (re.sub(r"\s+", " ", paragraph).strip() for paragraph in re.split(r"\n\s*\n", text))
+    return "\n\n".join(paragraph for paragraph in paragraphs if paragraph and paragraph != "-")
+
+
+def _post_record(number: int, post: PostRecord, text: str, comments: list[str],
+                 formulas: list[ThreadFormula]) -> IndexRecord:
+    body = _paragraphs(text)
+    if comments:
+        body += "\n\n" + "\n\n".join(f"Comment: {comment}" for comment in comments)
+    body, found = _unmark(body.strip(), formulas)
+    return IndexRecord(number, replace(post, body=body), tuple(found))
+
+
+def _unmark(text: str, formulas: list[ThreadFormula]) -> tuple[str, list[SourceFormula]]:
+    """The text with each placeholder written as `$LaTeX$`, and its formulas with their place in it (a formula's
+    ARQMath id is its position, as in the formula TSV)."""
+    pieces, found, last, length = [], [], 0, 0
+    for mark in _PLACEHOLDER.finditer(text):
+        formula = formulas[int(mark.group(1))]
+        shown = f"${_shown_latex(formula)}$"
+        pieces.append(text[last:mark.start()])
+        length += mark.start() - last
+        found.append(SourceFormula(formula.text, formula.notation, int(formula.formula_id), length, length + len(shown)))
+        pieces.append(shown)
+        length += len(shown)
+        last = mark.end()
+    return "".join(pieces) + text[last:], found
+
+
+def _shown_latex(formula: ThreadFormula) -> str:
+    """What the post's text shows for a formula: its LaTeX, or for one given only as MathML the LaTeX of its tree."""
+    if formula.notation == "latex":
+        return " ".join(formula.text.split())
+    try:
+        return slt_to_latex(parse(formula.text, "mathml").slt)
+    except ParseError:
+        return r"\text{(unreadable formula)}"

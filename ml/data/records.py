@@ -27,6 +27,8 @@ class PostRecord:
     body: str = ""
     url: str = ""
     tags: list[str] = field(default_factory=list)
+    parent: str = ""
+    """The source id of the question a post answers."""
 
 
 @dataclass(frozen=True)

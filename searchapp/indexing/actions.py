@@ -38,7 +38,7 @@ def save_upload(uploaded) -> Path:
 def reindex_corpus(corpus: Corpus, enqueue: bool = True) -> list[IndexJob]:
     """Empty the corpus and index again every file its jobs read that is still on disk."""
     formats = dict(corpus.jobs.order_by("created_at").values_list("path", "format"))
-    paths = sorted(path for path in formats if Path(path).is_file())
+    paths = sorted(path for path in formats if Path(path).exists())  # a file, or a folder of pages
     with transaction.atomic():
         _delete_contents(corpus)
         return [start_index_job(Path(path), formats[path], corpus.name, enqueue) for path in paths]

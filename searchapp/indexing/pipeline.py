@@ -20,6 +20,8 @@ from ml.data.corpus_files import read_records
 from ml.data.records import IndexRecord, RecordError, SourceFormula
 from ml.formula import ParseError, parse, slt_to_latex, to_slt_string, visual_key
 from ml.retrieval.structure import pack_terms, structure_terms, subtree_terms
+from ml.text import EncodedPost, text_encoder
+from ml.text.posts import body_span, post_text
 from searchapp.embedding import embed_graphs, node_labels
 from searchapp.indexing.codebook import CodebookMismatch, ensure_codebook_loaded
 from searchapp.indexing.iterables import chunks
@@ -127,6 +129,8 @@ class PreparedChunk:
     parsed: list[ParsedFormula]
     new: list[ParsedFormula]
     vectors: list[dict]
+    texts: dict[str, EncodedPost]
+    """Text vectors of the posts to encode, by source id; their `contexts` follow the record's formulas."""
     outcome: ChunkOutcome
 
 
@@ -144,7 +148,23 @@ def prepare_chunk(corpus: Corpus, items: list[IndexRecord | RecordError]) -> Pre
     stored = set(corpus.formulas.filter(visual_key__in=first_by_key).values_list("visual_key", flat=True))
     new = [item for key, item in first_by_key.items() if key not in stored]
     vectors = _timed(outcome, "embed", embed_graphs, [item.graphs for item in new])
-    return PreparedChunk(len(items), records, parsed, new, vectors, outcome)
+    texts = _timed(outcome, "text", _encode_texts, corpus, records)
+    return PreparedChunk(len(items), records, parsed, new, vectors, texts, outcome)
+
+
+def _encode_texts(corpus: Corpus, records: list[IndexRecord]) -> dict[str, EncodedPost]:
+    """The text vectors of the chunk's posts that have text and none stored yet, by source id."""
+    first = {}
+    for record in records:
+        if record.post.body.strip():
+            first.setdefault(record.post.source_id, record)
+    encoded = set(corpus.posts.filter(source_id__in=first, embedding__isnull=False).values_list("source_id", flat=True))
+    todo = [record for source_id, record in first.items() if source_id not in encoded]
+    if not todo:
+        return {}
+    texts = [post_text(record.post.title, record.post.body) for record in todo]
+    spans = [[body_span(record.post.title, f.start, f.end) for f in record.formulas] for record in todo]
+    return {record.post.source_id: post for record, post in zip(todo, text_encoder().encode(texts, spans))}
 
 
 def store_chunk(job_id: int, prepared: PreparedChunk) -> None:
@@ -152,7 +172,7 @@ def store_chunk(job_id: int, prepared: PreparedChunk) -> None:
     outcome = prepared.outcome
     with transaction.atomic():
         job = IndexJob.objects.select_for_update().get(pk=job_id)
-        posts, refused = _timed(outcome, "store", _store_posts, job.corpus, prepared.records)
+        posts, refused = _timed(outcome, "store", _store_posts, job.corpus, prepared.records, prepared.texts)
         for line, message in refused.items():
             outcome.failed += 1
             outcome.errors.append({"line": line, "message": message})
@@ -163,7 +183,7 @@ def store_chunk(job_id: int, prepared: PreparedChunk) -> None:
                           [prepared.vectors[i] for i in kept])
         # Ids of every key in the chunk, including those a concurrent job or an earlier chunk stored.
         formula_ids = dict(job.corpus.formulas.filter(visual_key__in=keys).values_list("visual_key", "id"))
-        _timed(outcome, "store", _store_occurrences, parsed, posts, formula_ids)
+        _timed(outcome, "store", _store_occurrences, parsed, posts, formula_ids, prepared.texts)
         outcome.done += len(prepared.records) - len(refused)
         _advance(job, prepared.consumed, outcome, len(inserted))
 
@@ -196,9 +216,11 @@ POST_CONTENT = ("title", "body", "url", "tags")
 """What a post stores besides its id: a reused id must come with the same content."""
 
 
-def _store_posts(corpus: Corpus, records: list[IndexRecord]) -> tuple[dict[str, int], dict[int, str]]:
+def _store_posts(corpus: Corpus, records: list[IndexRecord],
+                 texts: dict[str, EncodedPost]) -> tuple[dict[str, int], dict[int, str]]:
     """Post ids by source id, and the records refused by line: those reusing a stored post's id with other
-    content. A post stored before with the same content (the same file indexed again) is reused."""
+    content. A post stored before with the same content (the same file indexed again) is reused; an answer
+    is linked to its question when the question is in the corpus."""
     first = {}
     for record in records:
         first.setdefault(record.post.source_id, record.post)
@@ -209,7 +231,16 @@ def _store_posts(corpus: Corpus, records: list[IndexRecord]) -> tuple[dict[str, 
     refused = {record.line: f"post id {record.post.source_id!r} is already indexed with another title, body, url "
                             "or tags; give each post its own id"
                for record in records if stored[record.post.source_id][1] != _content(record.post)}
-    return {source_id: post_id for source_id, (post_id, _) in stored.items()}, refused
+    ids = {source_id: post_id for source_id, (post_id, _) in stored.items()}
+    parents = dict(corpus.posts.filter(source_id__in={post.parent for post in first.values() if post.parent})
+                   .values_list("source_id", "id"))
+    updated = [Post(pk=ids[source_id], embedding=texts[source_id].vector if source_id in texts else None,
+                    parent_id=parents.get(post.parent)) for source_id, post in first.items()
+               if source_id in texts or post.parent in parents]
+    # only what this chunk computed: a post encoded or linked before keeps its vector and question
+    Post.objects.bulk_update([post for post in updated if post.embedding is not None], ["embedding"])
+    Post.objects.bulk_update([post for post in updated if post.parent_id], ["parent"])
+    return ids, refused
 
 
 def _content(post) -> tuple:
@@ -249,13 +280,19 @@ def insert_formulas(corpus_id: int, new: list[ParsedFormula], vectors: list[dict
     return inserted
 
 
-def _store_occurrences(parsed: list[ParsedFormula], posts: dict[str, int], formula_ids: dict[str, int]) -> None:
+def _store_occurrences(parsed: list[ParsedFormula], posts: dict[str, int], formula_ids: dict[str, int],
+                       texts: dict[str, EncodedPost]) -> None:
     Occurrence.objects.bulk_create(
         [Occurrence(formula_id=formula_ids[item.visual_key], post_id=posts[item.record.post.source_id],
                     position=item.source.position, latex=item.latex,
-                    start=item.source.start, end=item.source.end) for item in parsed],
+                    start=item.source.start, end=item.source.end, context=_context(item, texts)) for item in parsed],
         ignore_conflicts=True,
     )
+
+
+def _context(item: ParsedFormula, texts: dict[str, EncodedPost]):
+    encoded = texts.get(item.record.post.source_id)
+    return encoded.contexts[item.record.formulas.index(item.source)] if encoded else None
 
 
 def _advance(job: IndexJob, consumed: int, outcome: ChunkOutcome, added: int) -> None:

@@ -3,7 +3,7 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
-from ml.data.corpus_files import FORMATS
+from ml.data.corpus_files import FORMATS, PAGE_READERS
 from searchapp.indexing.actions import start_index_job
 from searchapp.indexing.pipeline import run_job
 
@@ -12,13 +12,13 @@ class Command(BaseCommand):
     help = "Index a corpus file through the Celery workers (or in this process with --sync)."
 
     def add_arguments(self, parser):
-        parser.add_argument("path", type=Path)
+        parser.add_argument("path", type=Path, help="a file, or a folder of pages for --format mse_html")
         parser.add_argument("--format", required=True, choices=FORMATS)
         parser.add_argument("--corpus", required=True, help="corpus name (created if new)")
         parser.add_argument("--sync", action="store_true", help="index here instead of in a worker")
 
     def handle(self, *args, path: Path, format: str, corpus: str, sync: bool, **options):
-        if not path.is_file():
+        if not path.is_file() and not (format in PAGE_READERS and path.is_dir()):
             raise CommandError(f"{path} is a directory, not a file" if path.is_dir() else f"no such file: {path}")
         job = start_index_job(path, format, corpus, enqueue=not sync)
         self.stdout.write(f"index job {job.pk}: {job.total} records from {path} into corpus {corpus!r}")

@@ -173,3 +173,26 @@ def test_formulas_stored_before_the_codebook_are_posted_when_it_is_loaded(index_
     CodebookState.objects.all().delete()
     ensure_codebook_loaded()
     assert sorted(PostingList.objects.values_list("representation", "centroid", "formula_ids")) == before
+
+
+def test_thread_pages_become_questions_and_answers_with_text_vectors_and_formula_contexts(tmp_path):
+    from tests.ml.data.test_mse_threads import formula_span, thread_page
+
+    folder = tmp_path / "pages"
+    folder.mkdir()
+    unreadable = "\\frac{1"
+    (folder / "11_12.html").write_text(thread_page(f"<p>Is {formula_span(1, 'a^2+b^2')} a square?</p>",
+                                                   f"<p>Yes, {formula_span(2, 'x^{2}')} for integers.</p>"))
+    (folder / "11_13.html").write_text(thread_page(f"<p>Is {formula_span(1, 'a^2+b^2')} a square?</p>",
+                                                   f"<p>No: {formula_span(4, unreadable)} is unreadable</p>")
+                                       .replace('answer_id="12"', 'answer_id="13"'))
+    job = run_job(start_index_job(folder, "mse_html", "threads", enqueue=False))
+    assert (job.state, job.total, job.done, job.failed, job.formula_errors) == ("done", 4, 4, 0, 1)
+    assert "formula 4: unbalanced_braces" in job.errors[0]["message"]  # the post is indexed all the same
+    question = Post.objects.get(source_id="11")
+    assert question.parent is None and sorted(question.answers.values_list("source_id", flat=True)) == ["12", "13"]
+    assert all(post.embedding is not None for post in Post.objects.all()) and Post.objects.count() == 3
+    occurrences = Occurrence.objects.filter(post=question).order_by("position")
+    assert [o.position for o in occurrences] == [1, 9]
+    assert all(o.context is not None and len(o.context) == 384 for o in occurrences)
+    assert "text" in job.timings

@@ -1,4 +1,5 @@
-from ml.data.mse_threads import ThreadFormula, parse_thread_page, read_thread_page, thread_pages
+from ml.data.mse_threads import ThreadFormula, parse_thread_page, read_thread_page, thread_pages, thread_posts, thread_records
+from ml.data.records import RecordError
 from ml.data.tolerant import Problem
 
 MATH = '<math {alt} class="ltx_Math" xmlns="http://www.w3.org/1998/Math/MathML"><semantics><mi>x</mi></semantics></math>'
@@ -35,3 +36,54 @@ def test_a_real_page(shared_data):
     read = read_thread_page(page)
     assert read.problems == [] and len(read.value.formulas) == 22
     assert read.value.formulas[0] == ThreadFormula("9549293", "1805", "f(x)", "latex", 25)
+
+
+def thread_page(question_body: str, answer_body: str, title: str = "Sum of squares") -> str:
+    return f"""<html><body>
+<div class="row" id="question-title"><h1> {title} </h1></div>
+<div class="question"><div id="question" question_id="11">{question_body}</div>
+<div id="tags"><span> algebra </span><span> number-theory </span></div>
+<div id="question-comments"><table><tbody><tr><td comment_id="5"> Try {formula_span(9, 'n')}. </td></tr></tbody></table></div></div>
+<div class="answer"><div answer_id="12" id="answer">{answer_body}</div>
+<div id="answer-comments"><table><tbody></tbody></table></div></div>
+<div id="related"><table><tbody><tr><td>{formula_span(99, 'z')} elsewhere</td></tr></tbody></table></div>
+</body></html>"""
+
+
+def formula_span(formula_id: int, latex: str) -> str:
+    return (f'<span class="math-container" id="{formula_id}" visual_id="{formula_id + 100}">'
+            + MATH.format(alt=f'alttext="{latex}"') + "</span>")
+
+
+def test_a_page_is_a_question_with_title_and_tags_and_an_answer_linked_to_it():
+    page = thread_page(f"<p>Is {formula_span(1, 'a^2+b^2')} a square?</p> <p>Second &amp; last.</p>",
+                       f"<p>Yes: {formula_span(2, 'x&lt;y')}</p>",
+                       title=f"Sum {formula_span(3, 'a+b')}")
+    question, answer = thread_posts(page, 7)
+    assert question.line == answer.line == 7
+    assert (question.post.source_id, question.post.title, question.post.tags, question.post.parent) == \
+        ("11", "Sum $a+b$", ["algebra", "number-theory"], "")
+    assert question.post.body == "Is $a^2+b^2$ a square?\n\nSecond & last.\n\nComment: Try $n$."
+    assert question.post.url == "https://math.stackexchange.com/q/11"
+    assert (answer.post.source_id, answer.post.parent, answer.post.body) == ("12", "11", "Yes: $x<y$")
+    # the title's formula first (no place in the body), then the body's and the comments' at their $…$
+    assert [(f.position, f.text, f.start, f.end) for f in question.formulas] == [
+        (3, "a+b", 0, 0), (1, "a^2+b^2", 3, 12), (9, "n", 53, 56)]
+    assert [question.post.body[f.start:f.end] for f in question.formulas[1:]] == ["$a^2+b^2$", "$n$"]
+    assert [f.position for f in answer.formulas] == [2]  # the related question's formula is not this post's
+
+
+def test_a_page_without_its_answer_is_one_error_naming_the_file(tmp_path):
+    (tmp_path / "1_2.html").write_text("<html><body><div id='question' question_id='1'>Only a question</div></body></html>")
+    (tmp_path / "3_4.html").write_text(thread_page("<p>Q</p>", "<p>A</p>"))
+    items = list(thread_records(tmp_path))
+    assert items[0] == RecordError(1, "1_2.html: expected a question (question_id) and an answer (answer_id)")
+    assert [item.post.source_id for item in items[1:]] == ["11", "12"]
+
+
+def test_every_real_page_reads_as_a_question_and_an_answer(shared_data):
+    items = list(thread_records(shared_data / "arqmath" / "threads-mathdowsers"))
+    assert len(items) == 2 * 3395 and not [item for item in items if isinstance(item, RecordError)]
+    posts = {item.post.source_id: item for item in items}
+    assert len(posts) == 2769 + 3395 and all(item.post.body for item in posts.values())
+    assert sum(len(item.formulas) for item in posts.values()) > 76_000
