@@ -10,6 +10,7 @@ urlpatterns = [
     path("feedback", views.feedback, name="feedback"),
     path("healthz", views.healthz, name="healthz"),
     path("api/search", api.search, name="api-search"),
+    path("api/posts", api.posts, name="api-posts"),
     path("api/formulas/<int:pk>", api.formula, name="api-formula"),
     path("api/feedback", api.feedback, name="api-feedback"),
     path("api/schema", api.schema, name="api-schema"),

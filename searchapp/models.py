@@ -16,12 +16,14 @@ from pgvector.django import HalfVectorField, HnswIndex
 
 from ml.ranking.features import Candidates
 from ml.retrieval.fusion import DEFAULT_FUSION
+from ml.retrieval.post_scores import DEFAULT_FORMULA_WEIGHT
 from ml.retrieval.structure import unpack_terms
 from ml.text import TEXT_DIM
 from searchapp.search.candidates import PROBES, SHORTLIST_SIZE, candidate_ids
+from searchapp.search.posts import DEFAULT_MODE, MODES, Question, read_question, score_posts
 from searchapp.search.query import Query, parse_query
 from searchapp.search.ranking import DEFAULT_ORDER, ORDERS, order_candidates
-from searchapp.search.results import SearchHit, SearchResults
+from searchapp.search.results import PostHit, PostResults, SearchHit, SearchResults
 from searchapp.search.scoring import Scored, alignment, decode, score
 from searchapp.vectors import VECTOR_DIM
 
@@ -41,6 +43,33 @@ class Corpus(models.Model):
         return self.name
 
 
+class PostQuerySet(models.QuerySet):
+    def answers(self) -> PostQuerySet:
+        """The posts a question search returns: answers, and posts that are neither question nor answer."""
+        answered = Post.objects.filter(parent=models.OuterRef("pk"))
+        return self.filter(models.Q(parent__isnull=False) | ~models.Exists(answered))
+
+    def search(self, question: Question | str, k: int = 10, offset: int = 0, mode: str = DEFAULT_MODE,
+               corpus: str | None = None, weight: float = DEFAULT_FORMULA_WEIGHT) -> PostResults:
+        """The `k` answers of this queryset after `offset` that best answer `question` (text with `$…$` formulas),
+        by words and formulas combined as `mode` says (`searchapp.search.posts`)."""
+        if mode not in MODES:
+            raise ValueError(f"unknown mode {mode!r}; choose one of {', '.join(MODES)}")
+        started = time.perf_counter()
+        question = read_question(question) if isinstance(question, str) else question
+        posts = self.answers().filter(corpus__name=corpus) if corpus else self.answers()
+        scores = score_posts(posts, Occurrence.objects, Formula.objects, question, corpus)
+        combined = scores.combined(mode, weight)
+        order = np.argsort(-combined, kind="stable")[offset:offset + min(k, MAX_K)]
+        by_id = self.model.objects.select_related("corpus", "parent").defer("embedding").in_bulk(
+            [scores.ids[i] for i in order])
+        hits = [PostHit(by_id[scores.ids[i]], float(combined[i]), rank,
+                        {"text": float(scores.text[i]), "bm25": float(scores.bm25[i]), "formula": float(scores.formula[i])},
+                        scores.best_formula.get(scores.ids[i]))
+                for rank, i in enumerate(order, start=offset + 1)]
+        return PostResults(question, mode, hits, len(scores.ids), (time.perf_counter() - started) * 1000)
+
+
 class Post(models.Model):
     corpus = models.ForeignKey(Corpus, on_delete=models.CASCADE, related_name="posts")
     source_id = models.CharField(max_length=200, help_text="The post's id in its source file.")
@@ -55,6 +84,8 @@ class Post(models.Model):
                                 help_text="the title and text embedded by the text encoder (ml.text), unit length")
     words = GeneratedField(expression=SearchVector("title", "body", config="english"), output_field=SearchVectorField(),
                            db_persist=True, help_text="Postgres full-text terms of the title and text (the BM25-like baseline)")
+
+    objects = PostQuerySet.as_manager()
 
     class Meta:
         ordering = ["corpus", "id"]

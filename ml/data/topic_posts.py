@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass
-from html import unescape
+from html import escape, unescape
 from pathlib import Path
 from xml.parsers import expat
 
@@ -190,3 +190,16 @@ def read_topic_queries(path: str | Path) -> Read[dict[str, str]]:
 
 def read_topic_contexts(path: str | Path) -> Read[dict[str, TopicContext]]:
     return parse_topic_contexts(read_text(path))
+
+
+_TAG = re.compile(r"<[^>]+>")
+
+
+def question_text(topic: Topic) -> str:
+    """A topic as a question search reads it: the title, a blank line, the question; tags dropped, the formulas'
+    own `$…$` kept, `<p>` breaks as blank lines."""
+    def text(html: str) -> str:
+        html = _MATH_SPAN.sub(lambda span: escape(span[2], quote=False), html)  # LaTeX may hold a raw `<`
+        paragraphs = re.split(r"(?i)</p>|<br\s*/?>", html)
+        return "\n\n".join(" ".join(unescape(_TAG.sub(" ", p)).split()) for p in paragraphs if _TAG.sub("", p).strip())
+    return f"{text(topic.title)}\n\n{text(topic.question)}".strip()

@@ -40,3 +40,25 @@ class SearchResults:
     hits: list[SearchHit]
     candidates: int
     elapsed_ms: float
+
+
+@dataclass
+class PostHit:
+    post: Any
+    """The hit's `Post` row, with its corpus and the question it answers."""
+    score: float
+    rank: int
+    parts: dict[str, float]
+    """Its text, full-text and formula scores, whatever the mode combined."""
+    formula_id: int | None = None
+    """Its formula most similar to the question's formulas, if any was scored."""
+
+
+@dataclass
+class PostResults:
+    question: Any
+    """The `searchapp.search.posts.Question` searched."""
+    mode: str
+    hits: list[PostHit]
+    candidates: int
+    elapsed_ms: float

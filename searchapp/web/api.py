@@ -12,9 +12,10 @@ from django.views.decorators.http import require_GET, require_POST
 
 from searchapp.errors import ApiError
 from searchapp.feedback.actions import client_address, parse_feedback, record_feedback
-from searchapp.models import Formula
+from searchapp.models import Formula, Post
 from searchapp.web.openapi import schema as openapi_schema
-from searchapp.web.params import search_params
+from searchapp.web.params import question_params, search_params
+from searchapp.web.post_results import post_results_dict
 from searchapp.web.presenters import formula_detail, present, results_dict
 from searchapp.web.searching import run_search
 
@@ -41,6 +42,14 @@ def json_errors(view):
 def search(request: HttpRequest) -> JsonResponse:
     results = run_search(**search_params(request))
     return JsonResponse(results_dict(results, present(results)))
+
+
+@require_GET
+@json_errors
+def posts(request: HttpRequest) -> JsonResponse:
+    """Question search: answers ranked for a question written as text with `$…$` formulas."""
+    params = question_params(request)
+    return JsonResponse(post_results_dict(Post.objects.search(params.pop("question"), **params)))
 
 
 @require_GET

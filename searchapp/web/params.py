@@ -7,6 +7,7 @@ from ml.formula import NOTATIONS
 from ml.formula.slt_string import looks_like_slt_string
 from searchapp.errors import ApiError, check_text, shown
 from searchapp.models import MAX_K, Corpus
+from searchapp.search.posts import DEFAULT_MODE, MODES
 from searchapp.search.query import MAX_QUERY_CHARS
 from searchapp.search.ranking import DEFAULT_ORDER, ORDERS
 
@@ -67,3 +68,10 @@ def search_params(request: HttpRequest, default_notation: str = "latex") -> dict
     return {"text": query, "notation": notation_param(request, query, default_notation),
             "k": int_param(request, "k", 10, 1, MAX_K), "offset": int_param(request, "offset", 0, 0, 10_000),
             "fusion": choice_param(request, "fusion", ORDERS, DEFAULT_ORDER), "corpus": corpus_param(request)}
+
+
+def question_params(request: HttpRequest) -> dict:
+    """The validated options of a question search: the question, k, offset, mode, corpus."""
+    return {"question": query_param(request), "k": int_param(request, "k", 10, 1, MAX_K),
+            "offset": int_param(request, "offset", 0, 0, 10_000),
+            "mode": choice_param(request, "mode", MODES, DEFAULT_MODE), "corpus": corpus_param(request)}

@@ -1,4 +1,5 @@
-"""`python manage.py benchmark arqmath1 --qrels QRELS --json [--run-out FILE]`: effectiveness through the real query path."""
+"""`python manage.py benchmark arqmath1 --qrels QRELS --json [--run-out FILE]`: effectiveness through the real query path;
+`benchmark arqmath-answers --topics XML… --qrels QRELS… --json [--run-out FILE]`: answers ranked for questions."""
 import json
 from pathlib import Path
 
@@ -7,7 +8,7 @@ from django.core.management.base import BaseCommand, CommandError
 
 from ml.data.runs import write_run
 from ml.retrieval.fusion import DEFAULT_FUSION, FUSIONS
-from searchapp.benchmarks import arqmath1
+from searchapp.benchmarks import arqmath1, arqmath_answers
 from searchapp.benchmarks.database import throwaway_database
 from searchapp.learning.training import cv_lines
 
@@ -18,18 +19,27 @@ class Command(BaseCommand):
     help = "Index the judged ARQMath-1 formulas plus distractors in a throw-away database and score the queries."
 
     def add_arguments(self, parser):
-        parser.add_argument("name", choices=["arqmath1"])
-        parser.add_argument("--qrels", type=Path, required=True)
+        parser.add_argument("name", choices=["arqmath1", "arqmath-answers"])
+        parser.add_argument("--qrels", type=Path, required=True, nargs="+",
+                            help="arqmath1: one Task 2 qrels file; arqmath-answers: Task 1 qrels, one per --topics file")
+        parser.add_argument("--topics", type=Path, nargs="+", default=[], help="arqmath-answers: Task 1 topic XML files")
+        parser.add_argument("--corpus", help="arqmath-answers: rank the pages already indexed as this corpus of the "
+                                             "configured database instead of indexing them into a throw-away one")
         parser.add_argument("--data", type=Path, default=DEFAULT_DATA, help="the shared data folder")
         parser.add_argument("--fusion", choices=FUSIONS, default=DEFAULT_FUSION)
         parser.add_argument("--json", action="store_true")
         parser.add_argument("--run-out", type=Path)
 
-    def handle(self, *args, qrels: Path, data: Path, fusion: str, run_out: Path | None, **options):
-        for path in (qrels, data):
+    def handle(self, *args, name: str, qrels: list[Path], data: Path, fusion: str, run_out: Path | None, **options):
+        for path in (*qrels, *options["topics"], data):
             if not path.exists():
                 raise CommandError(f"not found: {path}")
         progress = (lambda message: self.stderr.write(message)) if options["json"] else self.stdout.write
+        if name == "arqmath-answers":
+            return self._answers(data, options["topics"], qrels, options["corpus"], run_out, progress, options["json"])
+        if len(qrels) != 1:
+            raise CommandError("arqmath1 takes one --qrels file")
+        qrels = qrels[0]
         with throwaway_database():
             report, runs = arqmath1.benchmark(data, qrels, fusion=fusion, progress=progress)
         if run_out:  # the learned ranker's cross-validated run: each topic ranked by a model that never saw it
@@ -38,6 +48,26 @@ class Command(BaseCommand):
             self.stdout.write(json.dumps(report, indent=2))
         else:
             self._print_table(report)
+
+    def _answers(self, data: Path, topics: list[Path], qrels: list[Path], corpus: str | None, run_out: Path | None,
+                 progress, as_json: bool) -> None:
+        if not topics:
+            raise CommandError("arqmath-answers needs --topics (the Task 1 topic XML of each --qrels year)")
+        if corpus:
+            report, runs = arqmath_answers.benchmark(data, topics, qrels, corpus, progress=progress)
+        else:
+            with throwaway_database():
+                report, runs = arqmath_answers.benchmark(data, topics, qrels, progress=progress)
+        if run_out:
+            write_run(run_out, runs[report["default_mode"]], tag=f"mathsearch-{report['default_mode']}")
+        if as_json:
+            self.stdout.write(json.dumps(report, indent=2))
+            return
+        self.stdout.write(f"{report['topics']} topics, {report['answers']} answers, {report['judgments']} judgments "
+                          f"(dropped, no page: {report['dropped_judgments']})")
+        self.stdout.write(f"{'mode':<12}{'nDCG′':>8}{'MAP′':>8}{'P′@10':>8}")
+        for mode, scores in report["modes"].items():
+            self.stdout.write(f"{mode:<12}{scores['ndcg_prime']:>8.3f}{scores['map_prime']:>8.3f}{scores['p10_prime']:>8.3f}")
 
     def _print_table(self, report: dict) -> None:
         rows = [("mathsearch learned (cv)", report["learned_cv"]["learned"]), ("mathsearch " + report["fusion"], report),

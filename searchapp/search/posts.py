@@ -1,0 +1,134 @@
+"""Question search: the answer posts that best answer a question written as text with `$…$` formulas.
+
+A question is read once (`read_question`): its words embedded by the text encoder, its formulas parsed and
+embedded like a formula search's query. Candidates are the union of three channels: the posts nearest in
+words (pgvector HNSW on the post vectors), the best Postgres full-text matches, and the posts holding the
+formulas most similar to the question's (the formula search's own first stage and exact scoring). Every
+candidate then gets all three scores, and the mode decides how they are combined.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+from django.db import connection, transaction
+
+from ml.extraction import extract_formulas
+from ml.formula import ParseError
+from ml.retrieval.fusion import fuse
+from ml.retrieval.post_scores import DEFAULT_FORMULA_WEIGHT, formula_scores, ssemb
+from ml.text import text_encoder
+from ml.text.encoder import TEXT_DIM
+from searchapp.search.query import Query, parse_query
+from searchapp.vectors import vector_literal
+
+MODES = ("ssemb", "text", "bm25", "formula")
+DEFAULT_MODE = "ssemb"
+CHANNEL_SIZE = 200
+"""Posts each channel adds to the candidates."""
+MAX_QUESTION_FORMULAS = 8
+"""The question's largest formulas that are searched (each costs one formula search)."""
+
+
+@dataclass(frozen=True)
+class Question:
+    text: str
+    vector: np.ndarray
+    formulas: list[Query]
+    unread: list[dict] = field(default_factory=list)
+    """Formulas that could not be parsed: {"latex", "error"}; the question is searched without them."""
+
+
+@dataclass(frozen=True)
+class PostScores:
+    ids: list[int]
+    text: np.ndarray
+    bm25: np.ndarray
+    formula: np.ndarray
+    best_formula: dict[int, int]
+    """Per post, its formula most similar to the question's (for highlighting)."""
+
+    def combined(self, mode: str, weight: float = DEFAULT_FORMULA_WEIGHT) -> np.ndarray:
+        if mode == "ssemb":
+            return ssemb(self.formula, self.text, weight)
+        return {"text": self.text, "bm25": self.bm25, "formula": self.formula}[mode]
+
+
+def read_question(text: str) -> Question:
+    """Embed the words and parse the formulas (the largest MAX_QUESTION_FORMULAS of them)."""
+    found = extract_formulas(text)
+    formulas, unread = [], []
+    for formula in sorted(found, key=lambda f: -len(f.latex))[:MAX_QUESTION_FORMULAS]:
+        try:
+            formulas.append(parse_query(formula.latex))
+        except ParseError as error:
+            unread.append({"latex": formula.latex, "error": f"{error.kind}: {error.message}"})
+    encoded = text_encoder().encode([text], [[(f.start, f.end) for f in found]])[0]
+    return Question(text, encoded.vector, formulas, unread)
+
+
+def score_posts(posts, occurrences, formulas, question: Question, corpus: str | None,
+                candidates: list[int] | None = None) -> PostScores:
+    """All three scores for the union of the channels' candidates among `posts` (or for the `candidates` given:
+    a benchmark ranks every answer); `occurrences` and `formulas` are the querysets the formula channel reads."""
+    formula_hits = [_formula_hits(formulas, query, corpus) for query in question.formulas]
+    hit_ids = sorted({formula_id for hits in formula_hits for formula_id in hits})
+    occurrences = list(occurrences.filter(formula_id__in=hit_ids, post__in=posts)
+                       .values_list("post_id", "formula_id")) if hit_ids else []
+    ids = sorted(candidates if candidates is not None else set(_nearest_in_words(posts, question.vector))
+                 | set(_full_text_matches(posts, question.text)) | {post_id for post_id, _ in occurrences})
+    occurrences = [(post_id, formula_id) for post_id, formula_id in occurrences if post_id in set(ids)]
+    index = {post_id: i for i, post_id in enumerate(ids)}
+    vectors = dict(posts.filter(pk__in=ids).values_list("id", "embedding"))
+    matrix = np.array([vectors[i] if vectors.get(i) is not None else np.zeros(TEXT_DIM) for i in ids], dtype=np.float32)
+    post_of = np.array([index[post_id] for post_id, _ in occurrences], dtype=np.int64)
+    similarity = [np.array([hits.get(formula_id, 0.0) for _, formula_id in occurrences], dtype=np.float32)
+                  for hits in formula_hits]
+    best: dict[int, tuple[float, int]] = {}
+    for j, (post_id, formula_id) in enumerate(occurrences):
+        value = max((s[j] for s in similarity), default=0.0)
+        if value > best.get(post_id, (-1.0, 0))[0]:
+            best[post_id] = (float(value), formula_id)
+    return PostScores(ids, matrix @ question.vector if ids else np.zeros(0, np.float32),
+                      _full_text_scores(posts, question.text, ids), formula_scores(post_of, similarity, len(ids)),
+                      {post_id: formula_id for post_id, (_, formula_id) in best.items()})
+
+
+def _formula_hits(formulas, query: Query, corpus: str | None) -> dict[int, float]:
+    """Formula id → dense F1 similarity to the query formula, for the formula search's exactly scored candidates."""
+    scored = formulas.scored_candidates(query, CHANNEL_SIZE, corpus)
+    scores = fuse(scored.parts["slg"], scored.parts["opg"], "f1")
+    return dict(zip(scored.ids, scores.tolist()))
+
+
+def _nearest_in_words(posts, vector: np.ndarray) -> list[int]:
+    sql, params = posts.filter(embedding__isnull=False).order_by().values_list("id", flat=True).query.sql_with_params()
+    with transaction.atomic(), connection.cursor() as cursor:
+        cursor.execute("SET LOCAL hnsw.ef_search = %s", [CHANNEL_SIZE * 2])
+        cursor.execute(f"SELECT id FROM searchapp_post WHERE id IN ({sql}) ORDER BY embedding <=> %s::halfvec"
+                       " LIMIT %s", [*params, vector_literal(vector), CHANNEL_SIZE])
+        return [row[0] for row in cursor.fetchall()]
+
+
+_OR_QUERY = ("(SELECT coalesce(string_agg(quote_literal(lexeme), ' | '), '')::tsquery"
+             " FROM unnest(tsvector_to_array(to_tsvector('english', %s))) AS lexeme)")
+"""Any of the question's words: `plainto_tsquery` would ask for all of them, which no answer has."""
+
+
+def _full_text_matches(posts, text: str) -> list[int]:
+    sql, params = posts.order_by().values_list("id", flat=True).query.sql_with_params()
+    with connection.cursor() as cursor:
+        cursor.execute(f"SELECT id FROM searchapp_post WHERE id IN ({sql}) AND words @@ {_OR_QUERY}"
+                       f" ORDER BY ts_rank_cd(words, {_OR_QUERY}, 1) DESC LIMIT %s", [*params, text, text, CHANNEL_SIZE])
+        return [row[0] for row in cursor.fetchall()]
+
+
+def _full_text_scores(posts, text: str, ids: list[int]) -> np.ndarray:
+    """Postgres's cover-density rank (normalised by the log of the post's length) of each candidate."""
+    if not ids:
+        return np.zeros(0, np.float32)
+    with connection.cursor() as cursor:
+        cursor.execute(f"SELECT id, ts_rank_cd(words, {_OR_QUERY}, 1) FROM searchapp_post WHERE id = ANY(%s)",
+                       [text, ids])
+        ranks = dict(cursor.fetchall())
+    return np.array([ranks.get(post_id, 0.0) for post_id in ids], dtype=np.float32)

@@ -1,0 +1,73 @@
+import pytest
+
+from searchapp.indexing.actions import start_index_job
+from searchapp.indexing.pipeline import run_job
+from searchapp.models import Post
+from tests.ml.data.test_mse_threads import formula_span, thread_page
+
+pytestmark = pytest.mark.django_db
+
+INTEGRAL, PRODUCT = r"\int_{0}^{1}x^{2}\,dx=\frac{1}{3}", r"p_{1}p_{2}\cdots p_{n}+1"
+PAGES = {
+    "11_12.html": ("Eigenvalues of a symmetric matrix", "<p>Why are the eigenvalues of a symmetric real matrix real?</p>",
+                   f"<p>Take an eigenvector v of the symmetric matrix with {formula_span(1, 'A^{T}=A')}; then the "
+                   "eigenvalue equals its conjugate, so every eigenvalue of a symmetric matrix is real.</p>"),
+    "21_22.html": ("Integral of a polynomial", "<p>How do I integrate a polynomial over the unit interval?</p>",
+                   f"<p>Use the power rule: {formula_span(2, INTEGRAL)} "
+                   "by the fundamental theorem of calculus.</p>"),
+    "31_32.html": ("Infinitely many primes", "<p>Why are there infinitely many prime numbers?</p>",
+                   f"<p>Euclid: multiply the primes and add one, {formula_span(3, PRODUCT)} "
+                   "has a prime factor not in the list.</p>"),
+}
+
+
+@pytest.fixture
+def threads(tmp_path):
+    folder = tmp_path / "pages"
+    folder.mkdir()
+    for name, (title, question, answer) in PAGES.items():
+        question_id, answer_id = name.removesuffix(".html").split("_")
+        (folder / name).write_text(thread_page(question, answer, title=title)
+                                   .replace('question_id="11"', f'question_id="{question_id}"')
+                                   .replace('answer_id="12"', f'answer_id="{answer_id}"'))
+    job = run_job(start_index_job(folder, "mse_html", "threads", enqueue=False))
+    assert job.state == "done"
+    return job
+
+
+@pytest.mark.parametrize("mode", ["ssemb", "text", "bm25"])
+def test_answers_are_ranked_by_the_questions_words(threads, mode):
+    results = Post.objects.search("Are the eigenvalues of a symmetric matrix always real?", k=3, mode=mode)
+    assert results.hits[0].post.source_id == "12"
+    assert {hit.post.source_id for hit in results.hits} <= {"12", "22", "32"}  # answers only, never the questions
+    assert results.hits[0].post.parent.title == "Eigenvalues of a symmetric matrix"
+
+
+def test_the_formula_mode_ranks_by_the_questions_formulas_and_names_the_matched_formula(threads):
+    results = Post.objects.search(r"What is $\int_0^1 x^2 \, dx$ ?", k=3, mode="formula")
+    best = results.hits[0]
+    assert best.post.source_id == "22" and best.parts["formula"] > results.hits[1].parts["formula"]
+    assert best.post.occurrences.filter(formula_id=best.formula_id, position=2).exists()
+
+
+def test_a_formula_that_cannot_be_read_is_reported_and_the_words_still_search(threads):
+    results = Post.objects.search(r"Why infinitely many primes, $\frac{1$ ?", k=1, mode="ssemb")
+    assert results.question.unread and "unbalanced_braces" in results.question.unread[0]["error"]
+    assert results.hits[0].post.source_id == "32"
+
+
+def test_the_api_answers_a_question_with_posts_their_questions_and_scores(threads, client):
+    response = client.get("/api/posts", {"q": "symmetric matrix eigenvalues $A^T = A$", "k": 2})
+    assert response.status_code == 200
+    body = response.json()
+    assert body["mode"] == "ssemb" and len(body["results"]) == 2
+    first = body["results"][0]
+    assert first["post"]["source_id"] == "12" and first["post"]["question"]["title"] == "Eigenvalues of a symmetric matrix"
+    assert set(first["parts"]) == {"text", "bm25", "formula"} and first["matched_formula"]["latex"] == "A^{T}=A"
+
+
+@pytest.mark.parametrize("params, code", [({}, "missing_query"), ({"q": "x", "mode": "nope"}, "invalid_parameter"),
+                                          ({"q": "x", "k": "0"}, "invalid_parameter")])
+def test_the_api_refuses_bad_parameters_by_name(client, params, code):
+    response = client.get("/api/posts", params)
+    assert response.status_code == 400 and response.json()["code"] == code
