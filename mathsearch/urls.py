@@ -6,6 +6,7 @@ from searchapp.web import api, views
 urlpatterns = [
     path("", views.home, name="home"),
     path("posts", views.posts, name="posts"),
+    path("post/<int:pk>", views.post, name="post"),
     path("formula/<int:pk>", views.formula, name="formula"),
     path("feedback", views.feedback, name="feedback"),
     path("healthz", views.healthz, name="healthz"),

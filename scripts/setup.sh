@@ -25,10 +25,11 @@ if [ ! -f .venv/.installed ] || [ requirements.txt -nt .venv/.installed ]; then
 fi
 
 katex=static/vendor/katex
-if [ ! -f "$katex/katex.min.js" ] || [ package.json -nt "$katex/katex.min.js" ]; then
+if [ ! -f "$katex/katex.min.js" ] || [ ! -f "$katex/contrib/auto-render.min.js" ] || [ package.json -nt "$katex/katex.min.js" ]; then
   echo "setup: vendoring KaTeX from the npm registry"
   npm install --no-audit --no-fund --loglevel=error >/dev/null
-  rm -rf "$katex" && mkdir -p "$katex/fonts"
+  rm -rf "$katex" && mkdir -p "$katex/fonts" "$katex/contrib"
   cp node_modules/katex/dist/katex.min.js node_modules/katex/dist/katex.min.css "$katex/"
   cp node_modules/katex/dist/fonts/*.woff2 "$katex/fonts/"
+  cp node_modules/katex/dist/contrib/auto-render.min.js "$katex/contrib/"  # renders the $…$ in post text
 fi

@@ -1,6 +1,7 @@
 """Thin page views: validate, call the domain, render."""
 from django.contrib import messages
 from django.core.paginator import Paginator
+from django.db.models import Prefetch
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
@@ -87,6 +88,14 @@ def feedback(request: HttpRequest) -> HttpResponse:
 
 @require_GET
 def posts(request: HttpRequest) -> HttpResponse:
-    listing = Post.objects.select_related("corpus").order_by("id")
+    listing = Post.objects.select_related("corpus", "parent").order_by("id")
     page = Paginator(listing, 50).get_page(request.GET.get("page"))
     return render(request, "searchapp/posts.html", {"page": page})
+
+
+@require_GET
+def post(request: HttpRequest, pk: int) -> HttpResponse:
+    """One post: its text (the browser renders its math), its answers or its question, and its formulas."""
+    found = get_object_or_404(Post.objects.select_related("corpus", "parent").prefetch_related(
+        Prefetch("answers", queryset=Post.objects.order_by("id")), "occurrences"), pk=pk)
+    return render(request, "searchapp/post.html", {"post": found})

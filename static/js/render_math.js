@@ -1,0 +1,35 @@
+// Renders the math written into post text (elements marked .tex-text) with KaTeX's auto-render extension.
+// The delimiters are the ones ml.extraction reads formulas by. Post text is untrusted: trust: false refuses
+// \href, \url, \includegraphics and friends, and maxSize caps \rule and spaces that could cover the page.
+// throwOnError: false shows a formula KaTeX cannot read as its source and goes on with the next one; strict: "ignore"
+// because people write Unicode primes and the like into posts, and a console warning per formula helps no one.
+(function () {
+  "use strict";
+
+  const OPTIONS = {
+    delimiters: [
+      { left: "$$", right: "$$", display: true },
+      { left: "$", right: "$", display: false },
+      { left: "\\[", right: "\\]", display: true },
+      { left: "\\(", right: "\\)", display: false },
+    ],
+    throwOnError: false,
+    trust: false,
+    maxSize: 20,
+    strict: "ignore",
+  };
+
+  function start() {
+    if (!window.renderMathInElement) return;  // without it the text stays readable, formulas as their source
+    document.querySelectorAll(".tex-text").forEach(function (el) {
+      try {
+        window.renderMathInElement(el, OPTIONS);
+      } catch (err) {
+        el.classList.add("unrendered");  // one element's failure must not stop the others
+      }
+    });
+  }
+
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
+  else start();
+})();

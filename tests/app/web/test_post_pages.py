@@ -1,0 +1,117 @@
+"""A page per post, the Posts list and the links to posts from formulas and results, server-rendered."""
+import json
+import re
+
+import pytest
+
+from searchapp.models import Corpus, Formula, Post
+
+pytestmark = pytest.mark.django_db
+
+BODY = "Take $a^2 + b^2 = c^2$ here.\nA second line <script>alert(1)</script> & $a^{1} + b$.\n\nComment: nice $x$"
+
+
+@pytest.fixture
+def indexed_post(index_file) -> Post:
+    """A post indexed for real, so its formulas and occurrences are what indexing makes."""
+    line = json.dumps({"id": "q1", "title": "Pythagoras <b>again</b>", "url": "https://math.example.org/q/1",
+                       "tags": ["geometry", "<i>algebra</i>"], "body": BODY})
+    index_file([line], corpus="threads", name="posts.jsonl", format="jsonl")
+    return Post.objects.get(source_id="q1")
+
+
+@pytest.fixture
+def thread() -> tuple[Post, list[Post]]:
+    """A question with two answers, made directly."""
+    corpus = Corpus.objects.create(name="thread")
+    question = Post.objects.create(corpus=corpus, source_id="q", title="Is $x > 0$?", body="Question text.",
+                                   url="https://math.stackexchange.com/q/11")
+    answers = [Post.objects.create(corpus=corpus, source_id=f"a{n}", parent=question, body=f"Yes, answer {n} $y_{n}$.",
+                                   url=f"https://math.stackexchange.com/a/{n}") for n in (1, 2)]
+    return question, answers
+
+
+def test_post_page_shows_its_text_escaped_tags_corpus_source_and_formulas(indexed_post, client):
+    response = client.get(f"/post/{indexed_post.pk}")
+    html = response.content.decode()
+    assert response.status_code == 200
+    assert "<h1 class=\"tex-text\">Pythagoras &lt;b&gt;again&lt;/b&gt;</h1>" in html
+    assert "<script>alert(1)</script>" not in html and "&lt;script&gt;alert(1)&lt;/script&gt; &amp; $a^{1} + b$" in html
+    assert "<p>Take $a^2 + b^2 = c^2$ here.\nA second line" in html  # one paragraph, its line break kept as text
+    assert '<p class="comment">Comment: nice $x$</p>' in html
+    assert "<li>geometry</li>" in html and "<li>&lt;i&gt;algebra&lt;/i&gt;</li>" in html
+    assert "Corpus threads" in html and 'href="https://math.example.org/q/1"' in html
+    formulas = html[html.index('id="formulas-title"'):]
+    linked = [int(pk) for pk in re.findall(r'href="/formula/(\d+)"', formulas)]
+    assert linked == [o.formula_id for o in indexed_post.occurrences.order_by("position")] and len(linked) == 3
+    assert 'data-latex="a^2 + b^2 = c^2"' in formulas
+
+
+def test_post_page_loads_katex_and_auto_render_from_the_site(indexed_post, client):
+    html = client.get(f"/post/{indexed_post.pk}").content.decode()
+    scripts = re.findall(r"<script([^>]*)>", html)
+    assert [re.search(r'src="([^"]+)"', attributes).group(1) for attributes in scripts] == [
+        "/static/vendor/katex/katex.min.js", "/static/vendor/katex/contrib/auto-render.min.js",
+        "/static/js/search.js", "/static/js/render_math.js"]
+    assert "cdn" not in html.lower()
+
+
+def test_a_question_lists_its_answers_and_an_answer_names_its_question(thread, client):
+    question, answers = thread
+    page = client.get(f"/post/{question.pk}").content.decode()
+    assert "2 answers" in page
+    for n, answer in enumerate(answers, start=1):
+        assert f'<a href="/post/{answer.pk}">Answer {n}</a>' in page and f"Yes, answer {n} $y_{n}$." in page
+    answer_page = client.get(f"/post/{answers[0].pk}").content.decode()
+    assert f'Answer to: <a href="/post/{question.pk}">Is $x &gt; 0$?</a></h1>' in answer_page
+    assert "<title>Answer to: Is $x &gt; 0$? – MathSearch</title>" in answer_page
+    assert 'id="answers-title"' not in answer_page
+
+
+def test_post_page_reads_three_queries_however_many_answers(thread, client, django_assert_num_queries):
+    question, _ = thread
+    with django_assert_num_queries(3):  # the post with its corpus and question, its answers, its occurrences
+        assert client.get(f"/post/{question.pk}").status_code == 200
+
+
+def test_unsafe_source_links_are_dropped(thread, client):
+    question, _ = thread
+    Post.objects.filter(pk=question.pk).update(url="javascript:alert(1)")
+    assert "javascript:" not in client.get(f"/post/{question.pk}").content.decode()
+    assert "javascript:" not in client.get("/posts").content.decode()
+
+
+def test_unknown_post_is_404(client):
+    assert client.get("/post/999999").status_code == 404
+
+
+def test_posts_list_links_each_title_to_its_page_and_keeps_the_source(thread, client):
+    question, answers = thread
+    html = client.get("/posts").content.decode()
+    assert f'<a href="/post/{question.pk}">Is $x &gt; 0$?</a>' in html
+    assert f'<a href="/post/{answers[0].pk}">Answer to: Is $x &gt; 0$?</a>' in html
+    assert 'href="https://math.stackexchange.com/q/11" rel="noopener nofollow">source</a>' in html
+    assert "vendor/katex/contrib/auto-render.min.js" in html and "js/render_math.js" in html
+
+
+def test_posts_list_snippets_never_cut_a_formula(thread, client, django_assert_max_num_queries):
+    question, _ = thread
+    body = "word " * 78 + r"$\frac{a}{b} + \frac{c}{d}$ and more. <script>alert(1)</script>"
+    Post.objects.filter(pk=question.pk).update(body=body)
+    with django_assert_max_num_queries(2):  # the count and the page: no query per post
+        html = client.get("/posts").content.decode()
+    shown = re.search(rf'<h2 class="tex-text"><a href="/post/{question.pk}">.*?<p class="tex-text">(.*?)</p>', html,
+                      re.S).group(1)
+    assert shown == " ".join(["word"] * 78) + "…"
+    assert "<script>" not in html
+
+
+def test_formula_page_and_results_link_posts_to_their_pages(indexed_post, client):
+    formula = Formula.objects.get(latex="a^2 + b^2 = c^2")
+    page = client.get(f"/formula/{formula.pk}").content.decode()
+    occurrences = page[page.index('id="posts-title"'):page.index('id="nearest-title"')]
+    assert f'<a href="/post/{indexed_post.pk}">Pythagoras &lt;b&gt;again&lt;/b&gt;</a>' in occurrences
+    assert 'href="https://math.example.org/q/1" rel="noopener nofollow">source</a>' in occurrences
+    results = client.get("/", {"q": "a^2 + b^2 = c^2"}).content.decode()
+    assert f'<a class="post-link" href="/post/{indexed_post.pk}">' in results
+    assert 'class="source-link" href="https://math.example.org/q/1"' in results
