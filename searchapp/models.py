@@ -20,6 +20,7 @@ from ml.retrieval.post_scores import DEFAULT_FORMULA_WEIGHT
 from ml.retrieval.structure import unpack_terms
 from ml.text import TEXT_DIM
 from searchapp.search.candidates import PROBES, SHORTLIST_SIZE, candidate_ids
+from searchapp.search.context import CONTEXT_WEIGHT, context_similarity, context_vector, with_context
 from searchapp.search.posts import DEFAULT_MODE, MODES, Question, read_question, score_posts
 from searchapp.search.query import Query, parse_query
 from searchapp.search.ranking import DEFAULT_ORDER, ORDERS, order_candidates
@@ -102,13 +103,16 @@ class Post(models.Model):
 
 class FormulaQuerySet(models.QuerySet):
     def search(self, query: Query | str, k: int = 10, offset: int = 0, fusion: str = DEFAULT_ORDER, corpus: str | None = None,
-               probes: int = PROBES, shortlist_size: int = SHORTLIST_SIZE) -> SearchResults:
+               probes: int = PROBES, shortlist_size: int = SHORTLIST_SIZE, context: str = "",
+               context_weight: float = CONTEXT_WEIGHT) -> SearchResults:
         """The `k` formulas of this queryset most similar to `query` after `offset` (DESIGN.md §4).
 
         A string is read as LaTeX (`ml.formula.ParseError` if it cannot be); candidates come from the codebook's
         posting lists and from shared sub-expressions, or are the whole queryset when it is no larger than a
         shortlist (then exact scoring is as cheap, and complete). `fusion` orders them: the learned ranker
-        (`searchapp.search.ranking`), or a dense fusion of the mean cosines, in [-1, 1].
+        (`searchapp.search.ranking`), or a dense fusion of the mean cosines, in [-1, 1]. Words of `context` (what
+        surrounds the formula the user looks for) are fused with the words around each candidate's occurrences
+        (`searchapp.search.context`); the hits' `parts` then carry their "context" similarity.
         """
         if fusion not in ORDERS:
             raise ValueError(f"unknown fusion {fusion!r}; choose one of {', '.join(ORDERS)}")
@@ -116,14 +120,17 @@ class FormulaQuerySet(models.QuerySet):
         query = parse_query(query) if isinstance(query, str) else query
         scored = self.scored_candidates(query, max(shortlist_size, offset + k), corpus, probes)
         ordering = order_candidates(fusion, query, scored.candidates, corpus)
-        order = np.argsort(-ordering.scores, kind="stable")[offset:offset + min(k, MAX_K)]
+        scores, parts = ordering.scores, scored.parts
+        if context.strip():
+            similarity = context_similarity(scored.ids, context_vector(context))
+            scores, parts = with_context(ordering, similarity, context_weight), {**parts, "context": similarity}
+        order = np.argsort(-scores, kind="stable")[offset:offset + min(k, MAX_K)]
         by_id = self.model.objects.select_related("corpus").defer("slg_matrix", "opg_matrix", "structure").in_bulk(
             [scored.ids[i] for i in order])
         hits = []
         for rank, i in enumerate(order, start=offset + 1):
             formula = by_id[scored.ids[i]]
-            hits.append(SearchHit(formula, float(ordering.scores[i]),
-                                  {name: float(part[i]) for name, part in scored.parts.items()}, rank,
+            hits.append(SearchHit(formula, float(scores[i]), {name: float(part[i]) for name, part in parts.items()}, rank,
                                   alignment(query.vectors, query.labels, formula.node_labels, scored.decoded, i),
                                   ordering.signals(i)))
         return SearchResults(query, ordering.order, hits, len(scored.ids), (time.perf_counter() - started) * 1000)

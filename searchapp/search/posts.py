@@ -2,8 +2,8 @@
 
 A question is read once (`read_question`): its words embedded by the text encoder, its formulas parsed and
 embedded like a formula search's query. Candidates are the union of three channels: the posts nearest in
-words (pgvector HNSW on the post vectors), the best Postgres full-text matches, and the posts holding the
-formulas most similar to the question's (the formula search's own first stage and exact scoring). Every
+words (pgvector HNSW on the post vectors), the best BM25 matches over Postgres's English stems, and the posts
+holding the formulas most similar to the question's (the formula search's own first stage and exact scoring). Every
 candidate then gets all three scores, and the mode decides how they are combined.
 """
 from __future__ import annotations
@@ -15,6 +15,7 @@ from django.db import connection, transaction
 
 from ml.extraction import extract_formulas
 from ml.formula import ParseError
+from ml.retrieval.bm25 import bm25
 from ml.retrieval.fusion import fuse
 from ml.retrieval.post_scores import DEFAULT_FORMULA_WEIGHT, formula_scores, ssemb
 from ml.text import text_encoder
@@ -75,8 +76,10 @@ def score_posts(posts, occurrences, formulas, question: Question, corpus: str | 
     hit_ids = sorted({formula_id for hits in formula_hits for formula_id in hits})
     occurrences = list(occurrences.filter(formula_id__in=hit_ids, post__in=posts)
                        .values_list("post_id", "formula_id")) if hit_ids else []
+    lexical = _lexical_scores(posts, question.text, candidates)
+    by_words = sorted(lexical, key=lexical.get, reverse=True)[:CHANNEL_SIZE]
     ids = sorted(candidates if candidates is not None else set(_nearest_in_words(posts, question.vector))
-                 | set(_full_text_matches(posts, question.text)) | {post_id for post_id, _ in occurrences})
+                 | set(by_words) | {post_id for post_id, _ in occurrences})
     occurrences = [(post_id, formula_id) for post_id, formula_id in occurrences if post_id in set(ids)]
     index = {post_id: i for i, post_id in enumerate(ids)}
     vectors = dict(posts.filter(pk__in=ids).values_list("id", "embedding"))
@@ -90,7 +93,8 @@ def score_posts(posts, occurrences, formulas, question: Question, corpus: str | 
         if value > best.get(post_id, (-1.0, 0))[0]:
             best[post_id] = (float(value), formula_id)
     return PostScores(ids, matrix @ question.vector if ids else np.zeros(0, np.float32),
-                      _full_text_scores(posts, question.text, ids), formula_scores(post_of, similarity, len(ids)),
+                      np.array([lexical.get(post_id, 0.0) for post_id in ids], dtype=np.float32),
+                      formula_scores(post_of, similarity, len(ids)),
                       {post_id: formula_id for post_id, (_, formula_id) in best.items()})
 
 
@@ -110,25 +114,37 @@ def _nearest_in_words(posts, vector: np.ndarray) -> list[int]:
         return [row[0] for row in cursor.fetchall()]
 
 
-_OR_QUERY = ("(SELECT coalesce(string_agg(quote_literal(lexeme), ' | '), '')::tsquery"
-             " FROM unnest(tsvector_to_array(to_tsvector('english', %s))) AS lexeme)")
-"""Any of the question's words: `plainto_tsquery` would ask for all of them, which no answer has."""
+RARE_TERMS = 8
+"""The full-text channel reads the posts holding any of the question's rarest stems (common ones match everything)."""
 
 
-def _full_text_matches(posts, text: str) -> list[int]:
+def _lexical_scores(posts, text: str, ids: list[int] | None = None) -> dict[int, float]:
+    """BM25 (`ml.retrieval.bm25`) of the question's English stems over Postgres's `words` of each post: of `ids`,
+    or of the posts holding one of the question's RARE_TERMS rarest stems. A post's length is its distinct stems."""
     sql, params = posts.order_by().values_list("id", flat=True).query.sql_with_params()
     with connection.cursor() as cursor:
-        cursor.execute(f"SELECT id FROM searchapp_post WHERE id IN ({sql}) AND words @@ {_OR_QUERY}"
-                       f" ORDER BY ts_rank_cd(words, {_OR_QUERY}, 1) DESC LIMIT %s", [*params, text, text, CHANNEL_SIZE])
-        return [row[0] for row in cursor.fetchall()]
-
-
-def _full_text_scores(posts, text: str, ids: list[int]) -> np.ndarray:
-    """Postgres's cover-density rank (normalised by the log of the post's length) of each candidate."""
-    if not ids:
-        return np.zeros(0, np.float32)
-    with connection.cursor() as cursor:
-        cursor.execute(f"SELECT id, ts_rank_cd(words, {_OR_QUERY}, 1) FROM searchapp_post WHERE id = ANY(%s)",
-                       [text, ids])
-        ranks = dict(cursor.fetchall())
-    return np.array([ranks.get(post_id, 0.0) for post_id in ids], dtype=np.float32)
+        cursor.execute("SELECT tsvector_to_array(to_tsvector('english', %s))", [text])
+        terms = cursor.fetchone()[0]
+        if not terms:
+            return {}
+        cursor.execute(f"SELECT count(*), coalesce(avg(length(words)), 0) FROM searchapp_post WHERE id IN ({sql})", params)
+        documents, mean_length = cursor.fetchone()
+        cursor.execute(f"SELECT term, (SELECT count(*) FROM searchapp_post WHERE id IN ({sql})"
+                       " AND words @@ quote_literal(term)::tsquery) FROM unnest(%s::text[]) AS term", [*params, terms])
+        frequency = {term: df for term, df in cursor.fetchall() if df}
+        if ids is None:
+            rare = sorted(frequency, key=lambda term: frequency[term])[:RARE_TERMS]
+            if not rare:
+                return {}
+            cursor.execute(f"SELECT id FROM searchapp_post WHERE id IN ({sql}) AND words @@"
+                           " (SELECT string_agg(quote_literal(term), ' | ') FROM unnest(%s::text[]) AS term)::tsquery",
+                           [*params, rare])
+            ids = [row[0] for row in cursor.fetchall()]
+        cursor.execute("SELECT p.id, u.lexeme, cardinality(u.positions), length(p.words) FROM searchapp_post p,"
+                       " unnest(p.words) u WHERE p.id = ANY(%s) AND u.lexeme = ANY(%s)", [list(ids), terms])
+        counts: dict[int, dict[str, int]] = {}
+        lengths = {}
+        for post_id, term, count, length in cursor.fetchall():
+            counts.setdefault(post_id, {})[term] = count or 1
+            lengths[post_id] = length
+    return bm25(counts, lengths, frequency, documents, float(mean_length))

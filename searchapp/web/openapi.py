@@ -4,6 +4,7 @@ from __future__ import annotations
 from ml.formula import NOTATIONS
 from ml.ranking.features import FEATURES
 from searchapp.models import MAX_K, Feedback
+from searchapp.search.posts import DEFAULT_MODE, MODES
 from searchapp.search.query import MAX_QUERY_CHARS
 from searchapp.search.ranking import DEFAULT_ORDER, ORDERS
 
@@ -40,10 +41,31 @@ SEARCH = {
                    "signals (the dense `f1` fusion when no ranker is trained), or one fusion of the SLG and OPG scores",
                    {"type": "string", "enum": list(ORDERS), "default": DEFAULT_ORDER}),
             _query("corpus", "only formulas of this corpus", {"type": "string"}),
+            _query("context", "words around the formula sought: fused with the words around each candidate's "
+                   "occurrences, S = λ·S_formula + (1 − λ)·cos (SSEmb); each result's parts then include `context`",
+                   {"type": "string", "maxLength": MAX_QUERY_CHARS}),
         ],
         "responses": {"200": _ok("ranked results", "SearchResults"),
                       "400": _error("missing or invalid parameter, or a query that cannot be read in its notation "
                                     "(code `<notation>_<kind>`, with pos)")},
+    },
+}
+
+POSTS = {
+    "get": {
+        "summary": "Answers to a question written as text with $…$ formulas",
+        "operationId": "posts",
+        "parameters": [
+            _query("q", "the question: words and `$…$` / `$$…$$` formulas", {"type": "string", "maxLength": MAX_QUERY_CHARS},
+                   required=True),
+            _query("k", "results to return", {"type": "integer", "minimum": 1, "maximum": MAX_K, "default": 10}),
+            _query("offset", "results to skip", {"type": "integer", "minimum": 0, "default": 0}),
+            _query("mode", "how answers are scored: `ssemb` fuses formulas and words, `text` the words' MiniLM cosine, "
+                   "`bm25` Postgres full-text rank, `formula` the question's formulas alone",
+                   {"type": "string", "enum": list(MODES), "default": DEFAULT_MODE}),
+            _query("corpus", "only posts of this corpus", {"type": "string"}),
+        ],
+        "responses": {"200": _ok("ranked answers", "PostResults"), "400": _error("missing or invalid parameter")},
     },
 }
 
@@ -95,13 +117,30 @@ SCHEMAS = {
         "results": {"type": "array", "items": {"type": "object", "properties": {
             "id": {"type": "integer"}, "rank": {"type": "integer"}, "latex": {"type": "string"},
             "notation": NOTATION, "corpus": {"type": "string"}, "score": {"type": "number"},
-            "parts": {"type": "object", "properties": {"slg": {"type": "number"}, "opg": {"type": "number"}}},
+            "parts": {"type": "object", "properties": {"slg": {"type": "number"}, "opg": {"type": "number"},
+                                                       "context": {"type": "number"}}},
             "alignment": {"type": "object", "additionalProperties": {"$ref": "#/components/schemas/Alignment"}},
             "signals": {"type": "array", "description": "the learned ranker's features that raised this result most",
                         "items": {"type": "object", "properties": {
                             "feature": {"type": "string", "enum": list(FEATURES)}, "meaning": {"type": "string"},
                             "contribution": {"type": "number"}}}},
             "posts": {"type": "array", "items": {"type": "object"}}}}}}},
+    "PostResults": {"type": "object", "properties": {
+        "question": {"type": "string"}, "mode": {"type": "string"}, "candidates": {"type": "integer"},
+        "elapsed_ms": {"type": "number"},
+        "unread_formulas": {"type": "array", "description": "question formulas that could not be parsed",
+                            "items": {"type": "object", "properties": {"latex": {"type": "string"},
+                                                                       "error": {"type": "string"}}}},
+        "results": {"type": "array", "items": {"type": "object", "properties": {
+            "rank": {"type": "integer"}, "score": {"type": "number"},
+            "parts": {"type": "object", "properties": {name: {"type": "number"} for name in ("text", "bm25", "formula")}},
+            "post": {"type": "object", "properties": {
+                "id": {"type": "integer"}, "source_id": {"type": "string"}, "corpus": {"type": "string"},
+                "title": {"type": "string"}, "url": {"type": "string"}, "snippet": {"type": "string"},
+                "question": {"type": ["object", "null"], "properties": {
+                    "id": {"type": "integer"}, "title": {"type": "string"}, "url": {"type": "string"}}}}},
+            "matched_formula": {"type": ["object", "null"], "properties": {
+                "id": {"type": "integer"}, "latex": {"type": "string"}}}}}}}},
     "Formula": {"type": "object", "properties": {
         "id": {"type": "integer"}, "latex": {"type": "string"}, "notation": NOTATION, "corpus": {"type": "string"},
         "slt_string": {"type": "string"}, "occurrences": {"type": "integer"},
@@ -123,7 +162,7 @@ def schema(server_url: str) -> dict:
         "info": {"title": "MathSearch API", "version": "1.0",
                  "description": "Search math formulas by structure. Errors are JSON {code, message, pos?}."},
         "servers": [{"url": server_url}],
-        "paths": {"/api/search": SEARCH, "/api/formulas/{id}": FORMULA, "/api/feedback": FEEDBACK,
+        "paths": {"/api/search": SEARCH, "/api/posts": POSTS, "/api/formulas/{id}": FORMULA, "/api/feedback": FEEDBACK,
                   "/api/schema": {"get": {"summary": "This document", "operationId": "schema",
                                           "responses": {"200": {"description": "OpenAPI 3 document"}}}}},
         "components": {"schemas": SCHEMAS},

@@ -67,7 +67,16 @@ def search_params(request: HttpRequest, default_notation: str = "latex") -> dict
     query = query_param(request)
     return {"text": query, "notation": notation_param(request, query, default_notation),
             "k": int_param(request, "k", 10, 1, MAX_K), "offset": int_param(request, "offset", 0, 0, 10_000),
-            "fusion": choice_param(request, "fusion", ORDERS, DEFAULT_ORDER), "corpus": corpus_param(request)}
+            "fusion": choice_param(request, "fusion", ORDERS, DEFAULT_ORDER), "corpus": corpus_param(request),
+            "context": context_param(request)}
+
+
+def context_param(request: HttpRequest) -> str:
+    """Words around the formula sought (SSEmb context); the text encoder reads at most its first 256 tokens."""
+    context = check_text("context", request.GET.get("context", "").strip())
+    if len(context) > MAX_QUERY_CHARS:
+        raise ApiError("invalid_parameter", f"context has {len(context)} characters; the limit is {MAX_QUERY_CHARS}")
+    return context
 
 
 def question_params(request: HttpRequest) -> dict:

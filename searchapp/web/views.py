@@ -51,7 +51,7 @@ def _search(request: HttpRequest) -> dict:
     page = int_param(request, "page", 1, 1, search_page.MAX_PAGES)
     query = read_query(params["text"], params["notation"])
     results = Formula.objects.search(query, k=search_page.PAGE_SIZE, offset=(page - 1) * search_page.PAGE_SIZE,
-                                     fusion=params["fusion"], corpus=params["corpus"])
+                                     fusion=params["fusion"], corpus=params["corpus"], context=params["context"])
     return {"results": results, "items": present(results), "fusion": params["fusion"],
             "notation_name": search_page.NOTATION_NAMES[query.notation],
             "pager": search_page.page_numbers(results.candidates, page),

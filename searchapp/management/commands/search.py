@@ -1,4 +1,5 @@
-"""`python manage.py search "QUERY" [--notation latex|mathml|slt] --k 10 --json`: the same results as GET /api/search."""
+"""`python manage.py search "QUERY" [--notation latex|mathml|slt] [--context WORDS] --k 10 --json`: the same results as
+GET /api/search."""
 import json
 
 from django.core.management.base import BaseCommand, CommandError
@@ -20,21 +21,24 @@ class Command(BaseCommand):
         parser.add_argument("--fusion", choices=ORDERS, default=DEFAULT_ORDER,
                             help="learned (the ranker; dense f1 without one) or a dense fusion")
         parser.add_argument("--corpus")
+        parser.add_argument("--context", default="", help="words around the formula sought, fused with each "
+                                                         "candidate's own (SSEmb)")
         parser.add_argument("--json", action="store_true", help="print the API's JSON")
 
-    def handle(self, *args, query, notation, k, fusion, corpus, **options):
+    def handle(self, *args, query, notation, k, fusion, corpus, context, **options):
         if not 1 <= k <= MAX_K:
             raise CommandError(f"--k must be between 1 and {MAX_K}")
         try:
             parsed = parse_query(query, notation)
         except ParseError as error:
             raise CommandError(f"cannot read the query as {notation} ({error.kind} at {error.pos}): {error.message}") from None
-        results = Formula.objects.search(parsed, k=k, fusion=fusion, corpus=corpus)
+        results = Formula.objects.search(parsed, k=k, fusion=fusion, corpus=corpus, context=context)
         data = results_dict(results, present(results))
         if options["json"]:
             self.stdout.write(json.dumps(data, ensure_ascii=False, indent=2))
             return
         self.stdout.write(f"{len(data['results'])} of {data['candidates']} candidates in {data['elapsed_ms']} ms")
         for hit in data["results"]:
+            words = f", context {hit['parts']['context']:.3f}" if "context" in hit["parts"] else ""
             self.stdout.write(f"{hit['rank']:>3}. {hit['score']:.4f}  (slg {hit['parts']['slg']:.3f}, "
-                              f"opg {hit['parts']['opg']:.3f})  [{hit['corpus']}]  {hit['latex']}")
+                              f"opg {hit['parts']['opg']:.3f}{words})  [{hit['corpus']}]  {hit['latex']}")

@@ -71,3 +71,22 @@ def test_the_api_answers_a_question_with_posts_their_questions_and_scores(thread
 def test_the_api_refuses_bad_parameters_by_name(client, params, code):
     response = client.get("/api/posts", params)
     assert response.status_code == 400 and response.json()["code"] == code
+
+
+def test_words_around_the_formula_lift_formulas_whose_posts_say_the_same(threads):
+    from searchapp.models import Formula
+
+    plain = Formula.objects.search(r"\int_0^1 x^2 \, dx", k=3)
+    assert "context" not in plain.hits[0].parts
+    worded = Formula.objects.search(r"\int_0^1 x^2 \, dx", k=3, context="prime numbers and Euclid's proof",
+                                    context_weight=0.1)
+    parts = {hit.formula.latex: hit.parts["context"] for hit in worded.hits}
+    assert parts[PRODUCT] > parts[INTEGRAL]  # the product stands in Euclid's answer about primes
+    assert worded.hits[0].formula.latex == PRODUCT != plain.hits[0].formula.latex
+
+
+def test_the_search_api_takes_context_and_returns_its_similarity(threads, client):
+    response = client.get("/api/search", {"q": "A^T = A", "context": "symmetric matrix eigenvalues"})
+    assert response.status_code == 200 and "context" in response.json()["results"][0]["parts"]
+    too_long = client.get("/api/search", {"q": "x", "context": "w" * 6000})
+    assert too_long.status_code == 400 and too_long.json()["code"] == "invalid_parameter"

@@ -47,7 +47,7 @@ def test_wrong_methods_are_refused(client, method, path):
 def test_schema_describes_every_api_route(client):
     schema = client.get("/api/schema").json()
     assert schema["openapi"].startswith("3.")
-    assert set(schema["paths"]) == {"/api/search", "/api/formulas/{id}", "/api/feedback", "/api/schema"}
+    assert set(schema["paths"]) == {"/api/search", "/api/posts", "/api/formulas/{id}", "/api/feedback", "/api/schema"}
     refs = {ref for ref in _refs(schema)}
     assert refs <= {f"#/components/schemas/{name}" for name in schema["components"]["schemas"]}
     assert {"400", "403", "404", "429"} <= set(schema["paths"]["/api/feedback"]["post"]["responses"])
