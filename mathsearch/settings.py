@@ -128,6 +128,8 @@ LOGIN_URL = "admin:login"
 MATHSEARCH_MODEL_DIR = Path(env_str("MATHSEARCH_MODEL_DIR", str(BASE_DIR / "models" / "default")))
 MATHSEARCH_TORCH_THREADS = env_int("MATHSEARCH_TORCH_THREADS", 1)
 MATHSEARCH_RANKER_DIR = Path(env_str("MATHSEARCH_RANKER_DIR", str(BASE_DIR / "models" / "ranker")))
+# MaRF's fusion of words and formulas (`train_fusion`); question search has no `marf` mode without it
+MATHSEARCH_FUSION_DIR = Path(env_str("MATHSEARCH_FUSION_DIR", str(BASE_DIR / "models" / "fusion")))
 """The learned ranker trained on the ARQMath development topics (`manage.py train_ranker`); searches rank by
 dense fusion alone when it is absent."""
 MATHSEARCH_CORPUS_RANKERS_DIR = VAR_DIR / "rankers"  # per corpus, by `train_ranker --feedback --corpus NAME`

@@ -1,4 +1,5 @@
-"""This process's node-embedding model and its retrieval codebook, loaded once from MATHSEARCH_MODEL_DIR."""
+"""This process's node-embedding model and its retrieval codebook, loaded once from MATHSEARCH_MODEL_DIR, and MaRF's
+fusion of words and formulas from MATHSEARCH_FUSION_DIR."""
 from __future__ import annotations
 
 from functools import lru_cache
@@ -47,3 +48,13 @@ def warm_up() -> None:
 
     get_codebook()
     embed_graphs([parse_latex("x^2+1")])
+
+
+@lru_cache(maxsize=1)
+def get_fusion():
+    """The shipped fusion (`ml.text.fusion`), or None when none is trained."""
+    from ml.text.fusion import CONFIG_FILE, load
+
+    if not (settings.MATHSEARCH_FUSION_DIR / CONFIG_FILE).is_file():
+        return None
+    return load(settings.MATHSEARCH_FUSION_DIR)

@@ -26,7 +26,7 @@ from searchapp.search.query import Query, parse_query
 from searchapp.search.ranking import DEFAULT_ORDER, ORDERS, order_candidates
 from searchapp.search.results import PostHit, PostResults, SearchHit, SearchResults
 from searchapp.search.scoring import Scored, alignment, decode, score
-from searchapp.vectors import VECTOR_DIM
+from searchapp.vectors import VECTOR_DIM, decode_matrix
 
 MAX_K = 1000
 
@@ -62,13 +62,11 @@ class PostQuerySet(models.QuerySet):
         scores = score_posts(posts, Occurrence.objects, Formula.objects, question, corpus)
         combined = scores.combined(mode, weight)
         order = np.argsort(-combined, kind="stable")[offset:offset + min(k, MAX_K)]
-        by_id = self.model.objects.select_related("corpus", "parent").defer("embedding").in_bulk(
+        by_id = self.model.objects.select_related("corpus", "parent").defer("embedding", "fused").in_bulk(
             [scores.ids[i] for i in order])
-        hits = [PostHit(by_id[scores.ids[i]], float(combined[i]), rank,
-                        {"text": float(scores.text[i]), "bm25": float(scores.bm25[i]), "formula": float(scores.formula[i])},
-                        scores.best_formula.get(scores.ids[i]))
+        hits = [PostHit(by_id[scores.ids[i]], float(combined[i]), rank, scores.parts(i), scores.best_formula.get(scores.ids[i]))
                 for rank, i in enumerate(order, start=offset + 1)]
-        return PostResults(question, mode, hits, len(scores.ids), (time.perf_counter() - started) * 1000)
+        return PostResults(question, scores.mode_used(mode), hits, len(scores.ids), (time.perf_counter() - started) * 1000)
 
 
 class Post(models.Model):
@@ -83,6 +81,8 @@ class Post(models.Model):
                                help_text="the question this post answers")
     embedding = HalfVectorField(dimensions=TEXT_DIM, null=True, blank=True,
                                 help_text="the title and text embedded by the text encoder (ml.text), unit length")
+    fused = HalfVectorField(dimensions=TEXT_DIM, null=True, blank=True,
+                            help_text="MaRF: the mean of the post's words fused with each of its formulas (ml.text.fusion)")
     words = GeneratedField(expression=SearchVector("title", "body", config="english"), output_field=SearchVectorField(),
                            db_persist=True, help_text="Postgres full-text terms of the title and text (the BM25-like baseline)")
 
@@ -164,6 +164,12 @@ class FormulaQuerySet(models.QuerySet):
         with connection.make_debug_cursor(binary) if connection.queries_logged else connection.make_cursor(binary) as cursor:
             cursor.execute(sql, params)
             return cursor.fetchall()
+
+
+def slg_matrices(formula_ids: list[int]) -> dict[int, np.ndarray]:
+    """Formula id → its SLG node vectors (float32), for MaRF's fusion of a post's words with its formulas."""
+    rows = Formula.objects.filter(pk__in=id_array(set(formula_ids))).values_list("id", "slg_matrix")
+    return {formula_id: decode_matrix(blob) for formula_id, blob in rows}
 
 
 def id_array(ids) -> RawSQL:

@@ -40,6 +40,8 @@ class EncodedPost:
     """(TEXT_DIM,) float32, unit length."""
     contexts: np.ndarray
     """(n_formulas, TEXT_DIM) float32 unit rows: the words around each formula, in the order given."""
+    tokens: np.ndarray
+    """(n_tokens, TEXT_DIM) float16 contextual token vectors without [CLS]/[SEP]: MaRF's E_ctx."""
 
 
 def model_dir() -> Path:
@@ -70,12 +72,6 @@ class TextEncoder:
         """(len(texts), TEXT_DIM) unit rows: each text's mean-pooled vector."""
         return np.stack([post.vector for post in self.encode(texts, [[] for _ in texts])]) if texts \
             else np.zeros((0, TEXT_DIM), np.float32)
-
-    def token_vectors(self, text: str) -> np.ndarray:
-        """(n_tokens, TEXT_DIM) contextual token vectors of one text (without [CLS]/[SEP]), unit rows."""
-        tokens, _, mask = self._run([text])
-        vectors = tokens[0][mask[0]][1:-1]
-        return _unit(vectors) if len(vectors) else _unit(tokens[0][:1])
 
     def encode(self, texts: list[str], spans: list[list[tuple[int, int]]]) -> list[EncodedPost]:
         """Each text's vector and the context vectors of its formulas at character `spans` (start, end);
@@ -129,7 +125,8 @@ def _pool(tokens: np.ndarray, offsets: np.ndarray, mask: np.ndarray, spans: list
     for start, end in spans:
         near = real & (offsets[:, 1] > start - CONTEXT_CHARS) & (offsets[:, 0] < end + CONTEXT_CHARS)
         contexts.append(_unit(tokens[near].mean(axis=0)) if end > start and near.any() else vector)
-    return EncodedPost(vector, np.stack(contexts) if contexts else np.zeros((0, TEXT_DIM), np.float32))
+    return EncodedPost(vector, np.stack(contexts) if contexts else np.zeros((0, TEXT_DIM), np.float32),
+                       tokens[real].astype(np.float16))
 
 
 def _unit(vectors: np.ndarray) -> np.ndarray:

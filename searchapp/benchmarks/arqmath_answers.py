@@ -74,18 +74,20 @@ def benchmark(data_dir: Path, topics_paths: list[Path], qrels_paths: list[Path],
                              corpus, candidates)
         for mode in runs:
             mode_name, _, weight = mode.partition("@")
+            if scores.mode_used(mode_name) != mode_name:  # no fusion trained: no marf run, rather than ssemb's again
+                continue
             ranked = _ranked(scores.ids, scores.combined(mode_name, float(weight) if weight else DEFAULT_FORMULA_WEIGHT))
             runs[mode][number] = [(source_of[post_id], score) for post_id, score in ranked]
-    evaluations = {mode: evaluate(run, qrels) for mode, run in runs.items()}
+    evaluations = {mode: evaluate(run, qrels) for mode, run in runs.items() if run}
     evaluations["random"] = random_baseline(qrels)
     default = evaluations[DEFAULT_MODE]
     report = {
         "topics": len(qrels), "answers": len(answer_ids), "default_mode": DEFAULT_MODE,
         "dropped_judgments": dropped, "judgments": sum(len(j) for j in qrels.values()),
-        "modes": {mode: rounded(evaluations[mode]) for mode in ("random", *MODES)},
+        "modes": {mode: rounded(evaluations[mode]) if mode in evaluations else None for mode in ("random", *MODES)},
         "ssemb_weights": {weight: rounded(evaluations[f"ssemb@{weight}"]) for weight in WEIGHTS},
         "default_minus": {mode: {metric: _interval(default, evaluations[mode], metric) for metric in METRICS}
-                          for mode in MODES if mode != DEFAULT_MODE},
+                          for mode in MODES if mode != DEFAULT_MODE and mode in evaluations},
         "indexing": indexing,
     }
     return report, runs

@@ -21,12 +21,13 @@ from ml.data.records import IndexRecord, RecordError, SourceFormula
 from ml.formula import ParseError, parse, slt_to_latex, to_slt_string, visual_key
 from ml.retrieval.structure import pack_terms, structure_terms, subtree_terms
 from ml.text import EncodedPost, text_encoder
+from ml.text.fusion import post_vector
 from ml.text.posts import body_span, post_text
-from searchapp.embedding import embed_graphs, node_labels
+from searchapp.embedding import embed_graphs, get_fusion, node_labels
 from searchapp.indexing.codebook import CodebookMismatch, ensure_codebook_loaded
 from searchapp.indexing.iterables import chunks
 from searchapp.indexing.postings import compact_postings, store_postings
-from searchapp.models import Corpus, IndexJob, Occurrence, Post
+from searchapp.models import Corpus, IndexJob, Occurrence, Post, slg_matrices
 from searchapp.vectors import matrix_bytes
 
 CHUNK_SIZE = 500
@@ -184,6 +185,7 @@ def store_chunk(job_id: int, prepared: PreparedChunk) -> None:
         # Ids of every key in the chunk, including those a concurrent job or an earlier chunk stored.
         formula_ids = dict(job.corpus.formulas.filter(visual_key__in=keys).values_list("visual_key", "id"))
         _timed(outcome, "store", _store_occurrences, parsed, posts, formula_ids, prepared.texts)
+        _timed(outcome, "fuse", _store_fused, parsed, posts, formula_ids, prepared.texts)
         outcome.done += len(prepared.records) - len(refused)
         _advance(job, prepared.consumed, outcome, len(inserted))
 
@@ -288,6 +290,22 @@ def _store_occurrences(parsed: list[ParsedFormula], posts: dict[str, int], formu
                     start=item.source.start, end=item.source.end, context=_context(item, texts)) for item in parsed],
         ignore_conflicts=True,
     )
+
+
+def _store_fused(parsed: list[ParsedFormula], posts: dict[str, int], formula_ids: dict[str, int],
+                 texts: dict[str, EncodedPost]) -> None:
+    """MaRF's vector of each post encoded in this chunk, when a fusion is shipped (`ml.text.fusion`)."""
+    fusion = get_fusion()
+    if fusion is None or not texts:
+        return
+    keys = {source_id: [] for source_id in texts}
+    for item in parsed:
+        if item.record.post.source_id in keys:
+            keys[item.record.post.source_id].append(item.visual_key)
+    matrices = slg_matrices([formula_ids[key] for found in keys.values() for key in found])
+    Post.objects.bulk_update([Post(pk=posts[source_id], fused=post_vector(
+        fusion, texts[source_id].tokens.astype("float32"), [matrices[formula_ids[key]] for key in found]))
+        for source_id, found in keys.items() if source_id in posts], ["fused"])
 
 
 def _context(item: ParsedFormula, texts: dict[str, EncodedPost]):

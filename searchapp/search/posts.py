@@ -4,7 +4,9 @@ A question is read once (`read_question`): its words embedded by the text encode
 embedded like a formula search's query. Candidates are the union of three channels: the posts nearest in
 words (pgvector HNSW on the post vectors), the best BM25 matches over Postgres's English stems, and the posts
 holding the formulas most similar to the question's (the formula search's own first stage and exact scoring). Every
-candidate then gets all three scores, and the mode decides how they are combined.
+candidate then gets all the scores, and the mode decides which one ranks, or how they are combined: `ssemb` weighs
+formulas and words (SSEmb), `marf` compares the posts' MaRF vectors, the question's words fused with its formulas
+(`ml.text.fusion`; without a trained fusion the search falls back to `ssemb` and says so).
 """
 from __future__ import annotations
 
@@ -20,10 +22,12 @@ from ml.retrieval.fusion import fuse
 from ml.retrieval.post_scores import DEFAULT_FORMULA_WEIGHT, formula_scores, ssemb
 from ml.text import text_encoder
 from ml.text.encoder import TEXT_DIM
+from ml.text.fusion import post_vector
+from searchapp.embedding import get_fusion
 from searchapp.search.query import Query, parse_query
 from searchapp.vectors import vector_literal
 
-MODES = ("ssemb", "text", "bm25", "formula")
+MODES = ("ssemb", "marf", "text", "bm25", "formula")
 DEFAULT_MODE = "ssemb"
 CHANNEL_SIZE = 200
 """Posts each channel adds to the candidates."""
@@ -35,6 +39,8 @@ MAX_QUESTION_FORMULAS = 8
 class Question:
     text: str
     vector: np.ndarray
+    tokens: np.ndarray
+    """The question's MiniLM token vectors (MaRF's E_ctx)."""
     formulas: list[Query]
     unread: list[dict] = field(default_factory=list)
     """Formulas that could not be parsed: {"latex", "error"}; the question is searched without them."""
@@ -46,13 +52,23 @@ class PostScores:
     text: np.ndarray
     bm25: np.ndarray
     formula: np.ndarray
+    marf: np.ndarray | None
+    """The MaRF similarity, None without a trained fusion."""
     best_formula: dict[int, int]
     """Per post, its formula most similar to the question's (for highlighting)."""
 
+    def mode_used(self, mode: str) -> str:
+        return "ssemb" if mode == "marf" and self.marf is None else mode
+
     def combined(self, mode: str, weight: float = DEFAULT_FORMULA_WEIGHT) -> np.ndarray:
+        mode = self.mode_used(mode)
         if mode == "ssemb":
             return ssemb(self.formula, self.text, weight)
-        return {"text": self.text, "bm25": self.bm25, "formula": self.formula}[mode]
+        return {"text": self.text, "bm25": self.bm25, "formula": self.formula, "marf": self.marf}[mode]
+
+    def parts(self, i: int) -> dict[str, float]:
+        named = {"text": self.text, "bm25": self.bm25, "formula": self.formula, "marf": self.marf}
+        return {name: float(scores[i]) for name, scores in named.items() if scores is not None}
 
 
 def read_question(text: str) -> Question:
@@ -65,7 +81,7 @@ def read_question(text: str) -> Question:
         except ParseError as error:
             unread.append({"latex": formula.latex, "error": f"{error.kind}: {error.message}"})
     encoded = text_encoder().encode([text], [[(f.start, f.end) for f in found]])[0]
-    return Question(text, encoded.vector, formulas, unread)
+    return Question(text, encoded.vector, encoded.tokens.astype(np.float32), formulas, unread)
 
 
 def score_posts(posts, occurrences, formulas, question: Question, corpus: str | None,
@@ -82,8 +98,8 @@ def score_posts(posts, occurrences, formulas, question: Question, corpus: str | 
                  | set(by_words) | {post_id for post_id, _ in occurrences})
     occurrences = [(post_id, formula_id) for post_id, formula_id in occurrences if post_id in set(ids)]
     index = {post_id: i for i, post_id in enumerate(ids)}
-    vectors = dict(posts.filter(pk__in=ids).values_list("id", "embedding"))
-    matrix = np.array([vectors[i] if vectors.get(i) is not None else np.zeros(TEXT_DIM) for i in ids], dtype=np.float32)
+    rows = {post_id: (text, fused) for post_id, text, fused in posts.filter(pk__in=ids).values_list("id", "embedding", "fused")}
+    matrix = _rows([rows[i][0] for i in ids])
     post_of = np.array([index[post_id] for post_id, _ in occurrences], dtype=np.int64)
     similarity = [np.array([hits.get(formula_id, 0.0) for _, formula_id in occurrences], dtype=np.float32)
                   for hits in formula_hits]
@@ -92,10 +108,25 @@ def score_posts(posts, occurrences, formulas, question: Question, corpus: str | 
         value = max((s[j] for s in similarity), default=0.0)
         if value > best.get(post_id, (-1.0, 0))[0]:
             best[post_id] = (float(value), formula_id)
-    return PostScores(ids, matrix @ question.vector if ids else np.zeros(0, np.float32),
+    return PostScores(ids, matrix @ question.vector,
                       np.array([lexical.get(post_id, 0.0) for post_id in ids], dtype=np.float32),
-                      formula_scores(post_of, similarity, len(ids)),
+                      formula_scores(post_of, similarity, len(ids)), _marf(question, [rows[i][1] for i in ids]),
                       {post_id: formula_id for post_id, (_, formula_id) in best.items()})
+
+
+def _rows(vectors: list) -> np.ndarray:
+    """(n, TEXT_DIM) float32 from stored halfvecs; a missing one is zeros (similar to nothing)."""
+    return np.array([vector if vector is not None else np.zeros(TEXT_DIM) for vector in vectors],
+                    dtype=np.float32).reshape(len(vectors), TEXT_DIM)
+
+
+def _marf(question: Question, fused: list) -> np.ndarray | None:
+    """The question's fused vector (its words with each of its formulas, averaged) against each post's."""
+    fusion = get_fusion()
+    if fusion is None:
+        return None
+    vector = post_vector(fusion, question.tokens, [query.vectors["slg"] for query in question.formulas])
+    return _rows(fused) @ (vector / max(float(np.linalg.norm(vector)), 1e-12))
 
 
 def _formula_hits(formulas, query: Query, corpus: str | None) -> dict[int, float]:

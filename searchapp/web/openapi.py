@@ -60,8 +60,10 @@ POSTS = {
                    required=True),
             _query("k", "results to return", {"type": "integer", "minimum": 1, "maximum": MAX_K, "default": 10}),
             _query("offset", "results to skip", {"type": "integer", "minimum": 0, "default": 0}),
-            _query("mode", "how answers are scored: `ssemb` fuses formulas and words, `text` the words' MiniLM cosine, "
-                   "`bm25` Postgres full-text rank, `formula` the question's formulas alone",
+            _query("mode", "how answers are scored: `ssemb` weighs formulas and words, `marf` compares the question's "
+                   "words fused with its formulas by MaRF's cross-attention to each post's (falls back to `ssemb`, and "
+                   "says so in `mode`, when no fusion is trained), `text` the words' MiniLM cosine, `bm25` Okapi BM25 "
+                   "over English stems, `formula` the question's formulas alone",
                    {"type": "string", "enum": list(MODES), "default": DEFAULT_MODE}),
             _query("corpus", "only posts of this corpus", {"type": "string"}),
         ],
@@ -133,7 +135,8 @@ SCHEMAS = {
                                                                        "error": {"type": "string"}}}},
         "results": {"type": "array", "items": {"type": "object", "properties": {
             "rank": {"type": "integer"}, "score": {"type": "number"},
-            "parts": {"type": "object", "properties": {name: {"type": "number"} for name in ("text", "bm25", "formula")}},
+            "parts": {"type": "object", "properties": {name: {"type": "number"}
+                                                       for name in ("text", "bm25", "formula", "marf")}},
             "post": {"type": "object", "properties": {
                 "id": {"type": "integer"}, "source_id": {"type": "string"}, "corpus": {"type": "string"},
                 "title": {"type": "string"}, "url": {"type": "string"}, "snippet": {"type": "string"},

@@ -90,3 +90,33 @@ def test_the_search_api_takes_context_and_returns_its_similarity(threads, client
     assert response.status_code == 200 and "context" in response.json()["results"][0]["parts"]
     too_long = client.get("/api/search", {"q": "x", "context": "w" * 6000})
     assert too_long.status_code == 400 and too_long.json()["code"] == "invalid_parameter"
+
+
+@pytest.fixture
+def trained_fusion(settings, tmp_path):
+    """A fusion in place before indexing (an untrained one: MaRF's vector is then the post's pooled words)."""
+    from ml.text.fusion import Fusion, save
+    from searchapp.embedding import get_fusion
+
+    settings.MATHSEARCH_FUSION_DIR = tmp_path / "fusion"
+    save(Fusion(), settings.MATHSEARCH_FUSION_DIR, {})
+    get_fusion.cache_clear()
+    yield
+    get_fusion.cache_clear()
+
+
+def test_without_a_trained_fusion_marf_falls_back_to_ssemb_and_says_so(threads, settings, tmp_path):
+    from searchapp.embedding import get_fusion
+
+    settings.MATHSEARCH_FUSION_DIR = tmp_path / "none"
+    get_fusion.cache_clear()
+    results = Post.objects.search("symmetric matrix eigenvalues", k=1, mode="marf")
+    assert results.mode == "ssemb" and "marf" not in results.hits[0].parts
+    assert Post.objects.filter(fused__isnull=False).count() == 0
+
+
+def test_with_a_fusion_indexing_stores_marf_vectors_and_marf_ranks_by_them(trained_fusion, threads):
+    assert Post.objects.filter(fused__isnull=False).count() == Post.objects.count() == 6
+    results = Post.objects.search("Are the eigenvalues of a symmetric matrix real? $A^T = A$", k=3, mode="marf")
+    assert results.mode == "marf" and results.hits[0].post.source_id == "12"
+    assert results.hits[0].score == results.hits[0].parts["marf"] > results.hits[1].parts["marf"]

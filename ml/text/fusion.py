@@ -1,0 +1,102 @@
+"""MaRF's representation-level fusion of a post's words with its formulas (Wang, Zheng & Kani; DESIGN.md §4).
+
+    H = MHA(Q = E_ctx, K = E_formula, V = E_formula);  O = FFN_gate(H) ⊙ FFN(H) + E_ctx
+
+E_ctx are the post's MiniLM token vectors, E_formula a formula's SLG node vectors. MaRF scores O by token-level
+maxsim; here O is mean-pooled into one unit vector per (post, formula), the paper's passage-level variant, so a
+post is stored as one vector: with one pooled query vector, the mean over a post's formulas of the cosines
+(MaRF's multi-formula averaging) equals the dot product with the mean of its formulas' vectors, `post_vector`.
+The last layer of FFN starts at zero, so an untrained fusion is the words alone (O = E_ctx).
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+import numpy as np
+import torch
+from safetensors.torch import load_file, save_file
+from torch import nn
+
+from ml.text.encoder import TEXT_DIM
+
+WEIGHTS_FILE, CONFIG_FILE = "fusion.safetensors", "config.json"
+
+
+@dataclass(frozen=True)
+class FusionConfig:
+    formula_dim: int = 64
+    heads: int = 4
+    hidden: int = 768
+
+
+class Fusion(nn.Module):
+    def __init__(self, config: FusionConfig = FusionConfig()) -> None:
+        super().__init__()
+        self.config = config
+        self.attention = nn.MultiheadAttention(TEXT_DIM, config.heads, kdim=config.formula_dim,
+                                               vdim=config.formula_dim, batch_first=True)
+        out = nn.Linear(config.hidden, TEXT_DIM)
+        nn.init.zeros_(out.weight)
+        nn.init.zeros_(out.bias)
+        self.ffn = nn.Sequential(nn.Linear(TEXT_DIM, config.hidden), nn.GELU(), out)
+        self.gate = nn.Sequential(nn.Linear(TEXT_DIM, TEXT_DIM), nn.Sigmoid())
+
+    def forward(self, context: torch.Tensor, context_mask: torch.Tensor, formula: torch.Tensor,
+                formula_mask: torch.Tensor) -> torch.Tensor:
+        """(batch, TEXT_DIM) unit vectors: O pooled over each context's tokens.
+
+        context (b, n_c, TEXT_DIM) with mask (b, n_c) true for real tokens; formula (b, n_f, formula_dim) with mask
+        (b, n_f) true for real nodes. A row without formula nodes is its words alone.
+        """
+        has_formula = formula_mask.any(dim=1)
+        safe_mask = formula_mask.clone()
+        safe_mask[~has_formula, 0] = True  # attention over no keys is NaN; those rows are replaced below
+        heard, _ = self.attention(context, formula, formula, key_padding_mask=~safe_mask, need_weights=False)
+        fused = self.gate(heard) * self.ffn(heard)
+        fused = torch.where(has_formula[:, None, None], fused, torch.zeros_like(fused)) + context
+        weights = context_mask.float()[..., None]
+        pooled = (fused * weights).sum(dim=1) / weights.sum(dim=1).clamp(min=1)
+        return nn.functional.normalize(pooled, dim=-1)
+
+
+def padded(rows: list[np.ndarray], dim: int) -> tuple[torch.Tensor, torch.Tensor]:
+    """Stack variable-length (n_i, dim) matrices into (b, max n, dim) with a (b, max n) mask of real rows."""
+    longest = max([len(row) for row in rows] + [1])
+    batch = np.zeros((len(rows), longest, dim), dtype=np.float32)
+    mask = np.zeros((len(rows), longest), dtype=bool)
+    for i, row in enumerate(rows):
+        batch[i, :len(row)] = row
+        mask[i, :len(row)] = True
+    return torch.from_numpy(batch), torch.from_numpy(mask)
+
+
+@torch.inference_mode()
+def fuse_pairs(fusion: Fusion, tokens: np.ndarray, formulas: list[np.ndarray]) -> np.ndarray:
+    """(len(formulas), TEXT_DIM): one text's token vectors fused with each of its formulas' node vectors in turn."""
+    if not formulas:
+        return np.zeros((0, TEXT_DIM), np.float32)
+    context, context_mask = padded([tokens] * len(formulas), TEXT_DIM)
+    formula, formula_mask = padded(formulas, fusion.config.formula_dim)
+    return fusion(context, context_mask, formula, formula_mask).numpy()
+
+
+def post_vector(fusion: Fusion, tokens: np.ndarray, formulas: list[np.ndarray]) -> np.ndarray:
+    """The mean of a post's fused (post, formula) vectors; a post without formulas is its pooled words."""
+    fused = fuse_pairs(fusion, tokens, formulas or [np.zeros((0, fusion.config.formula_dim), np.float32)])
+    return fused.mean(axis=0)
+
+
+def save(fusion: Fusion, directory: Path, report: dict) -> None:
+    directory.mkdir(parents=True, exist_ok=True)
+    save_file({name: tensor.contiguous() for name, tensor in fusion.state_dict().items()}, str(directory / WEIGHTS_FILE))
+    (directory / CONFIG_FILE).write_text(json.dumps({"config": asdict(fusion.config), "report": report}, indent=2) + "\n")
+
+
+def load(directory: Path) -> Fusion:
+    """The fusion saved in `directory` (FileNotFoundError without one)."""
+    config = json.loads((directory / CONFIG_FILE).read_text())["config"]
+    fusion = Fusion(FusionConfig(**config))
+    fusion.load_state_dict(load_file(str(directory / WEIGHTS_FILE)))
+    return fusion.eval()

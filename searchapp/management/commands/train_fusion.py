@@ -1,0 +1,47 @@
+"""`python manage.py train_fusion --corpus NAME [--out DIR] [--epochs N]`: MaRF's fusion of words and formulas.
+
+Trains the fusion contrastively on the corpus's (question, answer) pairs with the text and formula encoders
+frozen, prints the held-out answer retrieval before and after, saves it (`models/fusion` by default, which
+searches load), and stores the fused vector of every post of the corpus under the new weights. Other corpora
+get theirs when they are indexed again.
+"""
+import json
+from pathlib import Path
+
+from django.conf import settings
+from django.core.management.base import BaseCommand, CommandError
+
+from ml.text.fusion import save
+from ml.text.fusion_training import TrainingSettings, train
+from searchapp.embedding import get_fusion
+from searchapp.learning.fusion import corpus_posts, question_answer_pairs, refresh_fused
+from searchapp.models import Corpus
+
+
+class Command(BaseCommand):
+    help = "Train MaRF's cross-attention fusion on a corpus's question-answer pairs and apply it to its posts."
+
+    def add_arguments(self, parser):
+        parser.add_argument("--corpus", required=True, help="an indexed corpus of thread pages (mse_html)")
+        parser.add_argument("--out", type=Path, default=settings.MATHSEARCH_FUSION_DIR)
+        parser.add_argument("--epochs", type=int, default=TrainingSettings.epochs)
+        parser.add_argument("--seed", type=int, default=0)
+
+    def handle(self, *args, corpus: str, out: Path, epochs: int, seed: int, **options):
+        if not Corpus.objects.filter(name=corpus).exists():
+            raise CommandError(f"no corpus named {corpus!r}")
+        if epochs < 1:
+            raise CommandError("--epochs must be at least 1")
+        posts = corpus_posts(corpus, progress=self.stdout.write)
+        pairs = question_answer_pairs(corpus, posts)
+        if len(pairs) < 20:
+            raise CommandError(f"corpus {corpus!r} has {len(pairs)} question-answer pairs; training needs at least 20 "
+                               "(index thread pages with --format mse_html)")
+        self.stdout.write(f"training on {len(pairs)} question-answer pairs …")
+        fusion, report = train(pairs, TrainingSettings(epochs=epochs, seed=seed), progress=self.stdout.write)
+        report["corpus"] = corpus
+        save(fusion, out, report)
+        get_fusion.cache_clear()
+        self.stdout.write(json.dumps({key: report[key] for key in ("pairs", "held_out", "held_out_mrr_untrained",
+                                                                    "held_out_mrr")}))
+        self.stdout.write(f"saved {out}; fused vectors stored for {refresh_fused(posts, fusion)} posts of {corpus!r}")
