@@ -5,6 +5,7 @@ from searchapp.web import api, views
 
 urlpatterns = [
     path("", views.home, name="home"),
+    path("questions", views.questions, name="questions"),
     path("posts", views.posts, name="posts"),
     path("post/<int:pk>", views.post, name="post"),
     path("formula/<int:pk>", views.formula, name="formula"),

@@ -3,7 +3,10 @@ from __future__ import annotations
 
 import math
 
+from django.http import QueryDict
+
 from ml.formula import slt_to_latex
+from searchapp.search.posts import MODES
 from searchapp.search.query import Query
 from searchapp.web.trees_svg import tree_svg
 
@@ -11,6 +14,9 @@ PAGE_SIZE = 20
 MAX_PAGES = 50
 NOTATION_NAMES = {"latex": "LaTeX", "mathml": "MathML", "slt": "a Tangent SLT string"}
 NOTATION_CHOICES = [("auto", "detect"), ("latex", "LaTeX"), ("mathml", "MathML"), ("slt", "Tangent SLT")]
+MODE_NAMES = {"ssemb": "words and formulas (SSEmb)", "marf": "words fused with formulas (MaRF)", "text": "words (MiniLM)",
+              "bm25": "BM25", "formula": "formulas only"}
+MODE_CHOICES = [(mode, MODE_NAMES[mode]) for mode in MODES]  # a KeyError here: name the new mode for the page
 EXAMPLES = [
     r"x^2 + y^2 = z^2",
     r"\sum_{k=1}^{n} k^2",
@@ -26,10 +32,18 @@ PALETTE = [  # (button text, inserted LaTeX)
 ]
 
 
-def page_numbers(candidates: int, page: int) -> dict:
+def page_numbers(candidates: int, page: int, params: QueryDict) -> dict:
+    """The pager; its links repeat the request's `params` (every option of the search) with another page."""
     pages = min(MAX_PAGES, max(1, math.ceil(candidates / PAGE_SIZE)))
     return {"number": page, "pages": pages, "first": (page - 1) * PAGE_SIZE + 1,
-            "previous": page - 1 if page > 1 else None, "next": page + 1 if page < pages else None}
+            "previous": _page_link(params, page - 1) if page > 1 else None,
+            "next": _page_link(params, page + 1) if page < pages else None}
+
+
+def _page_link(params: QueryDict, page: int) -> str:
+    linked = params.copy()
+    linked["page"] = str(page)
+    return "?" + linked.urlencode()
 
 
 def error_context(message: str, pos: int | None) -> dict:

@@ -12,9 +12,11 @@ from searchapp.errors import ApiError
 from searchapp.feedback.actions import client_address, parse_feedback, record_feedback
 from searchapp.health import health_report
 from searchapp.models import Corpus, Formula, Post
+from searchapp.search.posts import DEFAULT_MODE
 from searchapp.search.ranking import DEFAULT_ORDER, ORDERS
 from searchapp.web import search_page
-from searchapp.web.params import int_param, search_params
+from searchapp.web.params import int_param, question_params, search_params
+from searchapp.web.post_results import post_results_dict
 from searchapp.web.presenters import formula_detail, present
 from searchapp.web.searching import neighbours, read_query
 from searchapp.web.trees_svg import tree_svg
@@ -35,7 +37,7 @@ def home(request: HttpRequest) -> HttpResponse:
     context = {"query": request.GET.get("q", "").strip(), "examples": search_page.EXAMPLES,
                "palette": search_page.PALETTE, "fusions": ORDERS, "notations": search_page.NOTATION_CHOICES,
                "notation": request.GET.get("notation") or "auto",
-               "fusion": request.GET.get("fusion") or DEFAULT_ORDER,
+               "fusion": request.GET.get("fusion") or DEFAULT_ORDER, "context_words": request.GET.get("context", ""),
                "corpus": request.GET.get("corpus", ""), "corpora": Corpus.objects.values_list("name", flat=True)}
     status = 200
     if context["query"]:
@@ -54,8 +56,34 @@ def _search(request: HttpRequest) -> dict:
                                      fusion=params["fusion"], corpus=params["corpus"], context=params["context"])
     return {"results": results, "items": present(results), "fusion": params["fusion"],
             "notation_name": search_page.NOTATION_NAMES[query.notation],
-            "pager": search_page.page_numbers(results.candidates, page),
+            "pager": search_page.page_numbers(results.candidates, page, request.GET),
             "query_tree": search_page.query_tree_svg(query), "query_latex": search_page.query_latex(query)}
+
+
+@require_GET
+def questions(request: HttpRequest) -> HttpResponse:
+    """The Question tab: answers to a question written as text with `$…$` formulas; a GET form, so no JavaScript
+    is needed. A submitted empty question is an error, unlike the bare tab."""
+    context = {"query": request.GET.get("q", "").strip(), "modes": search_page.MODE_CHOICES,
+               "mode": request.GET.get("mode") or DEFAULT_MODE, "corpus": request.GET.get("corpus", ""),
+               "corpora": Corpus.objects.values_list("name", flat=True)}
+    status = 200
+    if "q" in request.GET:
+        try:
+            context.update(_ask(request))
+        except ApiError as error:
+            context["error"], status = search_page.error_context(error.message, error.pos), error.status
+    return render(request, "searchapp/questions.html", context, status=status)
+
+
+def _ask(request: HttpRequest) -> dict:
+    params = question_params(request)
+    page = int_param(request, "page", 1, 1, search_page.MAX_PAGES)
+    results = Post.objects.search(params["question"], k=search_page.PAGE_SIZE,
+                                  offset=(page - 1) * search_page.PAGE_SIZE, mode=params["mode"], corpus=params["corpus"])
+    return {"results": post_results_dict(results), "mode_name": search_page.MODE_NAMES[results.mode],
+            "unavailable_mode": search_page.MODE_NAMES[params["mode"]] if results.mode != params["mode"] else "",
+            "pager": search_page.page_numbers(results.candidates, page, request.GET)}
 
 
 @require_GET

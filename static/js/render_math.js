@@ -19,15 +19,18 @@
     strict: "ignore",
   };
 
-  function start() {
+  function render(el) {
     if (!window.renderMathInElement) return;  // without it the text stays readable, formulas as their source
-    document.querySelectorAll(".tex-text").forEach(function (el) {
-      try {
-        window.renderMathInElement(el, OPTIONS);
-      } catch (err) {
-        el.classList.add("unrendered");  // one element's failure must not stop the others
-      }
-    });
+    try {
+      window.renderMathInElement(el, OPTIONS);
+    } catch (err) {
+      el.classList.add("unrendered");  // one element's failure must not stop the others
+    }
+  }
+  window.renderTexText = render;  // the question preview (question.js) draws what is typed with the same options
+
+  function start() {
+    document.querySelectorAll(".tex-text").forEach(render);
   }
 
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);

@@ -1,0 +1,168 @@
+"""The search page's Question tab and the formula tab's words-around field, server-rendered (no JavaScript), on
+thread pages indexed for real."""
+import re
+
+import pytest
+from django.http import QueryDict
+
+from searchapp.embedding import get_fusion
+from searchapp.indexing.actions import start_index_job
+from searchapp.indexing.pipeline import run_job
+from searchapp.models import Post
+from searchapp.web.search_page import page_numbers
+from tests.app.search.test_post_search import trained_fusion  # noqa: F401 (a fixture)
+from tests.ml.data.test_mse_threads import formula_span, thread_page
+
+pytestmark = pytest.mark.django_db
+
+INTEGRAL, PRODUCT = r"\int_{0}^{1}x^{2}\,dx=\frac{1}{3}", r"p_{1}p_{2}\cdots p_{n}+1"
+PAGES = {
+    "11_12.html": (f"Eigenvalues of {formula_span(4, 'A^{T}=A')}", "<p>Why are the eigenvalues of a symmetric real matrix real?</p>",
+                   f"<p>Take an eigenvector v of the symmetric matrix with {formula_span(1, 'A^{T}=A')}; then the "
+                   "eigenvalue equals its conjugate, so every eigenvalue of a symmetric matrix is real.</p>"),
+    "21_22.html": ("Integral of a polynomial", "<p>How do I integrate a polynomial over the unit interval?</p>",
+                   f"<p>Use the power rule: {formula_span(2, INTEGRAL)} "
+                   "by the fundamental theorem of calculus.</p>"),
+    "31_32.html": ("Infinitely many primes", "<p>Why are there infinitely many prime numbers?</p>",
+                   f"<p>Euclid: multiply the primes and add one, {formula_span(3, PRODUCT)} "
+                   "has a prime factor not in the list.</p>"),
+}
+EIGEN_QUESTION = "Are the eigenvalues of a symmetric matrix real when $A^T = A$?"
+
+
+def index_threads(folder):
+    """Write PAGES as thread pages into `folder` and index them as the corpus "threads"."""
+    folder.mkdir()
+    for name, (title, question, answer) in PAGES.items():
+        question_id, answer_id = name.removesuffix(".html").split("_")
+        (folder / name).write_text(thread_page(question, answer, title=title)
+                                   .replace('question_id="11"', f'question_id="{question_id}"')
+                                   .replace('answer_id="12"', f'answer_id="{answer_id}"'))
+    job = run_job(start_index_job(folder, "mse_html", "threads", enqueue=False))
+    assert job.state == "done"
+    return job
+
+
+@pytest.fixture
+def threads(tmp_path):
+    return index_threads(tmp_path / "pages")
+
+
+def first_result(html: str) -> str:
+    start = html.index('<li class="result post-result"')
+    return html[start:html.index("</li>", start)]
+
+
+def test_the_question_tab_offers_a_form_that_works_without_javascript(client):
+    response = client.get("/questions")
+    html = response.content.decode()
+    assert response.status_code == 200
+    assert '<form class="search-form question-form" id="question-form" method="get" action="/questions"' in html
+    assert '<textarea id="question" name="q"' in html and 'id="question-preview"' in html
+    assert re.findall(r'<option value="(\w+)"(?: selected)?>([^<]+)</option>', html)[:5] == [
+        ("ssemb", "words and formulas (SSEmb)"), ("marf", "words fused with formulas (MaRF)"), ("text", "words (MiniLM)"),
+        ("bm25", "BM25"), ("formula", "formulas only")]
+    assert '<option value="ssemb" selected>' in html
+    assert "js/question.js" in html and "contrib/auto-render.min.js" in html
+    assert not re.search(r"<script(?![^>]*\bsrc=)", html)  # the CSP allows no inline script
+    assert 'class="error"' not in html and 'id="summary"' not in html
+
+
+def test_the_tabs_link_the_two_searches_and_mark_the_open_one(client):
+    formula_tab = client.get("/").content.decode()
+    question_tab = client.get("/questions").content.decode()
+    assert '<a href="/" aria-current="page">Formula</a>' in formula_tab and '<a href="/questions">Question</a>' in formula_tab
+    assert '<a href="/">Formula</a>' in question_tab and '<a href="/questions" aria-current="page">Question</a>' in question_tab
+
+
+def test_answers_are_rendered_on_the_server_with_their_question_snippet_matched_formula_and_scores(threads, client):
+    response = client.get("/questions", {"q": EIGEN_QUESTION})
+    html = response.content.decode()
+    assert response.status_code == 200
+    assert re.search(r"3 answers in\s+\d+ ms · ranked by words and formulas \(SSEmb\)", html)
+    answer = Post.objects.get(source_id="12")
+    first = first_result(html)
+    assert f'<a class="post-link tex-text" href="/post/{answer.pk}">Eigenvalues of $A^{{T}}=A$</a>' in first
+    assert '<p class="snippet tex-text">Take an eigenvector v of the symmetric matrix with $A^{T}=A$;' in first
+    formula_id = answer.occurrences.get(position=1).formula_id
+    assert (f'<a class="formula-link" href="/formula/{formula_id}"><mark class="math" data-latex="A^{{T}}=A">'
+            in first)
+    assert re.search(r"text 0\.\d{3}</span>.*BM25 \d+\.\d{3}</span>.*formula 1\.000</span>", first, re.S)  # its own formula
+    assert f'href="{answer.url}" rel="noopener nofollow">source</a>' in first
+    assert html.count('<li class="result post-result"') == 3
+    assert html.index(f'href="/post/{answer.pk}"') < html.index(f'href="/post/{Post.objects.get(source_id="22").pk}"')
+    assert '<textarea id="question" name="q" rows="4" maxlength="5000"' in html and f">{EIGEN_QUESTION}</textarea>" in html
+
+
+def test_the_mode_and_corpus_chosen_are_kept_in_the_form(threads, client):
+    html = client.get("/questions", {"q": "eigenvalues of a symmetric matrix", "mode": "bm25", "corpus": "threads"}).content.decode()
+    assert '<option value="bm25" selected>' in html and '<option value="threads" selected>' in html
+    assert "ranked by BM25" in html
+    assert f'href="/post/{Post.objects.get(source_id="12").pk}"' in first_result(html)
+
+
+def test_formulas_the_question_cannot_read_are_named_and_the_words_still_search(threads, client):
+    html = client.get("/questions", {"q": r"Why infinitely many primes, $\frac{1$ ?"}).content.decode()
+    assert "Searched without this formula:" in html
+    assert re.search(r"could not read <code>\$\\frac\{1\$</code>: unbalanced_braces", html)
+    assert f'href="/post/{Post.objects.get(source_id="32").pk}"' in first_result(html)
+
+
+def test_user_text_is_escaped(threads, client):
+    html = client.get("/questions", {"q": "<script>alert(1)</script> primes $x<y$"}).content.decode()
+    assert "<script>alert(1)</script>" not in html and "&lt;script&gt;alert(1)&lt;/script&gt; primes $x&lt;y$" in html
+
+
+@pytest.mark.parametrize("params, message", [
+    pytest.param({"q": "  "}, "the query parameter q is required", id="empty"),
+    pytest.param({"q": "primes", "mode": "nope"}, "mode must be one of ssemb, marf, text, bm25, formula", id="bad-mode"),
+    pytest.param({"q": "w" * 5001}, "the limit is 5000", id="too-long"),
+    pytest.param({"q": "primes", "page": "0"}, "page must be between 1 and 50", id="bad-page"),
+])
+def test_bad_questions_explain_themselves_with_a_400(client, params, message):
+    response = client.get("/questions", params)
+    html = response.content.decode()
+    assert response.status_code == 400
+    assert '<div class="error" role="alert"><strong>Cannot search:</strong>' in html and message in html
+
+
+def test_the_pager_repeats_every_option_of_the_search():
+    params = QueryDict("q=x%5E2&context=prime+numbers&fusion=avg&page=2")
+    pager = page_numbers(45, 2, params)
+    assert pager["previous"] == "?q=x%5E2&context=prime+numbers&fusion=avg&page=1"
+    assert pager["next"] == "?q=x%5E2&context=prime+numbers&fusion=avg&page=3"
+    assert (pager["pages"], pager["first"]) == (3, 21)
+    assert page_numbers(45, 3, params)["next"] is None and page_numbers(45, 1, params)["previous"] is None
+
+
+def test_the_formula_tab_takes_the_words_around_the_formula(client):
+    html = client.get("/").content.decode()
+    assert '<label for="context">Words around the formula</label>' in html
+    assert '<input id="context" name="context" type="text" value=""' in html
+    assert "optional: the sentence your formula appears in; results whose surrounding words match rank higher" in html
+
+
+def test_words_around_the_formula_are_kept_and_their_similarity_shown(threads, client):
+    plain = client.get("/", {"q": "A^T = A"}).content.decode()
+    assert 'class="result"' in plain and not re.search(r">context -?\d", plain)
+    words = 'symmetric "matrix" <eigenvalues>'
+    html = client.get("/", {"q": "A^T = A", "context": words}).content.decode()
+    assert 'value="symmetric &quot;matrix&quot; &lt;eigenvalues&gt;"' in html
+    scores = re.findall(r'<span class="part" title="[^"]*">context (-?\d\.\d{3})</span>', html)
+    assert scores and len(scores) == html.count('<li class="result"')
+
+
+def test_marf_without_a_trained_fusion_says_it_ranked_by_ssemb(threads, client, settings, tmp_path):
+    settings.MATHSEARCH_FUSION_DIR = tmp_path / "no-fusion"
+    get_fusion.cache_clear()
+    html = client.get("/questions", {"q": "eigenvalues of a symmetric matrix", "mode": "marf"}).content.decode()
+    assert "ranked by words and formulas (SSEmb)\n  (words fused with formulas (MaRF) needs a trained fusion; none is installed)" in html
+    assert '<option value="marf" selected>' in html and "MaRF 0." not in html
+
+
+@pytest.mark.usefixtures("trained_fusion")  # before threads: indexing stores MaRF vectors only with a fusion
+def test_marf_with_a_fusion_ranks_and_shows_its_similarity(threads, client):
+    html = client.get("/questions", {"q": "Are the eigenvalues of a symmetric matrix real? $A^T = A$", "mode": "marf"}).content.decode()
+    assert "ranked by words fused with formulas (MaRF)</p>" in html
+    first = first_result(html)
+    assert f'href="/post/{Post.objects.get(source_id="12").pk}"' in first and re.search(r">MaRF -?\d\.\d{3}</span>", first)
