@@ -67,7 +67,7 @@ def train(pairs: list[tuple[FusionPost, FusionPost]], settings: TrainingSettings
             optimiser.zero_grad()
             loss.backward()
             optimiser.step()
-            total, steps = total + float(loss), steps + 1
+            total, steps = total + loss.item(), steps + 1
         fusion.eval()
         losses.append(round(total / max(steps, 1), 4))
         progress(f"epoch {epoch}/{settings.epochs}: loss {losses[-1]}, held-out MRR {answer_mrr(fusion, held_out):.4f}")

@@ -11,16 +11,20 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
+from ml.data.mse_threads import read_thread_page, thread_pages
 from ml.data.qrels import read_qrels
 from ml.data.topic_posts import question_text, read_topic_xml
 from ml.evaluation.baselines import random_baseline
 from ml.evaluation.bootstrap import paired_intervals
 from ml.evaluation.metrics import evaluate, rounded
+from ml.formula import ParseError
 from ml.retrieval.post_scores import DEFAULT_FORMULA_WEIGHT
 from searchapp.indexing.actions import start_index_job
 from searchapp.indexing.pipeline import run_job
 from searchapp.models import Corpus, Formula, Occurrence, Post
+from searchapp.search.context import CONTEXT_WEIGHT
 from searchapp.search.posts import DEFAULT_MODE, MODES, read_question, score_posts
+from searchapp.search.query import parse_query
 
 PAGES = Path("arqmath") / "threads-mathdowsers"
 CORPUS = "arqmath-threads"
@@ -57,8 +61,9 @@ def judged_answers(qrels_paths: list[Path], answers: set[str]) -> tuple[dict, di
 
 
 def benchmark(data_dir: Path, topics_paths: list[Path], qrels_paths: list[Path], corpus: str = CORPUS,
-              progress=print) -> tuple[dict, dict]:
-    """The report ({"topics", "answers", "default_mode", "modes", …}) and each mode's run."""
+              formula_inputs: tuple[Path, Path] | None = None, progress=print) -> tuple[dict, dict]:
+    """The report ({"topics", "answers", "default_mode", "modes", …}, and "formula_context" when Task 2 topics and
+    qrels are given) and each mode's run."""
     indexing = index_pages(data_dir, corpus, progress)
     posts = Post.objects.filter(corpus__name=corpus).answers()
     answer_ids = dict(posts.filter(parent__isnull=False).values_list("source_id", "id"))
@@ -90,6 +95,8 @@ def benchmark(data_dir: Path, topics_paths: list[Path], qrels_paths: list[Path],
                           for mode in MODES if mode != DEFAULT_MODE and mode in evaluations},
         "indexing": indexing,
     }
+    if formula_inputs:
+        report["formula_context"] = formula_context(data_dir, *formula_inputs, corpus=corpus, progress=progress)
     return report, runs
 
 
@@ -104,3 +111,64 @@ def _ranked(ids: list[int], scores) -> list[tuple[int, float]]:
 def _interval(evaluation: dict, reference: dict, metric: str) -> dict:
     interval = paired_intervals(evaluation["per_topic"], reference["per_topic"], [metric])[metric]
     return {"delta": round(interval.mean, 4), "low": round(interval.lo, 4), "high": round(interval.hi, 4)}
+
+
+CONTEXT_WEIGHTS = (0.3, 0.5, 0.7)
+
+
+def formula_context(data_dir: Path, topics_path: Path, qrels_path: Path, corpus: str = CORPUS,
+                    progress=print) -> dict:
+    """Formula search with and without the topic's question as the words around its formula, on the Task 2
+    judgments whose visual id (ARQMath-3 numbering) stands on some page; the rest cannot be retrieved here."""
+    visual = page_visual_ids(data_dir / PAGES)
+    on_pages = set(visual.values())
+    judged = read_qrels(qrels_path).checked(qrels_path)
+    qrels = {topic: kept for topic, judgments in judged.items()
+             if (kept := {doc: grade for doc, grade in judgments.items() if doc in on_pages})}
+    topics = read_topic_xml(topics_path).value
+    formulas = Formula.objects.filter(corpus__name=corpus)
+    runs: dict[str, dict] = {name: {} for name in ("formula", *(f"context@{w}" for w in CONTEXT_WEIGHTS))}
+    for number in sorted(qrels):
+        topic = topics.get(number)
+        if topic is None or not topic.latex:
+            continue
+        progress(f"topic {number}")
+        try:
+            query = parse_query(topic.latex.strip("$ "))
+        except ParseError:
+            continue
+        for name in runs:
+            weight = float(name.partition("@")[2] or 1)
+            hits = formulas.search(query, k=1000, corpus=corpus, context=question_text(topic) if weight < 1 else "",
+                                   context_weight=weight).hits
+            runs[name][number] = _visual_run(hits, visual)
+    evaluations = {name: evaluate(run, qrels) for name, run in runs.items()}
+    default = f"context@{CONTEXT_WEIGHT}"
+    return {
+        "judgments": sum(len(j) for j in judged.values()), "covered_judgments": sum(len(j) for j in qrels.values()),
+        "topics": len(qrels), "default": default,
+        "runs": {name: rounded(evaluation) for name, evaluation in evaluations.items()},
+        "default_minus_formula": {metric: _interval(evaluations[default], evaluations["formula"], metric)
+                                  for metric in METRICS},
+    }
+
+
+def page_visual_ids(pages: Path) -> dict[int, str]:
+    """ARQMath formula id → visual id, as the pages give them."""
+    return {int(formula.formula_id): formula.visual_id for page in thread_pages(pages)
+            for formula in read_thread_page(page).value.formulas}
+
+
+def _visual_run(hits, visual: dict[int, str]) -> list[tuple[str, float]]:
+    """The hits as visual ids, each once at its best rank (a stored formula stands for every occurrence's id)."""
+    positions: dict[int, list[int]] = {}
+    for formula_id, position in Occurrence.objects.filter(formula_id__in=[hit.formula_id for hit in hits]).values_list(
+            "formula_id", "position"):
+        positions.setdefault(formula_id, []).append(position)
+    seen, run = set(), []
+    for hit in hits:
+        for doc in sorted({visual[p] for p in positions.get(hit.formula_id, []) if p in visual}):
+            if doc not in seen:
+                seen.add(doc)
+                run.append((doc, hit.score))
+    return run
