@@ -2,7 +2,10 @@
 fused vector recomputed once a fusion is trained (the vector depends on the fusion's weights)."""
 from __future__ import annotations
 
+import hashlib
+import pickle
 from collections.abc import Callable
+from pathlib import Path
 
 from tqdm import tqdm
 
@@ -15,10 +18,18 @@ from searchapp.models import Occurrence, Post, slg_matrices
 BATCH = 256
 
 
-def corpus_posts(corpus: str, progress: Callable[[str], None] = print) -> dict[int, FusionPost]:
-    """Every post of the corpus with text: its MiniLM tokens (encoded again: they are not stored) and the SLG
-    node vectors of its formulas."""
-    posts = list(Post.objects.filter(corpus__name=corpus).exclude(body="").values_list("id", "title", "body"))
+def corpus_posts(corpus: str, cache: Path, progress: Callable[[str], None] = print) -> dict[int, FusionPost]:
+    """Every post of the corpus with text: its MiniLM tokens (not stored in the database: encoded again, or read
+    from `cache` when the corpus's posts are the ones encoded last time) and the SLG node vectors of its formulas."""
+    posts = list(Post.objects.filter(corpus__name=corpus).exclude(body="").order_by("id")
+                 .values_list("id", "title", "body"))
+    fingerprint = hashlib.sha256(repr([(post_id, len(title), len(body)) for post_id, title, body in posts])
+                                 .encode()).hexdigest()[:16]
+    cached = cache / f"{corpus}-{fingerprint}.pickle"
+    if cached.is_file():
+        progress(f"reading the encoded posts from {cached}")
+        with open(cached, "rb") as handle:
+            return pickle.load(handle)  # written by this function, below
     occurrences: dict[int, list[tuple[int, int, int]]] = {}
     for post_id, formula_id, start, end in Occurrence.objects.filter(post__corpus__name=corpus).order_by(
             "post_id", "position").values_list("post_id", "formula_id", "start", "end"):
@@ -33,6 +44,9 @@ def corpus_posts(corpus: str, progress: Callable[[str], None] = print) -> dict[i
         for (post_id, _, _), post in zip(batch, text_encoder().encode(texts, spans)):
             encoded[post_id] = FusionPost(post.tokens, [matrices[f] for f, _, _ in occurrences.get(post_id, [])
                                                          if f in matrices])
+    cache.mkdir(parents=True, exist_ok=True)
+    with open(cached, "wb") as handle:
+        pickle.dump(encoded, handle)
     return encoded
 
 

@@ -8,6 +8,7 @@ get theirs when they are indexed again.
 import json
 from pathlib import Path
 
+import torch
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
@@ -26,13 +27,17 @@ class Command(BaseCommand):
         parser.add_argument("--out", type=Path, default=settings.MATHSEARCH_FUSION_DIR)
         parser.add_argument("--epochs", type=int, default=TrainingSettings.epochs)
         parser.add_argument("--seed", type=int, default=0)
+        parser.add_argument("--threads", type=int, default=2, help="torch threads (training is dense matrix work)")
+        parser.add_argument("--cache", type=Path, default=settings.VAR_DIR / "fusion-cache",
+                            help="where the posts' token vectors are kept between runs")
 
-    def handle(self, *args, corpus: str, out: Path, epochs: int, seed: int, **options):
+    def handle(self, *args, corpus: str, out: Path, epochs: int, seed: int, threads: int, cache: Path, **options):
         if not Corpus.objects.filter(name=corpus).exists():
             raise CommandError(f"no corpus named {corpus!r}")
         if epochs < 1:
             raise CommandError("--epochs must be at least 1")
-        posts = corpus_posts(corpus, progress=self.stdout.write)
+        torch.set_num_threads(threads)
+        posts = corpus_posts(corpus, cache, progress=self.stdout.write)
         pairs = question_answer_pairs(corpus, posts)
         if len(pairs) < 20:
             raise CommandError(f"corpus {corpus!r} has {len(pairs)} question-answer pairs; training needs at least 20 "
