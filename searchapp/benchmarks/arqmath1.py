@@ -110,7 +110,7 @@ def benchmark(data_dir: Path, qrels_path: Path, fusion: str = DEFAULT_FUSION, pr
     report = {"topics": len(qrels), "fusion": fusion, **rounded(scores), "learned_cv": cv.report(),
               "random": rounded(random_baseline(qrels, seed=0, repeats=100)),
               "baselines": pool_baselines(data_dir, qrels),
-              "latency_ms": _percentiles(latencies), "index": index_report}
+              "latency_ms": percentiles(latencies), "index": index_report}
     return report, {fusion: run, "learned-cv": cv.run}
 
 
@@ -136,7 +136,7 @@ def pool_baselines(data_dir: Path, qrels: dict) -> dict:
 
 
 
-def _percentiles(values: list[float]) -> dict:
+def percentiles(values: list[float]) -> dict:
     array = np.array(values or [0.0])
     return {f"p{q}": round(float(np.percentile(array, q)), 1) for q in (50, 95, 99)} | {
         "mean": round(float(array.mean()), 1)}

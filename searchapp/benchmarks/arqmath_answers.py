@@ -9,6 +9,7 @@ ranked these answers about as well as random (nDCG′ 0.51–0.54 against random
 from __future__ import annotations
 
 import random
+import time
 from pathlib import Path
 
 from ml.data.mse_threads import read_thread_page, thread_pages
@@ -19,6 +20,7 @@ from ml.evaluation.bootstrap import paired_intervals
 from ml.evaluation.metrics import evaluate, rounded
 from ml.formula import ParseError
 from ml.retrieval.post_scores import DEFAULT_FORMULA_WEIGHT
+from searchapp.benchmarks.arqmath1 import percentiles
 from searchapp.indexing.actions import start_index_job
 from searchapp.indexing.pipeline import run_job
 from searchapp.models import Corpus, Formula, Occurrence, Post
@@ -84,6 +86,11 @@ def benchmark(data_dir: Path, topics_paths: list[Path], qrels_paths: list[Path],
             ranked = _ranked(scores.ids, scores.combined(mode_name, float(weight) if weight else DEFAULT_FORMULA_WEIGHT))
             runs[mode][number] = [(source_of[post_id], score) for post_id, score in ranked]
     evaluations = {mode: evaluate(run, qrels) for mode, run in runs.items() if run}
+    latencies = []
+    for number in sorted(qrels):  # the search as users run it: channels, then the default mode's top 10
+        started = time.perf_counter()
+        Post.objects.search(question_text(topics[number]), k=10, corpus=corpus)
+        latencies.append((time.perf_counter() - started) * 1000)
     evaluations["random"] = random_baseline(qrels)
     default = evaluations[DEFAULT_MODE]
     report = {
@@ -93,6 +100,7 @@ def benchmark(data_dir: Path, topics_paths: list[Path], qrels_paths: list[Path],
         "ssemb_weights": {weight: rounded(evaluations[f"ssemb@{weight}"]) for weight in WEIGHTS},
         "default_minus": {mode: {metric: _interval(default, evaluations[mode], metric) for metric in METRICS}
                           for mode in MODES if mode != DEFAULT_MODE and mode in evaluations},
+        "latency_ms": percentiles(latencies),
         "indexing": indexing,
     }
     if formula_inputs:
