@@ -196,3 +196,27 @@ def test_thread_pages_become_questions_and_answers_with_text_vectors_and_formula
     assert [o.position for o in occurrences] == [1, 9]
     assert all(o.context is not None and len(o.context) == 384 for o in occurrences)
     assert "text" in job.timings
+
+
+def test_long_empty_foreign_and_broken_pages_are_indexed_not_failed(tmp_path):
+    from tests.ml.data.test_mse_threads import formula_span, thread_page
+
+    folder = tmp_path / "pages"
+    folder.mkdir()
+    pages = {
+        "1_2.html": thread_page("<p>" + "word " * 40_000 + formula_span(5, "x^{2}") + "</p>", "<p>ok</p>"),
+        "3_4.html": thread_page("", "<p>Die Eigenwerte einer symmetrischen Matrix sind reell.</p>"),
+        "5_6.html": thread_page("<p>unclosed <b>bold <i>and <div>nested", "<p>answer</p>"),
+    }
+    for name, page in pages.items():
+        question, answer = name.removesuffix(".html").split("_")
+        (folder / name).write_text(page.replace('question_id="11"', f'question_id="{question}"')
+                                   .replace('answer_id="12"', f'answer_id="{answer}"'))
+    job = run_job(start_index_job(folder, "mse_html", "mixed", enqueue=False))
+    assert (job.state, job.done, job.failed) == ("done", 6, 0)
+    long_post = Post.objects.get(source_id="1")
+    assert len(long_post.body) > 200_000 and long_post.embedding is not None  # the encoder reads its first 256 tokens
+    formula = long_post.occurrences.get(position=5)
+    assert formula.context is not None and np.allclose(formula.context, long_post.embedding, atol=1e-2)
+    assert Post.objects.get(source_id="4").embedding is not None
+    assert Post.objects.get(source_id="3").body.startswith("Comment: Try")  # no text of its own, only a comment
