@@ -36,9 +36,6 @@ class TrainingSettings:
     temperature: float = 0.1
     held_out: float = 0.1
     seed: int = 0
-    max_tokens: int = 128
-    """A post's first tokens that training fuses: the fusion's cost grows with them (all 256 took 9 minutes an
-    epoch on one core); searches fuse all of them."""
 
 
 def train(pairs: list[tuple[FusionPost, FusionPost]], settings: TrainingSettings = TrainingSettings(),
@@ -62,8 +59,8 @@ def train(pairs: list[tuple[FusionPost, FusionPost]], settings: TrainingSettings
             batch = training[start:start + settings.batch_size]
             if len(batch) < 2:
                 continue
-            questions = _fused(fusion, [question for question, _ in batch], rng, settings.max_tokens)
-            answers = _fused(fusion, [answer for _, answer in batch], rng, settings.max_tokens)
+            questions = _fused(fusion, [question for question, _ in batch], rng)
+            answers = _fused(fusion, [answer for _, answer in batch], rng)
             logits = questions @ answers.T / settings.temperature
             labels = torch.arange(len(batch))
             loss = (nn.functional.cross_entropy(logits, labels) + nn.functional.cross_entropy(logits.T, labels)) / 2
@@ -80,8 +77,8 @@ def train(pairs: list[tuple[FusionPost, FusionPost]], settings: TrainingSettings
     return fusion, report
 
 
-def _fused(fusion: Fusion, posts: list[FusionPost], rng: random.Random, max_tokens: int) -> torch.Tensor:
-    context, context_mask = padded([post.tokens[:max_tokens].astype(np.float32) for post in posts], TEXT_DIM)
+def _fused(fusion: Fusion, posts: list[FusionPost], rng: random.Random) -> torch.Tensor:
+    context, context_mask = padded([post.tokens.astype(np.float32) for post in posts], TEXT_DIM)
     chosen = [rng.choice(post.formulas) if post.formulas else np.zeros((0, fusion.config.formula_dim), np.float32)
               for post in posts]
     formula, formula_mask = padded(chosen, fusion.config.formula_dim)
