@@ -16,7 +16,9 @@ from ml.text.fusion import save
 from ml.text.fusion_training import TrainingSettings, train
 from searchapp.embedding import get_fusion
 from searchapp.learning.fusion import corpus_posts, question_answer_pairs, refresh_fused
-from searchapp.models import Corpus
+from searchapp.models import Corpus, Post
+
+MIN_PAIRS = 20
 
 
 class Command(BaseCommand):
@@ -36,12 +38,13 @@ class Command(BaseCommand):
             raise CommandError(f"no corpus named {corpus!r}")
         if epochs < 1:
             raise CommandError("--epochs must be at least 1")
+        answers = Post.objects.filter(corpus__name=corpus, parent__isnull=False).count()
+        if answers < MIN_PAIRS:
+            raise CommandError(f"corpus {corpus!r} has {answers} question-answer pairs; training needs at least "
+                               f"{MIN_PAIRS} (index thread pages with --format mse_html)")
         torch.set_num_threads(threads)
         posts = corpus_posts(corpus, cache, progress=self.stdout.write)
         pairs = question_answer_pairs(corpus, posts)
-        if len(pairs) < 20:
-            raise CommandError(f"corpus {corpus!r} has {len(pairs)} question-answer pairs; training needs at least 20 "
-                               "(index thread pages with --format mse_html)")
         self.stdout.write(f"training on {len(pairs)} question-answer pairs …")
         fusion, report = train(pairs, TrainingSettings(epochs=epochs, seed=seed), progress=self.stdout.write)
         report["corpus"] = corpus
