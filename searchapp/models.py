@@ -5,13 +5,11 @@ from __future__ import annotations
 import time
 
 import numpy as np
-import psycopg
 from django.contrib.postgres.fields import ArrayField
 from django.contrib.postgres.indexes import GinIndex
 from django.contrib.postgres.search import SearchVector, SearchVectorField
-from django.db import connection, models
+from django.db import models
 from django.db.models import GeneratedField
-from django.db.models.expressions import RawSQL
 from pgvector.django import HalfVectorField, HnswIndex
 
 from ml.ranking.features import Candidates
@@ -26,6 +24,7 @@ from searchapp.search.query import Query, parse_query
 from searchapp.search.ranking import DEFAULT_ORDER, ORDERS, order_candidates
 from searchapp.search.results import PostHit, PostResults, SearchHit, SearchResults
 from searchapp.search.scoring import Scored, alignment, decode, score
+from searchapp.sql import binary_rows, id_array
 from searchapp.vectors import VECTOR_DIM, decode_matrix
 
 MAX_K = 1000
@@ -154,28 +153,15 @@ class FormulaQuerySet(models.QuerySet):
         return ids if len(ids) <= size else None
 
     def _matrices(self) -> list[tuple[int, bytes, bytes, bytes]]:
-        """(id, slg blob, opg blob, packed structure terms) rows, read in psycopg's binary format: Django's text protocol
-        would hex-encode ~2 MB of node matrices per query (measured: ~10 ms more for 530 candidates)."""
-        sql, params = self.values_list("id", "slg_matrix", "opg_matrix", "structure").query.sql_with_params()
-        connection.ensure_connection()
-        binary = psycopg.Cursor(connection.connection)  # server-side binding: Django's client cursors can't read binary
-        binary.format = psycopg.pq.Format.BINARY
-        # Django's own wrapper, so query logging and execute wrappers see this read like any other
-        with connection.make_debug_cursor(binary) if connection.queries_logged else connection.make_cursor(binary) as cursor:
-            cursor.execute(sql, params)
-            return cursor.fetchall()
+        """(id, slg blob, opg blob, packed structure terms) rows, ~2 MB of node matrices per query: read in binary."""
+        return binary_rows(self.values_list("id", "slg_matrix", "opg_matrix", "structure"))
+
 
 
 def slg_matrices(formula_ids: list[int]) -> dict[int, np.ndarray]:
     """Formula id → its SLG node vectors (float32), for MaRF's fusion of a post's words with its formulas."""
     rows = Formula.objects.filter(pk__in=id_array(set(formula_ids))).values_list("id", "slg_matrix")
     return {formula_id: decode_matrix(blob) for formula_id, blob in rows}
-
-
-def id_array(ids) -> RawSQL:
-    """`pk__in` operand as one array parameter: Django would send hundreds of separate parameters
-    (measured: ~3 ms more per query for 700 candidates)."""
-    return RawSQL("SELECT unnest(%s::bigint[])", [list(ids)])
 
 
 class Formula(models.Model):

@@ -1,0 +1,37 @@
+"""SQL helpers the search stages share: id lists as one array parameter, and rows read in psycopg's binary format.
+
+Django reads through the text protocol, which hex-encodes blobs (~10 ms more for 530 candidates' node matrices)
+and spells vectors out as decimals (144 ms to parse 500 posts' two halfvecs); binary rows hold bytea as bytes and
+a halfvec in its wire form.
+"""
+from __future__ import annotations
+
+import numpy as np
+import psycopg
+from django.db import connection
+from django.db.models.expressions import RawSQL
+
+
+def id_array(ids) -> RawSQL:
+    """`pk__in` operand as one array parameter: Django would send hundreds of separate parameters
+    (measured: ~3 ms more per query for 700 candidates)."""
+    return RawSQL("SELECT unnest(%s::bigint[])", [list(ids)])
+
+
+def binary_rows(values) -> list[tuple]:
+    """The rows of a `values_list` queryset."""
+    sql, params = values.query.sql_with_params()
+    connection.ensure_connection()
+    binary = psycopg.Cursor(connection.connection)  # server-side binding: Django's client cursors can't read binary
+    binary.format = psycopg.pq.Format.BINARY
+    # Django's own wrapper, so query logging and execute wrappers see this read like any other
+    with connection.make_debug_cursor(binary) if connection.queries_logged else connection.make_cursor(binary) as cursor:
+        cursor.execute(sql, params)
+        return cursor.fetchall()
+
+
+def halfvec_array(wire: bytes | None, dim: int) -> np.ndarray:
+    """A halfvec's wire form (int16 dimensions, int16 unused, big-endian float16s) as float32; None is zeros."""
+    if wire is None:
+        return np.zeros(dim, dtype=np.float32)
+    return np.frombuffer(wire, dtype=">f2", offset=4).astype(np.float32)
