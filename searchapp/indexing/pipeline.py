@@ -21,6 +21,7 @@ from ml.data.records import IndexRecord, RecordError, SourceFormula
 from ml.formula import ParseError, parse, slt_to_latex, to_slt_string, visual_key
 from ml.retrieval.structure import pack_terms, structure_terms, subtree_terms
 from ml.text import EncodedPost, text_encoder
+from ml.text.encoder import dense_threads
 from ml.text.fusion import post_vector
 from ml.text.posts import body_span, post_text
 from searchapp.embedding import embed_graphs, get_fusion, node_labels
@@ -303,9 +304,11 @@ def _store_fused(parsed: list[ParsedFormula], posts: dict[str, int], formula_ids
         if item.record.post.source_id in keys:
             keys[item.record.post.source_id].append(item.visual_key)
     matrices = slg_matrices([formula_ids[key] for found in keys.values() for key in found])
-    Post.objects.bulk_update([Post(pk=posts[source_id], fused=post_vector(
-        fusion, texts[source_id].tokens.astype("float32"), [matrices[formula_ids[key]] for key in found]))
-        for source_id, found in keys.items() if source_id in posts], ["fused"])
+    with dense_threads():
+        fused = [Post(pk=posts[source_id], fused=post_vector(
+            fusion, texts[source_id].tokens.astype("float32"), [matrices[formula_ids[key]] for key in found]))
+            for source_id, found in keys.items() if source_id in posts]
+    Post.objects.bulk_update(fused, ["fused"])
 
 
 def _context(item: ParsedFormula, texts: dict[str, EncodedPost]):
