@@ -34,10 +34,11 @@ def test_a_corpus_without_enough_question_answer_pairs_is_refused(tmp_path):
 
 
 def test_training_saves_the_fusion_and_stores_every_posts_marf_vector(tmp_path, settings, capsys):
+    out, cache = tmp_path / "fusion", tmp_path / "cache"
+    settings.MATHSEARCH_FUSION_DIR = out  # none yet: the pages are indexed without MaRF vectors
+    get_fusion.cache_clear()
     index_pages(tmp_path / "pages", 24)
     assert not Post.objects.filter(fused__isnull=False).exists()
-    out, cache = tmp_path / "fusion", tmp_path / "cache"
-    settings.MATHSEARCH_FUSION_DIR = out
     try:
         call_command("train_fusion", "--corpus", "threads", "--out", str(out), "--epochs", "1", "--cache", str(cache),
                      "--threads", "1")
