@@ -30,3 +30,23 @@ def index_file(tmp_path):
         path.write_text("\n".join(lines) + "\n")
         return run_job(start_index_job(path, format, corpus, enqueue=False))
     return index
+
+
+def write_thread_pages(folder, pages: dict) -> None:
+    """Thread pages into `folder` (created): {"<question id>_<answer id>.html": (title, question html, answer html)}."""
+    from tests.ml.data.test_mse_threads import thread_page
+
+    folder.mkdir(parents=True, exist_ok=True)
+    for name, (title, question, answer) in pages.items():
+        question_id, answer_id = name.removesuffix(".html").split("_")
+        (folder / name).write_text(thread_page(question, answer, title=title)
+                                   .replace('question_id="11"', f'question_id="{question_id}"')
+                                   .replace('answer_id="12"', f'answer_id="{answer_id}"'))
+
+
+def index_thread_pages(folder, pages: dict, corpus: str = "threads"):
+    """Write the pages and index them in this process; returns the finished job."""
+    write_thread_pages(folder, pages)
+    job = run_job(start_index_job(folder, "mse_html", corpus, enqueue=False))
+    assert job.state == "done"
+    return job

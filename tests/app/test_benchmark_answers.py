@@ -3,7 +3,8 @@ from html import escape
 import pytest
 
 from searchapp.benchmarks import arqmath_answers
-from tests.app.search.test_post_search import PAGES, thread_page
+from tests.app.conftest import write_thread_pages
+from tests.app.search.test_post_search import PAGES
 
 pytestmark = pytest.mark.django_db
 
@@ -18,13 +19,7 @@ def topics_xml(questions: dict[str, tuple[str, str]], formulas: dict[str, str] |
 
 @pytest.fixture
 def data(tmp_path):
-    pages = tmp_path / arqmath_answers.PAGES
-    pages.mkdir(parents=True)
-    for name, (title, question, answer) in PAGES.items():
-        question_id, answer_id = name.removesuffix(".html").split("_")
-        (pages / name).write_text(thread_page(question, answer, title=title)
-                                  .replace('question_id="11"', f'question_id="{question_id}"')
-                                  .replace('answer_id="12"', f'answer_id="{answer_id}"'))
+    write_thread_pages(tmp_path / arqmath_answers.PAGES, PAGES)
     (tmp_path / "topics.xml").write_text(topics_xml({
         "A.1": ("Symmetric matrices", "<p>Are the eigenvalues of a symmetric matrix real?</p>"),
         "A.2": ("Primes", "<p>Are there infinitely many primes?</p>")}))

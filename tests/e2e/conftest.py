@@ -60,3 +60,17 @@ def indexed(transactional_db, tmp_path):
         path.write_text("\n".join(lines) + "\n")
         return run_job(start_index_job(path, "latex", corpus, enqueue=False))
     return index
+
+
+@pytest.fixture
+def console_errors(page) -> list[str]:
+    """Errors the page logs (CSP violations and missing files among them) and uncaught exceptions; the site has no
+    favicon, which the browser asks for on its own."""
+    errors: list[str] = []
+
+    def logged(message):
+        if message.type == "error" and not message.location.get("url", "").endswith("/favicon.ico"):
+            errors.append(f"{message.text} ({message.location.get('url')})")
+    page.on("console", logged)
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    return errors

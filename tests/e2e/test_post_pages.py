@@ -21,20 +21,6 @@ def question(transactional_db) -> Post:
     return found
 
 
-@pytest.fixture
-def console_errors(page) -> list[str]:
-    """Errors the page logs (CSP violations and missing files among them) and uncaught exceptions; the site has no
-    favicon, which the browser asks for on its own."""
-    errors: list[str] = []
-
-    def logged(message):
-        if message.type == "error" and not message.location.get("url", "").endswith("/favicon.ico"):
-            errors.append(f"{message.text} ({message.location.get('url')})")
-    page.on("console", logged)
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    return errors
-
-
 def test_post_page_renders_its_math_and_survives_a_malformed_formula(page, question, console_errors, screenshot):
     page.goto(f"/post/{question.pk}")
     text = page.locator(".post-text")

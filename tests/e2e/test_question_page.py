@@ -14,19 +14,6 @@ def threads(transactional_db, tmp_path):
     return index_threads(tmp_path / "pages")
 
 
-@pytest.fixture
-def console_errors(page) -> list[str]:
-    """Errors the page logs (CSP violations among them) and uncaught exceptions, the favicon's 404 aside."""
-    errors: list[str] = []
-
-    def logged(message):
-        if message.type == "error" and not message.location.get("url", "").endswith("/favicon.ico"):
-            errors.append(f"{message.text} ({message.location.get('url')})")
-    page.on("console", logged)
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    return errors
-
-
 def test_typing_a_question_previews_its_math(page, console_errors, screenshot):
     page.goto("/questions")
     preview = page.locator("#question-preview")

@@ -1,9 +1,8 @@
 import pytest
 
-from searchapp.indexing.actions import start_index_job
-from searchapp.indexing.pipeline import run_job
 from searchapp.models import Post
-from tests.ml.data.test_mse_threads import formula_span, thread_page
+from tests.app.conftest import index_thread_pages
+from tests.ml.data.test_mse_threads import formula_span
 
 pytestmark = pytest.mark.django_db
 
@@ -23,16 +22,7 @@ PAGES = {
 
 @pytest.fixture
 def threads(tmp_path):
-    folder = tmp_path / "pages"
-    folder.mkdir()
-    for name, (title, question, answer) in PAGES.items():
-        question_id, answer_id = name.removesuffix(".html").split("_")
-        (folder / name).write_text(thread_page(question, answer, title=title)
-                                   .replace('question_id="11"', f'question_id="{question_id}"')
-                                   .replace('answer_id="12"', f'answer_id="{answer_id}"'))
-    job = run_job(start_index_job(folder, "mse_html", "threads", enqueue=False))
-    assert job.state == "done"
-    return job
+    return index_thread_pages(tmp_path / "pages", PAGES)
 
 
 @pytest.mark.parametrize("mode", ["ssemb", "text", "bm25"])

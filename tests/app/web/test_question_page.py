@@ -6,12 +6,11 @@ import pytest
 from django.http import QueryDict
 
 from searchapp.embedding import get_fusion
-from searchapp.indexing.actions import start_index_job
-from searchapp.indexing.pipeline import run_job
 from searchapp.models import Post
 from searchapp.web.search_page import page_numbers
+from tests.app.conftest import index_thread_pages
 from tests.app.search.test_post_search import trained_fusion  # noqa: F401 (a fixture)
-from tests.ml.data.test_mse_threads import formula_span, thread_page
+from tests.ml.data.test_mse_threads import formula_span
 
 pytestmark = pytest.mark.django_db
 
@@ -31,16 +30,8 @@ EIGEN_QUESTION = "Are the eigenvalues of a symmetric matrix real when $A^T = A$?
 
 
 def index_threads(folder):
-    """Write PAGES as thread pages into `folder` and index them as the corpus "threads"."""
-    folder.mkdir()
-    for name, (title, question, answer) in PAGES.items():
-        question_id, answer_id = name.removesuffix(".html").split("_")
-        (folder / name).write_text(thread_page(question, answer, title=title)
-                                   .replace('question_id="11"', f'question_id="{question_id}"')
-                                   .replace('answer_id="12"', f'answer_id="{answer_id}"'))
-    job = run_job(start_index_job(folder, "mse_html", "threads", enqueue=False))
-    assert job.state == "done"
-    return job
+    """PAGES indexed as the corpus "threads"."""
+    return index_thread_pages(folder, PAGES)
 
 
 @pytest.fixture
