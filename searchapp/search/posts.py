@@ -70,11 +70,15 @@ class PostScores:
         mode = self.mode_used(mode)
         if mode == "ssemb":
             return ssemb(self.formula, self.text, weight)
-        return {"text": self.text, "bm25": self.bm25, "formula": self.formula, "marf": self.marf}[mode]
+        return self._signals()[mode]
 
     def parts(self, i: int) -> dict[str, float]:
+        return {name: float(scores[i]) for name, scores in self._signals().items()}
+
+    def _signals(self) -> dict[str, np.ndarray]:
+        """Each single-signal mode's scores (no `marf` without a trained fusion)."""
         named = {"text": self.text, "bm25": self.bm25, "formula": self.formula, "marf": self.marf}
-        return {name: float(scores[i]) for name, scores in named.items() if scores is not None}
+        return {name: scores for name, scores in named.items() if scores is not None}
 
 
 def read_question(text: str) -> Question:

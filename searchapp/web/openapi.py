@@ -26,6 +26,9 @@ def _query(name: str, description: str, schema: dict, required: bool = False) ->
 NOTATION = {"type": "string", "enum": list(NOTATIONS),
             "description": "the notation the formula was read from; `latex` is rendered from its SLT when not LaTeX"}
 
+PAGING = [_query("k", "results to return", {"type": "integer", "minimum": 1, "maximum": MAX_K, "default": 10}),
+          _query("offset", "results to skip", {"type": "integer", "minimum": 0, "default": 0})]
+
 SEARCH = {
     "get": {
         "summary": "Formulas most similar to a query formula (LaTeX, MathML or a Tangent SLT string)",
@@ -35,8 +38,7 @@ SEARCH = {
                    required=True),
             _query("notation", "how q is written; `auto` reads `<math …>` as MathML and `[V!x…]` as a Tangent SLT string",
                    {"type": "string", "enum": ["latex", "mathml", "slt", "auto"], "default": "latex"}),
-            _query("k", "results to return", {"type": "integer", "minimum": 1, "maximum": MAX_K, "default": 10}),
-            _query("offset", "results to skip", {"type": "integer", "minimum": 0, "default": 0}),
+            *PAGING,
             _query("fusion", "how candidates are ordered: `learned` by the LambdaMART ranker over dense and structural "
                    "signals (the dense `f1` fusion when no ranker is trained), or one fusion of the SLG and OPG scores",
                    {"type": "string", "enum": list(ORDERS), "default": DEFAULT_ORDER}),
@@ -58,8 +60,7 @@ POSTS = {
         "parameters": [
             _query("q", "the question: words and `$…$` / `$$…$$` formulas", {"type": "string", "maxLength": MAX_QUERY_CHARS},
                    required=True),
-            _query("k", "results to return", {"type": "integer", "minimum": 1, "maximum": MAX_K, "default": 10}),
-            _query("offset", "results to skip", {"type": "integer", "minimum": 0, "default": 0}),
+            *PAGING,
             _query("mode", "how answers are scored: `ssemb` weighs formulas and words, `marf` compares the question's "
                    "words fused with its formulas by MaRF's cross-attention to each post's (falls back to `ssemb`, and "
                    "says so in `mode`, when no fusion is trained), `text` the words' MiniLM cosine, `bm25` Okapi BM25 "

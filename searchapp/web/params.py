@@ -66,7 +66,7 @@ def search_params(request: HttpRequest, default_notation: str = "latex") -> dict
     """The validated search options of a request: query text and notation, k, offset, fusion, corpus."""
     query = query_param(request)
     return {"text": query, "notation": notation_param(request, query, default_notation),
-            "k": int_param(request, "k", 10, 1, MAX_K), "offset": int_param(request, "offset", 0, 0, 10_000),
+            **paging_params(request),
             "fusion": choice_param(request, "fusion", ORDERS, DEFAULT_ORDER), "corpus": corpus_param(request),
             "context": context_param(request)}
 
@@ -81,6 +81,10 @@ def context_param(request: HttpRequest) -> str:
 
 def question_params(request: HttpRequest) -> dict:
     """The validated options of a question search: the question, k, offset, mode, corpus."""
-    return {"question": query_param(request), "k": int_param(request, "k", 10, 1, MAX_K),
-            "offset": int_param(request, "offset", 0, 0, 10_000),
+    return {"question": query_param(request), **paging_params(request),
             "mode": choice_param(request, "mode", MODES, DEFAULT_MODE), "corpus": corpus_param(request)}
+
+
+def paging_params(request: HttpRequest) -> dict:
+    """k and offset, as both searches take them."""
+    return {"k": int_param(request, "k", 10, 1, MAX_K), "offset": int_param(request, "offset", 0, 0, 10_000)}
