@@ -17,7 +17,7 @@ from ml.retrieval.fusion import DEFAULT_FUSION
 from ml.retrieval.post_scores import DEFAULT_FORMULA_WEIGHT
 from ml.retrieval.structure import unpack_terms
 from ml.text import TEXT_DIM
-from searchapp.search.candidates import PROBES, SHORTLIST_SIZE, candidate_ids
+from searchapp.search.candidates import PROBES, SHORTLIST_SIZE, candidate_ids_of
 from searchapp.search.context import CONTEXT_WEIGHT, context_similarity, context_vector, with_context
 from searchapp.search.posts import DEFAULT_MODE, MODES, Question, read_question, score_posts
 from searchapp.search.query import Query, parse_query
@@ -137,16 +137,18 @@ class FormulaQuerySet(models.QuerySet):
     def scored_candidates(self, query: Query, size: int, corpus: str | None = None, probes: int = PROBES) -> Scored:
         """The first stage and exact scoring: `size` is the shortlist per representation. A collection no
         larger than `size` is scored whole."""
+        return self.scored_candidates_of([query], size, corpus, probes)[0]
+
+    def scored_candidates_of(self, queries: list[Query], size: int, corpus: str | None = None,
+                             probes: int = PROBES) -> list[Scored]:
+        """`scored_candidates` of several queries (a question's formulas) with one first stage and one read of
+        their candidates' rows: each query cost ~15 ms of round trips on its own."""
         formulas = self.filter(corpus__name=corpus) if corpus else self
-        ids = formulas._all_if_at_most(size) or candidate_ids(query.vectors, query.terms, probes, size, corpus)
-        rows = formulas.filter(pk__in=id_array(ids))._matrices()
-        decoded = {name: decode([row[column] for row in rows]) for column, name in ((1, "slg"), (2, "opg"))}
-        parts = score(query.vectors, decoded)
-        structures = [unpack_terms(row[3]) for row in rows]
-        candidates = Candidates(np.concatenate(structures) if rows else np.zeros(0, dtype=np.int32),
-                                np.array([len(terms) for terms in structures], dtype=np.int64),
-                                decoded["slg"].sizes, parts["slg"], parts["opg"])
-        return Scored([row[0] for row in rows], decoded, parts, candidates)
+        everything = formulas._all_if_at_most(size)
+        found = [set(everything) for _ in queries] if everything is not None else candidate_ids_of(
+            [(query.vectors, query.terms) for query in queries], probes, size, corpus)
+        rows = {row[0]: row for row in formulas.filter(pk__in=id_array(set().union(*found)))._matrices()}
+        return [_scored(query, [rows[i] for i in sorted(ids) if i in rows]) for query, ids in zip(queries, found)]
 
     def _all_if_at_most(self, size: int) -> list[int] | None:
         ids = list(self.values_list("id", flat=True)[:size + 1])
@@ -156,6 +158,16 @@ class FormulaQuerySet(models.QuerySet):
         """(id, slg blob, opg blob, packed structure terms) rows, ~2 MB of node matrices per query: read in binary."""
         return binary_rows(self.values_list("id", "slg_matrix", "opg_matrix", "structure"))
 
+
+def _scored(query: Query, rows: list[tuple[int, bytes, bytes, bytes]]) -> Scored:
+    """Exact scores and ranking inputs of `query` against its candidates' (id, slg, opg, structure) rows."""
+    decoded = {name: decode([row[column] for row in rows]) for column, name in ((1, "slg"), (2, "opg"))}
+    parts = score(query.vectors, decoded)
+    structures = [unpack_terms(row[3]) for row in rows]
+    candidates = Candidates(np.concatenate(structures) if rows else np.zeros(0, dtype=np.int32),
+                            np.array([len(terms) for terms in structures], dtype=np.int64),
+                            decoded["slg"].sizes, parts["slg"], parts["opg"])
+    return Scored([row[0] for row in rows], decoded, parts, candidates)
 
 
 def slg_matrices(formula_ids: list[int]) -> dict[int, np.ndarray]:

@@ -34,15 +34,31 @@ def candidate_ids(vectors: dict[str, np.ndarray], terms: np.ndarray, probes: int
                   corpus: str | None) -> set[int]:
     """The shortlisted formulas of both representations and the structure channel's (of one corpus, by name,
     or of all)."""
-    found: set[int] = set()
+    return candidate_ids_of([(vectors, terms)], probes, size, corpus)[0]
+
+
+def candidate_ids_of(queries: list[tuple[dict[str, np.ndarray], np.ndarray]], probes: int, size: int,
+                     corpus: str | None) -> list[set[int]]:
+    """`candidate_ids` of several queries (vectors, terms) at once: one codebook probe and one posting-list read
+    per representation for all their nodes (a question's formulas each paid these round trips)."""
+    found: list[set[int]] = [set() for _ in queries]
     with transaction.atomic(), connection.cursor() as cursor:
         corpora = _corpus_ids(cursor, corpus)
         for representation in REPRESENTATIONS:
-            if len(vectors[representation]):
-                nearest = nearest_centroids(cursor, representation, vectors[representation], probes)
-                lists = posting_lists(cursor, representation, sorted({c for _, c, _ in nearest}), corpora)
-                found.update(shortlist(nearest, lists, size).tolist())
-        found.update(structure_matches(cursor, terms, STRUCTURE_CANDIDATES, corpora))
+            blocks = [vectors[representation] for vectors, _ in queries]
+            owner = np.repeat(np.arange(len(blocks)), [len(block) for block in blocks])
+            if not len(owner):
+                continue
+            nearest = nearest_centroids(cursor, representation, np.concatenate(blocks), probes)
+            lists = posting_lists(cursor, representation, sorted({c for _, c, _ in nearest}), corpora)
+            probed: list[list] = [[] for _ in queries]
+            for row, centroid, cosine in nearest:  # rows stay distinct per query: that is all `shortlist` needs
+                probed[owner[row]].append((row, centroid, cosine))
+            for ids, probes_of_query in zip(found, probed):
+                own = {c: lists[c] for _, c, _ in probes_of_query if c in lists}
+                ids.update(shortlist(probes_of_query, own, size).tolist())
+        for ids, (_, terms) in zip(found, queries):
+            ids.update(structure_matches(cursor, terms, STRUCTURE_CANDIDATES, corpora))
     return found
 
 

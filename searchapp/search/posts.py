@@ -16,7 +16,6 @@ import numpy as np
 from django.db import connection, transaction
 
 from ml.extraction import extract_formulas
-from ml.formula import ParseError
 from ml.retrieval.bm25 import bm25
 from ml.retrieval.fusion import fuse
 from ml.retrieval.post_scores import DEFAULT_FORMULA_WEIGHT, formula_scores, ssemb
@@ -24,7 +23,7 @@ from ml.text import text_encoder
 from ml.text.encoder import TEXT_DIM
 from ml.text.fusion import post_vector
 from searchapp.embedding import get_fusion
-from searchapp.search.query import Query, parse_query
+from searchapp.search.query import Query, parse_queries
 from searchapp.sql import binary_rows, halfvec_array, id_array
 from searchapp.vectors import vector_literal
 
@@ -86,12 +85,9 @@ def read_question(text: str) -> Question:
     often repeats its title's formulas in its body)."""
     found = extract_formulas(text)
     distinct = {" ".join(f.latex.split()): f for f in found}
-    formulas, unread = [], []
-    for formula in sorted(distinct.values(), key=lambda f: -len(f.latex))[:MAX_QUESTION_FORMULAS]:
-        try:
-            formulas.append(parse_query(formula.latex))
-        except ParseError as error:
-            unread.append({"latex": formula.latex, "error": f"{error.kind}: {error.message}"})
+    largest = sorted(distinct.values(), key=lambda f: -len(f.latex))[:MAX_QUESTION_FORMULAS]
+    formulas, failed = parse_queries([formula.latex for formula in largest])
+    unread = [{"latex": latex, "error": f"{error.kind}: {error.message}"} for latex, error in failed]
     encoded = text_encoder().encode([text], [[(f.start, f.end) for f in found]])[0]
     return Question(text, encoded.vector, encoded.tokens.astype(np.float32), formulas, unread)
 
@@ -100,7 +96,7 @@ def score_posts(posts, occurrences, formulas, question: Question, corpus: str | 
                 candidates: list[int] | None = None) -> PostScores:
     """All three scores for the union of the channels' candidates among `posts` (or for the `candidates` given:
     a benchmark ranks every answer); `occurrences` and `formulas` are the querysets the formula channel reads."""
-    formula_hits = [_formula_hits(formulas, query, corpus) for query in question.formulas]
+    formula_hits = _formula_hits(formulas, question.formulas, corpus)
     hit_ids = sorted({formula_id for hits in formula_hits for formula_id in hits})
     # posts outside `posts` (questions, other corpora) drop out when the candidates' rows are read below
     occurrences = list(occurrences.filter(formula_id__in=hit_ids).values_list("post_id", "formula_id")) if hit_ids else []
@@ -147,11 +143,13 @@ def _marf(question: Question, fused: list) -> np.ndarray | None:
     return _rows(fused) @ (vector / max(float(np.linalg.norm(vector)), 1e-12))
 
 
-def _formula_hits(formulas, query: Query, corpus: str | None) -> dict[int, float]:
-    """Formula id → dense F1 similarity to the query formula, for the formula search's exactly scored candidates."""
-    scored = formulas.scored_candidates(query, CHANNEL_SIZE, corpus)
-    scores = fuse(scored.parts["slg"], scored.parts["opg"], "f1")
-    return dict(zip(scored.ids, scores.tolist()))
+def _formula_hits(formulas, queries: list[Query], corpus: str | None) -> list[dict[int, float]]:
+    """Per query formula, formula id → dense F1 similarity, for the formula search's exactly scored candidates."""
+    hits = []
+    for scored in formulas.scored_candidates_of(queries, CHANNEL_SIZE, corpus):
+        scores = fuse(scored.parts["slg"], scored.parts["opg"], "f1")
+        hits.append(dict(zip(scored.ids, scores.tolist())))
+    return hits
 
 
 def _nearest_in_words(posts, vector: np.ndarray) -> list[int]:

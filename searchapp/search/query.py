@@ -38,12 +38,33 @@ class Query:
 def parse_query(text: str, notation: str = "latex") -> Query:
     """Raises `ml.formula.ParseError` for text that cannot be read in `notation`, or (kind `too_large`) whose tree
     has more than MAX_QUERY_NODES nodes: refused after parsing, before the costly embedding and search."""
+    return _embedded([(text, _parsed(text, notation))], notation)[0]
+
+
+def parse_queries(texts: list[str], notation: str = "latex") -> tuple[list[Query], list[tuple[str, ParseError]]]:
+    """Several queries embedded in one batch (a question's formulas): those read, and each other text with its
+    error."""
+    parsed, failed = [], []
+    for text in texts:
+        try:
+            parsed.append((text, _parsed(text, notation)))
+        except ParseError as error:
+            failed.append((text, error))
+    return _embedded(parsed, notation), failed
+
+
+def _parsed(text: str, notation: str) -> FormulaGraphs:
     graphs = parse(text, notation)
     if len(graphs.slt) > MAX_QUERY_NODES:
         raise ParseError(f"the query has {len(graphs.slt)} symbols (Symbol Layout Tree nodes); the limit is "
                          f"{MAX_QUERY_NODES}", None, "too_large")
-    return Query(text, notation, embed_graphs([graphs])[0], node_labels(graphs),
-                 structure_terms(graphs.slt, graphs.opt), graphs)
+    return graphs
+
+
+def _embedded(parsed: list[tuple[str, FormulaGraphs]], notation: str) -> list[Query]:
+    vectors = embed_graphs([graphs for _, graphs in parsed])
+    return [Query(text, notation, formula_vectors, node_labels(graphs), structure_terms(graphs.slt, graphs.opt), graphs)
+            for (text, graphs), formula_vectors in zip(parsed, vectors)]
 
 
 def stored_query(formula) -> Query:

@@ -1,11 +1,12 @@
 
+import numpy as np
 import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from ml.formula import ParseError, to_slt_string
 from searchapp.models import Formula
-from searchapp.search.query import parse_query, stored_query
+from searchapp.search.query import parse_queries, parse_query, stored_query
 from searchapp.web.presenters import present
 
 pytestmark = pytest.mark.django_db
@@ -86,6 +87,22 @@ def test_a_search_reads_the_database_a_pinned_number_of_times(index_file):
     # release, candidate matrices, hit rows, hit posts
     assert len(statements) == 14, statements
     assert 1 <= len(results.hits) == min(5, results.candidates)
+
+
+def test_several_queries_share_one_first_stage_and_score_as_each_alone(index_file):
+    """A question's formulas: one codebook probe and posting-list read per representation, one matrix read."""
+    index_file(corpus="big")
+    queries, failed = parse_queries([r"\sin^2 x + \cos^2 x = 1", "a^2 + b^2 = c^2", r"\frac{1}{"])
+    assert [text for text, _ in failed] == [r"\frac{1}{"] and failed[0][1].pos is not None
+    alone = [Formula.objects.scored_candidates(query, 2, "big") for query in queries]
+    with CaptureQueriesContext(connection) as captured:
+        together = Formula.objects.scored_candidates_of(queries, 2, "big")
+    # ids-if-small, savepoint, corpus id, 2 × (ef_search, nearest centroids, posting lists), 2 × structure matches,
+    # release, candidate matrices
+    assert len(captured.captured_queries) == 13
+    for one, batched in zip(alone, together):
+        assert one.ids == batched.ids
+        assert all(np.allclose(one.parts[name], batched.parts[name]) for name in ("slg", "opg"))
 
 
 def test_a_query_in_each_notation_finds_the_same_formula(indexed):
