@@ -5,6 +5,7 @@ are started (or reused) for this process and released when it exits.
 """
 import atexit
 import secrets
+from datetime import timedelta
 from pathlib import Path
 
 from csp.constants import NONE, SELF, UNSAFE_INLINE
@@ -75,6 +76,7 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "django.contrib.staticfiles",
     "searchapp",
+    "axes",  # login throttling (see AXES_ below): its tables count failed logins, its admin pages unlock them
 ]
 
 MIDDLEWARE = [
@@ -88,6 +90,7 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "axes.middleware.AxesMiddleware",  # turns a locked-out login into the lockout page; last, as its docs ask
 ]
 
 ROOT_URLCONF = "mathsearch.urls"
@@ -123,6 +126,15 @@ STATICFILES_DIRS = [BASE_DIR / "static"]
 WHITENOISE_USE_FINDERS = True
 
 LOGIN_URL = "admin:login"
+
+# Login throttling (django-axes): 30 wrong admin passwords in 8 s were possible. Axes' backend comes first: it refuses
+# a locked-out client before any password is checked, so a right password does not get it in either.
+AUTHENTICATION_BACKENDS = ["axes.backends.AxesStandaloneBackend", "django.contrib.auth.backends.ModelBackend"]
+AXES_FAILURE_LIMIT = 5
+AXES_COOLOFF_TIME = timedelta(minutes=15)
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]  # a guesser locks one name from one address, not the admin
+AXES_RESET_ON_SUCCESS = True  # a staff member's occasional typos never add up to a lockout
+AXES_LOCKOUT_TEMPLATE = "admin/locked_out.html"  # a page that says why and for how long (429), not axes' plain text
 
 # The node-embedding model (config.json + weights) that indexing and search use.
 MATHSEARCH_MODEL_DIR = Path(env_str("MATHSEARCH_MODEL_DIR", str(BASE_DIR / "models" / "default")))

@@ -1,0 +1,43 @@
+"""The admin login locks a username from one address after 5 wrong passwords (django-axes), with a page saying so."""
+import pytest
+
+pytestmark = pytest.mark.django_db
+
+LOGIN = "/admin/login/?next=/admin/"
+RIGHT = "correct horse"
+
+
+@pytest.fixture
+def ada(django_user_model):
+    return django_user_model.objects.create_user("ada", password=RIGHT, is_staff=True)
+
+
+def log_in(client, password, username="ada", address="10.0.0.1"):
+    return client.post(LOGIN, {"username": username, "password": password}, REMOTE_ADDR=address)
+
+
+def test_a_right_password_before_the_limit_logs_in(client, ada):
+    for _ in range(4):
+        assert log_in(client, "wrong").status_code == 200  # the form again, with its error
+    response = log_in(client, RIGHT)
+    assert response.status_code == 302 and response.url == "/admin/"
+
+
+def test_after_five_wrong_passwords_even_the_right_one_is_refused(client, ada):
+    for _ in range(4):
+        log_in(client, "wrong")
+    fifth = log_in(client, "wrong")
+    sixth = log_in(client, RIGHT)
+    for response in (fifth, sixth):
+        page = response.content.decode()
+        assert response.status_code == 429 and "Too many failed logins" in page and "locked for 15 minutes" in page
+    assert "_auth_user_id" not in client.session
+
+
+def test_the_lock_holds_one_username_from_one_address(client, ada, django_user_model):
+    django_user_model.objects.create_user("bob", password=RIGHT, is_staff=True)
+    for _ in range(5):
+        log_in(client, "wrong")
+    assert log_in(client, RIGHT, address="10.0.0.2").status_code == 302
+    client.logout()
+    assert log_in(client, RIGHT, username="bob").status_code == 302
