@@ -1,0 +1,14 @@
+"""`manage.py check --deploy` finds nothing to warn about under production settings."""
+import secrets
+import subprocess
+import sys
+
+from tests.conftest import REPO
+
+
+def test_check_deploy_is_clean_in_production(service_env):
+    production = {"DEBUG": "false", "SECURE": "true", "SECRET_KEY": secrets.token_urlsafe(50),
+                  "ALLOWED_HOSTS": "search.example.org"}
+    run = subprocess.run([sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"], cwd=REPO,
+                         env={**service_env, **production}, capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0 and "System check identified no issues" in run.stdout, run.stdout + run.stderr
