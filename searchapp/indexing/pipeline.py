@@ -166,7 +166,9 @@ def _encode_texts(corpus: Corpus, records: list[IndexRecord]) -> dict[str, Encod
         return {}
     texts = [post_text(record.post.title, record.post.body) for record in todo]
     spans = [[body_span(record.post.title, f.start, f.end) for f in record.formulas] for record in todo]
-    return {record.post.source_id: post for record, post in zip(todo, text_encoder().encode(texts, spans))}
+    with dense_threads():
+        encoded_posts = text_encoder().encode(texts, spans)
+    return {record.post.source_id: post for record, post in zip(todo, encoded_posts)}
 
 
 def store_chunk(job_id: int, prepared: PreparedChunk) -> None:

@@ -10,6 +10,7 @@ from pathlib import Path
 from tqdm import tqdm
 
 from ml.text import text_encoder
+from ml.text.encoder import dense_threads
 from ml.text.fusion import Fusion, post_vector
 from ml.text.fusion_training import FusionPost
 from ml.text.posts import body_span, post_text
@@ -41,7 +42,9 @@ def corpus_posts(corpus: str, cache: Path, progress: Callable[[str], None] = pri
         batch = posts[start:start + BATCH]
         texts = [post_text(title, body) for _, title, body in batch]
         spans = [[body_span(title, s, e) for _, s, e in occurrences.get(post_id, [])] for post_id, title, _ in batch]
-        for (post_id, _, _), post in zip(batch, text_encoder().encode(texts, spans)):
+        with dense_threads():
+            encoded_batch = text_encoder().encode(texts, spans)
+        for (post_id, _, _), post in zip(batch, encoded_batch):
             encoded[post_id] = FusionPost(post.tokens, [matrices[f] for f, _, _ in occurrences.get(post_id, [])
                                                          if f in matrices])
     cache.mkdir(parents=True, exist_ok=True)

@@ -10,7 +10,8 @@ formulas and words (SSEmb), `marf` compares the posts' MaRF vectors, the questio
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import dataclass
 
 import numpy as np
 from django.db import connection, transaction
@@ -20,7 +21,7 @@ from ml.retrieval.bm25 import bm25
 from ml.retrieval.fusion import fuse
 from ml.retrieval.post_scores import DEFAULT_FORMULA_WEIGHT, formula_scores, ssemb
 from ml.text import text_encoder
-from ml.text.encoder import TEXT_DIM
+from ml.text.encoder import TEXT_DIM, EncodedPost
 from ml.text.fusion import post_vector
 from searchapp.embedding import get_fusion
 from searchapp.search.query import Query, parse_queries
@@ -40,15 +41,28 @@ MAX_QUESTION_FORMULAS = 8
 largest, nDCG′ / MAP′ of the answers fell from 0.651 / 0.415 to 0.638 / 0.408 on the development topics)."""
 
 
+_words = ThreadPoolExecutor(max_workers=1, thread_name_prefix="question-words")
+"""Encodes a question's words while its formulas are parsed and searched: the encoder keeps one core busy while
+the formula channel mostly waits on Postgres (one at a time: a process has no more cores to give)."""
+
+
 @dataclass(frozen=True)
 class Question:
     text: str
-    vector: np.ndarray
-    tokens: np.ndarray
-    """The question's MiniLM token vectors (MaRF's E_ctx)."""
     formulas: list[Query]
-    unread: list[dict] = field(default_factory=list)
+    unread: list[dict]
     """Formulas that could not be parsed: {"latex", "error"}; the question is searched without them."""
+    words: Future[EncodedPost]
+    """The encoded words, ready once `vector` or `tokens` is first read."""
+
+    @property
+    def vector(self) -> np.ndarray:
+        return self.words.result().vector
+
+    @property
+    def tokens(self) -> np.ndarray:
+        """The question's MiniLM token vectors (MaRF's E_ctx)."""
+        return self.words.result().tokens.astype(np.float32)
 
 
 @dataclass(frozen=True)
@@ -84,12 +98,12 @@ def read_question(text: str) -> Question:
     """Embed the words and parse the formulas: the largest MAX_QUESTION_FORMULAS of the distinct ones (a question
     often repeats its title's formulas in its body)."""
     found = extract_formulas(text)
+    words = _words.submit(lambda: text_encoder().encode([text], [[(f.start, f.end) for f in found]])[0])
     distinct = {" ".join(f.latex.split()): f for f in found}
     largest = sorted(distinct.values(), key=lambda f: -len(f.latex))[:MAX_QUESTION_FORMULAS]
     formulas, failed = parse_queries([formula.latex for formula in largest])
     unread = [{"latex": latex, "error": f"{error.kind}: {error.message}"} for latex, error in failed]
-    encoded = text_encoder().encode([text], [[(f.start, f.end) for f in found]])[0]
-    return Question(text, encoded.vector, encoded.tokens.astype(np.float32), formulas, unread)
+    return Question(text, formulas, unread, words)
 
 
 def score_posts(posts, occurrences, formulas, question: Question, corpus: str | None,
