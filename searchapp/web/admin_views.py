@@ -13,7 +13,8 @@ from django.utils import timezone
 
 from ml.evaluation.metrics import METRIC_LABELS
 from searchapp.feedback.qrels import query_id
-from searchapp.indexing.actions import save_upload, start_index_job
+from searchapp.health import BrokerUnavailable
+from searchapp.indexing.actions import index_upload
 from searchapp.learning.training import corpus_history
 from searchapp.models import Corpus, Feedback, IndexJob
 from searchapp.search.ranking import ranker_source
@@ -32,12 +33,13 @@ def upload(request: HttpRequest) -> HttpResponse:
         # Refuse an oversized body before Django reads (and spools) any of it.
         refusal, status = f"The upload has {declared:,} bytes; the limit is {limit:,}.", 413
     elif request.method == "POST":
-        form = UploadForm(request.POST, request.FILES)
+        form, status = UploadForm(request.POST, request.FILES), 400
         if form.is_valid():
-            job = start_index_job(save_upload(form.cleaned_data["file"]), form.cleaned_data["format"],
-                                  form.cleaned_data["corpus"])
-            return redirect("admin:searchapp_indexjob_live", job.pk)
-        status = 400
+            try:
+                job = index_upload(form.cleaned_data["file"], form.cleaned_data["format"], form.cleaned_data["corpus"])
+                return redirect("admin:searchapp_indexjob_live", job.pk)
+            except BrokerUnavailable as error:
+                refusal, status = f"Indexing cannot start: {error}.", 503
     context = {**admin.site.each_context(request), "title": "Upload a corpus", "form": form, "refusal": refusal,
                "limit": limit, "recent": IndexJob.objects.select_related("corpus")[:10]}
     return render(request, "admin/searchapp/upload.html", context, status=status)

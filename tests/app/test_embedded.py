@@ -1,5 +1,6 @@
 """Lifecycle of the embedded servers, each test in its own throw-away var directory."""
 import json
+import socket
 import subprocess
 import sys
 
@@ -8,7 +9,7 @@ import psycopg
 import pytest
 import redis
 
-from mathsearch.embedded import SHARED_BUFFERS, EmbeddedServices
+from mathsearch.embedded import SHARED_BUFFERS, EmbeddedServiceError, EmbeddedServices
 from tests.conftest import REPO
 
 
@@ -75,6 +76,41 @@ def test_stale_pids_after_a_crash_are_recovered(services):
     assert_usable(restarted)
     assert restarted.database_url == urls.database_url
     assert 999_999_999 not in services.status()["users"]
+
+
+@pytest.fixture
+def other_user(services):
+    """A live process registered as a user of the servers, as a running web server or worker would be."""
+    other = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+    yield lambda: services._write_users({other.pid} | set(services.status()["users"]))
+    other.kill()
+    other.wait()
+
+
+def kill_valkey(services) -> None:
+    valkey = psutil.Process(services.status()["valkey_pid"])
+    valkey.kill()
+    valkey.wait(5)
+
+
+def test_a_crashed_valkey_comes_back_on_the_port_its_users_send_to(services, other_user):
+    urls = services.acquire()
+    other_user()
+    kill_valkey(services)
+    restarted = services.acquire()
+    assert restarted.redis_url == urls.redis_url  # the same broker again, not a second one nobody reads
+    assert_usable(restarted)
+
+
+def test_a_crashed_valkey_whose_port_is_taken_is_an_error_not_a_second_broker(services, other_user):
+    urls = services.acquire()
+    other_user()
+    kill_valkey(services)
+    port = int(urls.redis_url.rsplit(":", 1)[1].split("/")[0])
+    with socket.create_server(("127.0.0.1", port)):
+        with pytest.raises(EmbeddedServiceError, match=f"Valkey is down and its port {port} is taken"):
+            services.acquire()
+    assert services.status()["valkey_pid"] is None
 
 
 def test_concurrent_starts_share_one_server(tmp_path):

@@ -4,6 +4,7 @@ from pathlib import Path
 from django.core.management.base import BaseCommand, CommandError
 
 from ml.data.corpus_files import FORMATS, PAGE_READERS
+from searchapp.health import BrokerUnavailable
 from searchapp.indexing.actions import start_index_job
 from searchapp.indexing.pipeline import run_job
 
@@ -20,7 +21,10 @@ class Command(BaseCommand):
     def handle(self, *args, path: Path, format: str, corpus: str, sync: bool, **options):
         if not path.is_file() and not (format in PAGE_READERS and path.is_dir()):
             raise CommandError(f"{path} is a directory, not a file" if path.is_dir() else f"no such file: {path}")
-        job = start_index_job(path, format, corpus, enqueue=not sync)
+        try:
+            job = start_index_job(path, format, corpus, enqueue=not sync)
+        except BrokerUnavailable as error:
+            raise CommandError(f"{error}, or index here with --sync") from None
         self.stdout.write(f"index job {job.pk}: {job.total} records from {path} into corpus {corpus!r}")
         if sync:
             job = run_job(job)

@@ -6,6 +6,7 @@ rebuilt from the files its jobs read; without --corpus every corpus is, which le
 from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 
+from searchapp.health import BrokerUnavailable
 from searchapp.indexing.actions import reindex_corpus
 from searchapp.indexing.pipeline import run_job
 from searchapp.models import Corpus, IndexJob
@@ -26,11 +27,14 @@ class Command(BaseCommand):
         jobs = []
         # Empty them all before any job runs: a corpus left holds postings to the old codebook. One transaction,
         # so queued jobs reach the workers only once every corpus is empty.
-        with transaction.atomic():
-            for chosen in corpora.order_by("name"):
-                started = reindex_corpus(chosen, enqueue=not sync)
-                jobs += started
-                self.stdout.write(f"{chosen.name}: {len(started)} index job(s)" + ("" if sync else " queued"))
+        try:
+            with transaction.atomic():
+                for chosen in corpora.order_by("name"):
+                    started = reindex_corpus(chosen, enqueue=not sync)
+                    jobs += started
+                    self.stdout.write(f"{chosen.name}: {len(started)} index job(s)" + ("" if sync else " queued"))
+        except BrokerUnavailable as error:
+            raise CommandError(f"{error}, or re-index here with --sync; nothing was changed") from None
         failed = []
         for job in jobs if sync else ():
             job = run_job(job)
