@@ -64,9 +64,12 @@ def _string(data, name: str) -> str:
 
 
 def _positive_int(data, name: str, high: int) -> int:
-    """A JSON integer, or a form's string of digits, from 1 to `high` (its column's range)."""
+    """A JSON integer (`3.0` is one too, as JSON Schema and so our OpenAPI schema count them; `3.5` is not), or a
+    form's string of digits, from 1 to `high` (its column's range)."""
     value = raw = data.get(name)
     if isinstance(raw, str) and raw.isascii() and raw.isdigit() and len(raw) <= len(str(high)):
+        value = int(raw)
+    elif isinstance(raw, float) and raw.is_integer():
         value = int(raw)
     if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= high:
         raise ApiError("invalid_parameter", f"{name} must be an integer from 1 to {high}, got {shown(raw)}")
