@@ -1,7 +1,13 @@
 from django.contrib import admin
 from django.urls import path
 
-from searchapp.web import api, views
+from searchapp.web import api, error_views, views
+
+# JSON {code, message} under /api/, the site's error page elsewhere (Django's debug pages only with DEBUG on).
+handler400 = error_views.bad_request
+handler403 = error_views.permission_denied
+handler404 = error_views.page_not_found
+handler500 = error_views.server_error
 
 urlpatterns = [
     path("", views.home, name="home"),

@@ -2,17 +2,17 @@
 from __future__ import annotations
 
 import json
+from dataclasses import asdict
 from functools import wraps
 
-from django.conf import settings
-from django.core.exceptions import RequestDataTooBig, TooManyFieldsSent
 from django.http import HttpRequest, JsonResponse
 from django.views.csrf import csrf_failure as html_csrf_failure
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.csrf import csrf_exempt
 
 from searchapp.errors import ApiError
 from searchapp.feedback.actions import client_address, parse_feedback, record_feedback
 from searchapp.models import Formula, Post
+from searchapp.web.error_views import is_api
 from searchapp.web.openapi import schema as openapi_schema
 from searchapp.web.params import question_params, search_params
 from searchapp.web.post_results import post_results_dict
@@ -20,40 +20,43 @@ from searchapp.web.presenters import formula_detail, present, results_dict
 from searchapp.web.searching import run_search
 
 
-def json_errors(view):
-    """Turn ApiErrors raised by a view, and the requests Django refuses to read, into JSON answers with their status."""
-    @wraps(view)
-    def wrapper(request, *args, **kwargs):
-        try:
-            return view(request, *args, **kwargs)
-        except ApiError as error:
-            return error.response()
-        except RequestDataTooBig:  # Django's own answers to these two are HTML pages
-            limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
-            return ApiError("request_too_large", f"the request body is larger than {limit} bytes").response()
-        except TooManyFieldsSent:
-            limit = settings.DATA_UPLOAD_MAX_NUMBER_FIELDS
-            return ApiError("request_too_large", f"the request has more than {limit} parameters").response()
-    return wrapper
+def api_view(*methods: str):
+    """Answer only `methods` (any other is a JSON 405 naming them, where Django's require_http_methods answers an empty
+    body), and turn the ApiErrors a view raises into JSON answers with their status. Bodies Django refuses to read
+    are searchapp.web.error_views's.
+
+    A view that only reads is CSRF-exempt: the check guards nothing there and would answer a wrong method with a 403.
+    """
+    def decorate(view):
+        @wraps(view)
+        def wrapper(request, *args, **kwargs):
+            if request.method not in methods:
+                refusal = ApiError("method_not_allowed", f"{request.method} is not allowed here; use {', '.join(methods)}",
+                                   status=405).response()
+                refusal["Allow"] = ", ".join(methods)
+                return refusal
+            try:
+                return view(request, *args, **kwargs)
+            except ApiError as error:
+                return error.response()
+        return csrf_exempt(wrapper) if set(methods) <= {"GET", "HEAD"} else wrapper
+    return decorate
 
 
-@require_GET
-@json_errors
+@api_view("GET")
 def search(request: HttpRequest) -> JsonResponse:
     results = run_search(**search_params(request))
     return JsonResponse(results_dict(results, present(results)))
 
 
-@require_GET
-@json_errors
+@api_view("GET")
 def posts(request: HttpRequest) -> JsonResponse:
     """Question search: answers ranked for a question written as text with `$…$` formulas."""
     params = question_params(request)
     return JsonResponse(post_results_dict(Post.objects.search(params.pop("question"), **params)))
 
 
-@require_GET
-@json_errors
+@api_view("GET")
 def formula(request: HttpRequest, pk: int) -> JsonResponse:
     found = Formula.objects.select_related("corpus").filter(pk=pk).first()
     if found is None:
@@ -62,15 +65,13 @@ def formula(request: HttpRequest, pk: int) -> JsonResponse:
     return JsonResponse({
         "id": found.pk, "latex": found.latex, "notation": found.notation, "corpus": found.corpus.name,
         "slt_string": found.slt_string, "occurrences": detail.occurrence_count,
-        "posts": [{"post_id": s.post_id, "title": s.title, "url": s.url, "latex": s.latex,
-                   "before": s.before, "after": s.after} for s in detail.snippets],
+        "posts": [asdict(snippet) for snippet in detail.snippets],
         "trees": {name: None if tree is None else {"labels": tree.labels, "edges": tree.edges}
                   for name, tree in detail.trees.items()},
     })
 
 
-@require_POST
-@json_errors
+@api_view("POST")
 def feedback(request: HttpRequest) -> JsonResponse:
     """Store a click or judgement; the body is JSON (or a form), CSRF-protected, rate-limited per session."""
     data = _json_body(request) if request.content_type == "application/json" else request.POST
@@ -94,13 +95,13 @@ def _json_body(request: HttpRequest) -> dict:
     return data
 
 
-@require_GET
+@api_view("GET")
 def schema(request: HttpRequest) -> JsonResponse:
     return JsonResponse(openapi_schema(request.build_absolute_uri("/")))
 
 
 def csrf_failure(request: HttpRequest, reason: str = "") -> JsonResponse:
     """API clients get the JSON error shape; pages keep Django's explanatory HTML."""
-    if request.path.startswith("/api/"):
+    if is_api(request):
         return ApiError("csrf_failed", f"CSRF verification failed: {reason}", status=403).response()
     return html_csrf_failure(request, reason=reason)

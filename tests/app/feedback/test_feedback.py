@@ -148,17 +148,17 @@ def test_json_only_values_are_refused_naming_the_field(formula, client, replace,
     assert not Feedback.objects.exists()
 
 
-@pytest.mark.parametrize("body, code, message", [
-    pytest.param("[" * 1000 + "]" * 1000, "invalid_json", "nests too deeply", id="list-1000-deep"),
-    pytest.param('{"a":' * 1000 + "1" + "}" * 1000, "invalid_json", "nests too deeply", id="object-1000-deep"),
-    pytest.param(b"\xff\xfe{\x00}\x00", "invalid_json", "not UTF-8", id="utf-16"),
-    pytest.param(b"\xc3(", "invalid_json", "not UTF-8", id="invalid-utf-8"),
-    pytest.param(b"", "invalid_parameter", "query must have", id="empty"),
-    pytest.param(b"x" * 3_000_000, "request_too_large", "larger than 2621440 bytes", id="3-mb"),
+@pytest.mark.parametrize("body, status, code, message", [
+    pytest.param("[" * 1000 + "]" * 1000, 400, "invalid_json", "nests too deeply", id="list-1000-deep"),
+    pytest.param('{"a":' * 1000 + "1" + "}" * 1000, 400, "invalid_json", "nests too deeply", id="object-1000-deep"),
+    pytest.param(b"\xff\xfe{\x00}\x00", 400, "invalid_json", "not UTF-8", id="utf-16"),
+    pytest.param(b"\xc3(", 400, "invalid_json", "not UTF-8", id="invalid-utf-8"),
+    pytest.param(b"", 400, "invalid_parameter", "query must have", id="empty"),
+    pytest.param(b"x" * 3_000_000, 413, "request_too_large", "larger than 2621440 bytes", id="3-mb"),
 ])
-def test_unreadable_bodies_are_json_errors(client, body, code, message):
+def test_unreadable_bodies_are_json_errors(client, body, status, code, message):
     response = client.post("/api/feedback", body, content_type="application/json")
-    assert response.status_code == 400 and response.json()["code"] == code
+    assert response.status_code == status and response.json()["code"] == code
     assert message in response.json()["message"]
 
 
