@@ -25,3 +25,9 @@ def formula_scores(post_of: np.ndarray, similarity: list[np.ndarray], posts: int
 def ssemb(formula: np.ndarray, text: np.ndarray, weight: float = DEFAULT_FORMULA_WEIGHT) -> np.ndarray:
     """λ·S_formula + (1 − λ)·S_text; a question without formulas is ranked by its words alone."""
     return weight * formula + (1 - weight) * text
+
+
+def with_thread(own: np.ndarray, thread: np.ndarray, has_thread: np.ndarray, weight: float) -> np.ndarray:
+    """(1 − w)·own + w·thread where a post has a thread (an answer, its question), its own score elsewhere: what
+    an answer is about is often said only in its question."""
+    return np.where(has_thread, (1 - weight) * own + weight * thread, own).astype(np.float32)

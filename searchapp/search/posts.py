@@ -15,11 +15,12 @@ from dataclasses import dataclass
 
 import numpy as np
 from django.db import connection, transaction
+from django.db.models import Q
 
 from ml.extraction import extract_formulas
 from ml.retrieval.bm25 import bm25
 from ml.retrieval.fusion import fuse
-from ml.retrieval.post_scores import DEFAULT_FORMULA_WEIGHT, formula_scores, ssemb
+from ml.retrieval.post_scores import DEFAULT_FORMULA_WEIGHT, formula_scores, ssemb, with_thread
 from ml.text import text_encoder
 from ml.text.encoder import TEXT_DIM, EncodedPost
 from ml.text.fusion import post_vector
@@ -34,6 +35,10 @@ THREAD_WEIGHT = 0.5
 """An answer's words are scored with its question's too: (1 − w)·cos(question, answer) + w·cos(question, its
 question). On the development topics w = 0.5 lifted `text` from nDCG′ / MAP′ 0.631 / 0.381 to 0.642 / 0.409 and
 `ssemb` from 0.648 / 0.410 to 0.651 / 0.432 (0.3: 0.648 / 0.401 and 0.649 / 0.430)."""
+THREAD_FORMULA_WEIGHT = 0.3
+"""So are its formulas, with its question's: an answer seldom repeats the formulas its question asks about. On the
+development topics w = 0.3 lifted `formula` from nDCG′ / MAP′ 0.554 / 0.364 to 0.597 / 0.398 and `ssemb` from
+0.651 / 0.432 to 0.657 / 0.441 (0.5: 0.600 / 0.396 and 0.652 / 0.430; 0.7: 0.588 / 0.386 and 0.648 / 0.416)."""
 CHANNEL_SIZE = 200
 """Posts each channel adds to the candidates."""
 MAX_QUESTION_FORMULAS = 8
@@ -112,34 +117,47 @@ def score_posts(posts, occurrences, formulas, question: Question, corpus: str | 
     a benchmark ranks every answer); `occurrences` and `formulas` are the querysets the formula channel reads."""
     formula_hits = _formula_hits(formulas, question.formulas, corpus)
     hit_ids = sorted({formula_id for hits in formula_hits for formula_id in hits})
-    # posts outside `posts` (questions, other corpora) drop out when the candidates' rows are read below
     occurrences = list(occurrences.filter(formula_id__in=hit_ids).values_list("post_id", "formula_id")) if hit_ids else []
     lexical = _lexical_scores(posts.model.objects.filter(corpus__name=corpus) if corpus else posts.model.objects.all(),
                               question.text, candidates)
     by_words = sorted(lexical, key=lexical.get, reverse=True)[:CHANNEL_SIZE]
-    wanted = candidates if candidates is not None else set(_nearest_in_words(posts, question.vector)) | set(by_words) \
-        | {post_id for post_id, _ in occurrences}
-    rows = {post_id: (text, fused, thread) for post_id, text, fused, thread in binary_rows(
-        posts.filter(pk__in=id_array(wanted)).values_list("id", "embedding", "fused", "parent__embedding"))}
+    if candidates is not None:
+        wanted = Q(pk__in=id_array(candidates))
+    else:  # the answers of a question holding a hit too: its formulas count for them (THREAD_FORMULA_WEIGHT)
+        holding = {post_id for post_id, _ in occurrences}
+        wanted = Q(pk__in=id_array(set(_nearest_in_words(posts, question.vector)) | set(by_words) | holding)) \
+            | Q(parent__in=id_array(holding))
+    rows = {post_id: (text, fused, thread, parent) for post_id, text, fused, thread, parent in binary_rows(
+        posts.filter(wanted).values_list("id", "embedding", "fused", "parent__embedding", "parent"))}
     ids = sorted(rows)
-    occurrences = [(post_id, formula_id) for post_id, formula_id in occurrences if post_id in rows]
-    index = {post_id: i for i, post_id in enumerate(ids)}
-    words = _rows([rows[i][0] for i in ids]) @ question.vector
-    threads = np.array([rows[i][2] is not None for i in ids], dtype=bool)
-    words[threads] = (1 - THREAD_WEIGHT) * words[threads] + THREAD_WEIGHT * (
-        _rows([rows[i][2] for i in ids]) @ question.vector)[threads]
-    post_of = np.array([index[post_id] for post_id, _ in occurrences], dtype=np.int64)
-    similarity = [np.array([hits.get(formula_id, 0.0) for _, formula_id in occurrences], dtype=np.float32)
+    words = with_thread(_rows([rows[i][0] for i in ids]) @ question.vector,
+                        _rows([rows[i][2] for i in ids]) @ question.vector,
+                        np.array([rows[i][2] is not None for i in ids], dtype=bool), THREAD_WEIGHT)
+    formula, best = _formula_scores(occurrences, formula_hits, ids, [rows[i][3] for i in ids])
+    return PostScores(ids, words, np.array([lexical.get(post_id, 0.0) for post_id in ids], dtype=np.float32),
+                      formula, _marf(question, [rows[i][1] for i in ids]), best)
+
+
+def _formula_scores(occurrences: list[tuple[int, int]], formula_hits: list[dict[int, float]], ids: list[int],
+                    parents: list[int | None]) -> tuple[np.ndarray, dict[int, int]]:
+    """Per post of `ids`, its formulas' score (`formula_scores`) weighed with its question's (THREAD_FORMULA_WEIGHT),
+    and its own formula most similar to one of the question's (highlighted on the page)."""
+    scored = ids + sorted({parent for parent in parents if parent is not None} - set(ids))
+    index = {post_id: i for i, post_id in enumerate(scored)}
+    # occurrences outside `scored` (other posts, other corpora) drop out here
+    kept = [(post_id, formula_id) for post_id, formula_id in occurrences if post_id in index]
+    similarity = [np.array([hits.get(formula_id, 0.0) for _, formula_id in kept], dtype=np.float32)
                   for hits in formula_hits]
+    scores = formula_scores(np.array([index[post_id] for post_id, _ in kept], dtype=np.int64), similarity, len(scored))
+    thread = np.array([scores[index[parent]] if parent is not None else 0.0 for parent in parents], dtype=np.float32)
+    has_thread = np.array([parent is not None for parent in parents], dtype=bool)
     best: dict[int, tuple[float, int]] = {}
-    for j, (post_id, formula_id) in enumerate(occurrences):
+    for j, (post_id, formula_id) in enumerate(kept):
         value = max((s[j] for s in similarity), default=0.0)
-        if value > best.get(post_id, (-1.0, 0))[0]:
+        if index[post_id] < len(ids) and value > best.get(post_id, (-1.0, 0))[0]:
             best[post_id] = (float(value), formula_id)
-    return PostScores(ids, words,
-                      np.array([lexical.get(post_id, 0.0) for post_id in ids], dtype=np.float32),
-                      formula_scores(post_of, similarity, len(ids)), _marf(question, [rows[i][1] for i in ids]),
-                      {post_id: formula_id for post_id, (_, formula_id) in best.items()})
+    return (with_thread(scores[:len(ids)], thread, has_thread, THREAD_FORMULA_WEIGHT),
+            {post_id: formula_id for post_id, (_, formula_id) in best.items()})
 
 
 def _rows(vectors: list[bytes | None]) -> np.ndarray:

@@ -6,7 +6,7 @@ from tests.ml.data.test_mse_threads import formula_span
 
 pytestmark = pytest.mark.django_db
 
-INTEGRAL, PRODUCT = r"\int_{0}^{1}x^{2}\,dx=\frac{1}{3}", r"p_{1}p_{2}\cdots p_{n}+1"
+INTEGRAL, PRODUCT, EULER = r"\int_{0}^{1}x^{2}\,dx=\frac{1}{3}", r"p_{1}p_{2}\cdots p_{n}+1", r"e^{i\pi}+1=0"
 PAGES = {
     "11_12.html": ("Eigenvalues of a symmetric matrix", "<p>Why are the eigenvalues of a symmetric real matrix real?</p>",
                    f"<p>Take an eigenvector v of the symmetric matrix with {formula_span(1, 'A^{T}=A')}; then the "
@@ -17,6 +17,9 @@ PAGES = {
     "31_32.html": ("Infinitely many primes", "<p>Why are there infinitely many prime numbers?</p>",
                    f"<p>Euclid: multiply the primes and add one, {formula_span(3, PRODUCT)} "
                    "has a prime factor not in the list.</p>"),
+    "41_42.html": ("Euler's identity", f"<p>Why is {formula_span(4, EULER)} true?</p>",
+                   "<p>Write the exponential as its power series and compare it with the series of cosine and sine "
+                   "at pi.</p>"),
 }
 
 
@@ -29,7 +32,7 @@ def threads(tmp_path):
 def test_answers_are_ranked_by_the_questions_words(threads, mode):
     results = Post.objects.search("Are the eigenvalues of a symmetric matrix always real?", k=3, mode=mode)
     assert results.hits[0].post.source_id == "12"
-    assert {hit.post.source_id for hit in results.hits} <= {"12", "22", "32"}  # answers only, never the questions
+    assert {hit.post.source_id for hit in results.hits} <= {"12", "22", "32", "42"}  # answers only, never questions
     assert results.hits[0].post.parent.title == "Eigenvalues of a symmetric matrix"
 
 
@@ -38,6 +41,13 @@ def test_the_formula_mode_ranks_by_the_questions_formulas_and_names_the_matched_
     best = results.hits[0]
     assert best.post.source_id == "22" and best.parts["formula"] > results.hits[1].parts["formula"]
     assert best.post.occurrences.filter(formula_id=best.formula_id, position=2).exists()
+
+
+def test_an_answer_is_found_by_its_questions_formulas_and_highlights_only_its_own(threads):
+    results = Post.objects.search(r"Is $e^{i\pi} + 1 = 0$ ?", k=4, mode="formula")
+    best = results.hits[0]
+    assert best.post.source_id == "42" and best.parts["formula"] > results.hits[1].parts["formula"]
+    assert best.formula_id is None  # the answer has no formula of its own to highlight
 
 
 def test_a_formula_that_cannot_be_read_is_reported_and_the_words_still_search(threads):
@@ -66,9 +76,9 @@ def test_the_api_refuses_bad_parameters_by_name(client, params, code):
 def test_words_around_the_formula_lift_formulas_whose_posts_say_the_same(threads):
     from searchapp.models import Formula
 
-    plain = Formula.objects.search(r"\int_0^1 x^2 \, dx", k=3)
+    plain = Formula.objects.search(r"\int_0^1 x^2 \, dx", k=4)
     assert "context" not in plain.hits[0].parts
-    worded = Formula.objects.search(r"\int_0^1 x^2 \, dx", k=3, context="prime numbers and Euclid's proof",
+    worded = Formula.objects.search(r"\int_0^1 x^2 \, dx", k=4, context="prime numbers and Euclid's proof",
                                     context_weight=0.1)
     parts = {hit.formula.latex: hit.parts["context"] for hit in worded.hits}
     assert parts[PRODUCT] > parts[INTEGRAL]  # the product stands in Euclid's answer about primes
@@ -113,7 +123,7 @@ def test_without_a_trained_fusion_marf_falls_back_to_ssemb_and_says_so(no_fusion
 
 
 def test_with_a_fusion_indexing_stores_marf_vectors_and_marf_ranks_by_them(trained_fusion, threads):
-    assert Post.objects.filter(fused__isnull=False).count() == Post.objects.count() == 6
+    assert Post.objects.filter(fused__isnull=False).count() == Post.objects.count() == 2 * len(PAGES)
     results = Post.objects.search("Are the eigenvalues of a symmetric matrix real? $A^T = A$", k=3, mode="marf")
     assert results.mode == "marf" and results.hits[0].post.source_id == "12"
     assert results.hits[0].score == results.hits[0].parts["marf"] > results.hits[1].parts["marf"]
