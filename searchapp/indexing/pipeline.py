@@ -62,10 +62,15 @@ def run_job(job: IndexJob) -> IndexJob:
 
 
 def running_job_ids() -> set[int]:
-    """Jobs some process is running right now (it holds their lock)."""
+    """Jobs some process is running right now (it holds their lock).
+
+    Only this database's locks: pg_locks shows the whole server's, and a job of another database on it (a
+    benchmark's, a test's) with the same id would make ours look running, so it was never resumed.
+    """
     with connection.cursor() as cursor:
         cursor.execute("SELECT objid FROM pg_locks WHERE locktype = 'advisory' AND classid = %s AND objsubid = 2"
-                       " AND granted", [JOB_LOCK_CLASS])
+                       " AND granted AND database = (SELECT oid FROM pg_database WHERE datname = current_database())",
+                       [JOB_LOCK_CLASS])
         return {row[0] for row in cursor.fetchall()}
 
 

@@ -62,6 +62,20 @@ def test_resume_enqueues_pending_and_orphaned_jobs_only(tmp_path, other_worker, 
     assert sorted(resume_interrupted_jobs()) == sorted(enqueued) == sorted([jobs["pending"].pk, jobs["orphaned"].pk])
 
 
+@pytest.mark.django_db(transaction=True)
+def test_a_lock_held_in_another_database_does_not_hide_an_orphan(job, monkeypatch):
+    """pg_locks lists the whole server's locks: a job with the same id in another database is not ours."""
+    elsewhere = psycopg.connect(database_url({**connection.settings_dict, "NAME": "postgres"}), autocommit=True)
+    hold_run_lock(elsewhere, job.pk)
+    IndexJob.objects.filter(pk=job.pk).update(state="running")
+    enqueued = []
+    monkeypatch.setattr(run_index_job, "delay", enqueued.append)
+    try:
+        assert resume_interrupted_jobs() == enqueued == [job.pk]
+    finally:
+        elsewhere.close()
+
+
 @pytest.mark.django_db
 def test_a_missing_job_is_skipped_quietly():
     assert run_index_job(987654321) is None
