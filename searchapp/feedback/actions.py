@@ -41,8 +41,9 @@ class FeedbackInput:
 def parse_feedback(data) -> FeedbackInput:
     """Validated feedback fields from a JSON object or a form's QueryDict; a value of the wrong type is refused, never
     converted (`"formula_id": 1.5` is not formula 1, `"query": ["x"]` is not the query "['x']")."""
-    query = check_text("query", _string(data, "query")).strip()
-    if not query or len(query) > MAX_QUERY_CHARS:
+    raw = check_text("query", _string(data, "query"))
+    query = raw.strip()
+    if not query or len(raw) > MAX_QUERY_CHARS:  # counted as sent, as the OpenAPI schema's maxLength counts it
         raise ApiError("invalid_parameter", f"query must have 1 to {MAX_QUERY_CHARS} characters")
     kind = data.get("kind")
     if kind not in Feedback.Kind.values:

@@ -1,55 +1,78 @@
-"""The OpenAPI 3 description of the JSON API, written by hand (the API is small and changes rarely)."""
+"""The OpenAPI 3.1 description of the JSON API, written by hand (the API is small and changes rarely).
+
+Every bound and choice is read from where the code enforces it (searchapp.web.params, the feedback actions), so the
+document cannot drift from the validation; tests/app/web/test_openapi.py validates it and fuzzes the API against it.
+"""
 from __future__ import annotations
 
 from ml.formula import NOTATIONS
 from ml.ranking.features import FEATURES
-from searchapp.models import MAX_K, Feedback
+from searchapp.feedback.actions import MAX_FORMULA_ID, MAX_RANK
+from searchapp.models import Feedback
 from searchapp.search.posts import DEFAULT_MODE, MODES
-from searchapp.search.query import MAX_QUERY_CHARS
 from searchapp.search.ranking import DEFAULT_ORDER, ORDERS
+from searchapp.web.params import CORPUS_NAME_CHARS, DEFAULT_K, MAX_K, MAX_OFFSET, MAX_QUERY_CHARS, QUERY_NOTATIONS
+
+
+def _ref(kind: str, name: str) -> dict:
+    return {"$ref": f"#/components/{kind}/{name}"}
+
+
+def _json(description: str, schema: dict) -> dict:
+    return {"description": description, "content": {"application/json": {"schema": schema}}}
 
 
 def _error(description: str) -> dict:
-    return {"description": description,
-            "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}
-
-
-def _ok(description: str, ref: str) -> dict:
-    return {"description": description,
-            "content": {"application/json": {"schema": {"$ref": f"#/components/schemas/{ref}"}}}}
+    return _json(description, _ref("schemas", "Error"))
 
 
 def _query(name: str, description: str, schema: dict, required: bool = False) -> dict:
-    return {"name": name, "in": "query", "required": required, "description": description, "schema": schema}
+    """A query parameter; an optional one given empty counts as absent, as the search page's forms send them."""
+    parameter = {"name": name, "in": "query", "required": required, "description": description, "schema": schema}
+    return parameter if required else {**parameter, "allowEmptyValue": True}
 
 
+def _object(properties: dict, optional: tuple[str, ...] = ()) -> dict:
+    """An object schema whose properties are all present unless named in `optional`."""
+    return {"type": "object", "required": [name for name in properties if name not in optional],
+            "properties": properties}
+
+
+STRING, INTEGER, NUMBER = {"type": "string"}, {"type": "integer"}, {"type": "number"}
+NO_NUL = r"^[^\x00]*$"  # Postgres text cannot hold one (searchapp.errors.check_text)
+BLANK = "".join(f"\\u{ord(c):04x}" for c in map(chr, range(0x10000)) if c.isspace())
+"""What str.strip() removes, spelled out: JSON Schema's `\\s` is ECMAScript's, which differs (U+001C–U+001F, U+0085,
+U+FEFF). Every whitespace character is in the Basic Multilingual Plane."""
+TEXT = {"type": "string", "minLength": 1, "maxLength": MAX_QUERY_CHARS, "pattern": f"^[^\\x00]*[^\\x00{BLANK}][^\\x00]*$",
+        "description": "not blank, no NUL character"}
 NOTATION = {"type": "string", "enum": list(NOTATIONS),
             "description": "the notation the formula was read from; `latex` is rendered from its SLT when not LaTeX"}
 
-PAGING = [_query("k", "results to return", {"type": "integer", "minimum": 1, "maximum": MAX_K, "default": 10}),
-          _query("offset", "results to skip", {"type": "integer", "minimum": 0, "default": 0})]
+PAGING = [_query("k", "results to return", {"type": "integer", "minimum": 1, "maximum": MAX_K, "default": DEFAULT_K}),
+          _query("offset", "results to skip", {"type": "integer", "minimum": 0, "maximum": MAX_OFFSET, "default": 0})]
+CORPUS = {"type": "string", "maxLength": CORPUS_NAME_CHARS, "pattern": NO_NUL, "description": "empty for every corpus"}
 
 SEARCH = {
     "get": {
         "summary": "Formulas most similar to a query formula (LaTeX, MathML or a Tangent SLT string)",
         "operationId": "search",
         "parameters": [
-            _query("q", "the query formula, in `notation`", {"type": "string", "maxLength": MAX_QUERY_CHARS},
-                   required=True),
+            _query("q", "the query formula, in `notation`", TEXT, required=True),
             _query("notation", "how q is written; `auto` reads `<math …>` as MathML and `[V!x…]` as a Tangent SLT string",
-                   {"type": "string", "enum": ["latex", "mathml", "slt", "auto"], "default": "latex"}),
+                   {"type": "string", "enum": list(QUERY_NOTATIONS), "default": "latex"}),
             *PAGING,
             _query("fusion", "how candidates are ordered: `learned` by the LambdaMART ranker over dense and structural "
                    "signals (the dense `f1` fusion when no ranker is trained), or one fusion of the SLG and OPG scores",
                    {"type": "string", "enum": list(ORDERS), "default": DEFAULT_ORDER}),
-            _query("corpus", "only formulas of this corpus", {"type": "string"}),
+            _query("corpus", "only formulas of this corpus", CORPUS),
             _query("context", "words around the formula sought: fused with the words around each candidate's "
                    "occurrences, S = λ·S_formula + (1 − λ)·cos (SSEmb); each result's parts then include `context`",
-                   {"type": "string", "maxLength": MAX_QUERY_CHARS}),
+                   {"type": "string", "maxLength": MAX_QUERY_CHARS, "pattern": NO_NUL}),
         ],
-        "responses": {"200": _ok("ranked results", "SearchResults"),
+        "responses": {"200": _json("ranked results", _ref("schemas", "SearchResults")),
                       "400": _error("missing or invalid parameter, or a query that cannot be read in its notation "
-                                    "(code `<notation>_<kind>`, with pos)")},
+                                    "(code `<notation>_<kind>`, with pos) or is too large to search"),
+                      "503": _ref("responses", "Unavailable"), "500": _ref("responses", "ServerError")},
     },
 }
 
@@ -58,17 +81,18 @@ POSTS = {
         "summary": "Answers to a question written as text with $…$ formulas",
         "operationId": "posts",
         "parameters": [
-            _query("q", "the question: words and `$…$` / `$$…$$` formulas", {"type": "string", "maxLength": MAX_QUERY_CHARS},
-                   required=True),
+            _query("q", "the question: words and `$…$` / `$$…$$` formulas", TEXT, required=True),
             *PAGING,
             _query("mode", "how answers are scored: `ssemb` weighs formulas and words, `marf` compares the question's "
                    "words fused with its formulas by MaRF's cross-attention to each post's (falls back to `ssemb`, and "
                    "says so in `mode`, when no fusion is trained), `text` the words' MiniLM cosine, `bm25` Okapi BM25 "
                    "over English stems, `formula` the question's formulas alone",
                    {"type": "string", "enum": list(MODES), "default": DEFAULT_MODE}),
-            _query("corpus", "only posts of this corpus", {"type": "string"}),
+            _query("corpus", "only posts of this corpus", CORPUS),
         ],
-        "responses": {"200": _ok("ranked answers", "PostResults"), "400": _error("missing or invalid parameter")},
+        "responses": {"200": _json("ranked answers", _ref("schemas", "PostResults")),
+                      "400": _error("missing or invalid parameter"),
+                      "503": _ref("responses", "Unavailable"), "500": _ref("responses", "ServerError")},
     },
 }
 
@@ -76,8 +100,9 @@ FORMULA = {
     "get": {
         "summary": "One stored formula: its posts and its SLT / OPT",
         "operationId": "formula",
-        "parameters": [{"name": "id", "in": "path", "required": True, "schema": {"type": "integer"}}],
-        "responses": {"200": _ok("the formula", "Formula"), "404": _error("no such formula")},
+        "parameters": [{"name": "id", "in": "path", "required": True, "schema": {"type": "integer", "minimum": 0}}],
+        "responses": {"200": _json("the formula", _ref("schemas", "Formula")), "404": _error("no such formula"),
+                      "503": _ref("responses", "Unavailable"), "500": _ref("responses", "ServerError")},
     },
 }
 
@@ -88,75 +113,87 @@ FEEDBACK = {
                        "Rate-limited per session and address.",
         "operationId": "feedback",
         "requestBody": {"required": True, "content": {
-            "application/json": {"schema": {"$ref": "#/components/schemas/FeedbackInput"}},
-            "application/x-www-form-urlencoded": {"schema": {"$ref": "#/components/schemas/FeedbackInput"}},
+            "application/json": {"schema": _ref("schemas", "FeedbackInput")},
+            "application/x-www-form-urlencoded": {"schema": _ref("schemas", "FeedbackInput")},
         }},
-        "responses": {"201": _ok("stored", "Feedback"), "400": _error("invalid field"),
+        "responses": {"201": _json("stored", _ref("schemas", "Feedback")),
+                      "400": _error("invalid field, or a body that is not a JSON object"),
                       "403": _error("CSRF check failed"), "404": _error("no such formula"),
-                      "429": _error("too many signals; try again in a minute")},
+                      "413": _error("the body is larger than the server reads"),
+                      "429": _error("too many signals; try again in a minute"),
+                      "503": _ref("responses", "Unavailable"), "500": _ref("responses", "ServerError")},
     },
 }
 
-TREE = {"type": ["object", "null"], "properties": {
-    "labels": {"type": "array", "items": {"type": "string"}, "description": "node labels in pre-order"},
+SCHEMA = {
+    "get": {
+        "summary": "This document", "operationId": "schema",
+        "responses": {"200": _json("the OpenAPI 3.1 document", {"type": "object"})},
+    },
+}
+
+TREE = {"type": ["object", "null"], "required": ["labels", "edges"], "properties": {
+    "labels": {"type": "array", "items": STRING, "description": "node labels in pre-order"},
     "edges": {"type": "array", "description": "[parent index, child index, edge label]",
-              "items": {"type": "array", "prefixItems": [{"type": "integer"}, {"type": "integer"},
-                                                         {"type": "string"}]}},
+              "items": {"type": "array", "prefixItems": [INTEGER, INTEGER, STRING], "items": False}},
 }}
 
 SCHEMAS = {
-    "Error": {"type": "object", "required": ["code", "message"], "properties": {
-        "code": {"type": "string"}, "message": {"type": "string"},
-        "pos": {"type": "integer", "description": "character offset of a LaTeX error in the query"}}},
-    "Alignment": {"type": "object", "properties": {
-        "query_labels": {"type": "array", "items": {"type": "string"}},
-        "result_labels": {"type": "array", "items": {"type": "string"}},
+    "Error": _object({"code": STRING, "message": STRING,
+                      "pos": {"type": "integer", "description": "character offset of a parse error in the query"}},
+                     optional=("pos",)),
+    "Alignment": _object({
+        "query_labels": {"type": "array", "items": STRING}, "result_labels": {"type": "array", "items": STRING},
         "pairs": {"type": "array", "description": "[query node, result node, cosine], node = pre-order index",
-                  "items": {"type": "array"}}}},
-    "SearchResults": {"type": "object", "properties": {
-        "query": {"type": "string"}, "notation": NOTATION,
-        "fusion": {"type": "string"}, "candidates": {"type": "integer"},
-        "elapsed_ms": {"type": "number"},
-        "results": {"type": "array", "items": {"type": "object", "properties": {
-            "id": {"type": "integer"}, "rank": {"type": "integer"}, "latex": {"type": "string"},
-            "notation": NOTATION, "corpus": {"type": "string"}, "score": {"type": "number"},
-            "parts": {"type": "object", "properties": {"slg": {"type": "number"}, "opg": {"type": "number"},
-                                                       "context": {"type": "number"}}},
-            "alignment": {"type": "object", "additionalProperties": {"$ref": "#/components/schemas/Alignment"}},
+                  "items": {"type": "array", "prefixItems": [INTEGER, INTEGER, NUMBER], "items": False}}}),
+    "Snippet": _object({"post_id": INTEGER, "source_id": STRING, "title": STRING, "url": STRING,
+                        "before": STRING, "latex": STRING, "after": STRING}),
+    "SearchResults": _object({
+        "query": STRING, "notation": NOTATION, "fusion": {"type": "string", "enum": list(ORDERS)},
+        "candidates": INTEGER, "elapsed_ms": NUMBER,
+        "results": {"type": "array", "items": _object({
+            "id": INTEGER, "rank": INTEGER, "latex": STRING, "notation": NOTATION, "corpus": STRING, "score": NUMBER,
+            "parts": {"type": "object", "description": "the scores fused: slg, opg, context when words were given",
+                      "additionalProperties": NUMBER},
+            "alignment": {"type": "object", "additionalProperties": _ref("schemas", "Alignment")},
             "signals": {"type": "array", "description": "the learned ranker's features that raised this result most",
-                        "items": {"type": "object", "properties": {
-                            "feature": {"type": "string", "enum": list(FEATURES)}, "meaning": {"type": "string"},
-                            "contribution": {"type": "number"}}}},
-            "posts": {"type": "array", "items": {"type": "object"}}}}}}},
-    "PostResults": {"type": "object", "properties": {
-        "question": {"type": "string"}, "mode": {"type": "string"}, "candidates": {"type": "integer"},
-        "elapsed_ms": {"type": "number"},
+                        "items": _object({"feature": {"type": "string", "enum": list(FEATURES)}, "meaning": STRING,
+                                          "contribution": NUMBER})},
+            "posts": {"type": "array", "items": _ref("schemas", "Snippet")}})}}),
+    "PostResults": _object({
+        "question": STRING, "mode": {"type": "string", "enum": list(MODES)}, "candidates": INTEGER,
+        "elapsed_ms": NUMBER,
         "unread_formulas": {"type": "array", "description": "question formulas that could not be parsed",
-                            "items": {"type": "object", "properties": {"latex": {"type": "string"},
-                                                                       "error": {"type": "string"}}}},
-        "results": {"type": "array", "items": {"type": "object", "properties": {
-            "rank": {"type": "integer"}, "score": {"type": "number"},
-            "parts": {"type": "object", "properties": {name: {"type": "number"}
-                                                       for name in ("text", "bm25", "formula", "marf")}},
-            "post": {"type": "object", "properties": {
-                "id": {"type": "integer"}, "source_id": {"type": "string"}, "corpus": {"type": "string"},
-                "title": {"type": "string"}, "url": {"type": "string"}, "snippet": {"type": "string"},
-                "question": {"type": ["object", "null"], "properties": {
-                    "id": {"type": "integer"}, "title": {"type": "string"}, "url": {"type": "string"}}}}},
-            "matched_formula": {"type": ["object", "null"], "properties": {
-                "id": {"type": "integer"}, "latex": {"type": "string"}}}}}}}},
-    "Formula": {"type": "object", "properties": {
-        "id": {"type": "integer"}, "latex": {"type": "string"}, "notation": NOTATION, "corpus": {"type": "string"},
-        "slt_string": {"type": "string"}, "occurrences": {"type": "integer"},
-        "posts": {"type": "array", "items": {"type": "object"}},
-        "trees": {"type": "object", "properties": {"slt": TREE, "opt": TREE}}}},
-    "FeedbackInput": {"type": "object", "required": ["query", "formula_id", "kind", "rank"], "properties": {
-        "query": {"type": "string"}, "formula_id": {"type": "integer"},
-        "kind": {"type": "string", "enum": list(Feedback.Kind.values)}, "rank": {"type": "integer", "minimum": 1},
-        "fusion": {"type": "string", "enum": list(ORDERS), "default": DEFAULT_ORDER}}},
-    "Feedback": {"type": "object", "properties": {
-        "id": {"type": "integer"}, "query": {"type": "string"}, "formula_id": {"type": "integer"},
-        "kind": {"type": "string"}, "rank": {"type": "integer"}, "fusion": {"type": "string"}}},
+                            "items": _object({"latex": STRING, "error": STRING})},
+        "results": {"type": "array", "items": _object({
+            "rank": INTEGER, "score": NUMBER,
+            "parts": {"type": "object", "description": "the mode's signals: text, bm25, formula, marf",
+                      "additionalProperties": NUMBER},
+            "post": _object({
+                "id": INTEGER, "source_id": STRING, "corpus": STRING, "title": STRING, "url": STRING, "snippet": STRING,
+                "question": {**_object({"id": INTEGER, "title": STRING, "url": STRING}), "type": ["object", "null"]}}),
+            "matched_formula": {**_object({"id": INTEGER, "latex": STRING}), "type": ["object", "null"]}})}}),
+    "Formula": _object({
+        "id": INTEGER, "latex": STRING, "notation": NOTATION, "corpus": STRING, "slt_string": STRING,
+        "occurrences": INTEGER, "posts": {"type": "array", "items": _ref("schemas", "Snippet")},
+        "trees": _object({"slt": TREE, "opt": TREE})}),
+    "FeedbackInput": _object({
+        "query": TEXT, "formula_id": {"type": "integer", "minimum": 1, "maximum": MAX_FORMULA_ID},
+        "kind": {"type": "string", "enum": list(Feedback.Kind.values)},
+        "rank": {"type": "integer", "minimum": 1, "maximum": MAX_RANK},
+        "fusion": {"type": "string", "enum": list(ORDERS), "default": DEFAULT_ORDER}}, optional=("fusion",)),
+    "Feedback": _object({"id": INTEGER, "query": STRING, "formula_id": INTEGER,
+                         "kind": {"type": "string", "enum": list(Feedback.Kind.values)}, "rank": INTEGER,
+                         "fusion": {"type": "string", "enum": list(ORDERS)}}),
+}
+
+RESPONSES = {
+    "Unavailable": {
+        "description": "too busy (code `overloaded`), or the database or broker is unreachable (code `unavailable`)",
+        "headers": {"Retry-After": {"description": "seconds to wait before retrying", "required": True,
+                                    "schema": {"type": "integer", "minimum": 1}}},
+        "content": {"application/json": {"schema": _ref("schemas", "Error")}}},
+    "ServerError": _error("an unexpected error (code `server_error`); it is logged"),
 }
 
 
@@ -164,10 +201,11 @@ def schema(server_url: str) -> dict:
     return {
         "openapi": "3.1.0",
         "info": {"title": "MathSearch API", "version": "1.0",
-                 "description": "Search math formulas by structure. Errors are JSON {code, message, pos?}."},
+                 "description": "Search math formulas by structure. Every error is JSON {code, message, pos?}: an "
+                                "unknown /api/ route is a 404 `not_found`, a method a route does not take a 405 "
+                                "`method_not_allowed` with `Allow`."},
         "servers": [{"url": server_url}],
         "paths": {"/api/search": SEARCH, "/api/posts": POSTS, "/api/formulas/{id}": FORMULA, "/api/feedback": FEEDBACK,
-                  "/api/schema": {"get": {"summary": "This document", "operationId": "schema",
-                                          "responses": {"200": {"description": "OpenAPI 3 document"}}}}},
-        "components": {"schemas": SCHEMAS},
+                  "/api/schema": SCHEMA},
+        "components": {"schemas": SCHEMAS, "responses": RESPONSES},
     }

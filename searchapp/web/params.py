@@ -11,6 +11,12 @@ from searchapp.search.posts import DEFAULT_MODE, MODES
 from searchapp.search.query import MAX_QUERY_CHARS
 from searchapp.search.ranking import DEFAULT_ORDER, ORDERS
 
+# The parameters' bounds, with MAX_K and MAX_QUERY_CHARS: the OpenAPI schema (searchapp.web.openapi) reads them here.
+DEFAULT_K = 10
+MAX_OFFSET = 10_000
+QUERY_NOTATIONS = ("auto", *NOTATIONS)
+CORPUS_NAME_CHARS = Corpus._meta.get_field("name").max_length
+
 
 def int_param(request: HttpRequest, name: str, default: int, low: int, high: int) -> int:
     raw = request.GET.get(name)
@@ -33,26 +39,27 @@ def choice_param(request: HttpRequest, name: str, choices: tuple[str, ...], defa
 
 
 def query_param(request: HttpRequest) -> str:
-    query = request.GET.get("q", "").strip()
+    """The query, stripped; its length is counted as sent, as the OpenAPI schema's maxLength counts it."""
+    raw = request.GET.get("q", "")
+    if len(raw) > MAX_QUERY_CHARS:
+        raise ApiError("query_too_long", f"the query has {len(raw)} characters; the limit is {MAX_QUERY_CHARS}")
+    query = raw.strip()
     if not query:
         raise ApiError("missing_query", "the query parameter q is required")
-    if len(query) > MAX_QUERY_CHARS:
-        raise ApiError("query_too_long", f"the query has {len(query)} characters; the limit is {MAX_QUERY_CHARS}")
     return check_text("q", query)
 
 
 def corpus_param(request: HttpRequest) -> str | None:
     """A corpus name to search in, or None for all; a name no corpus could have is a 400, not an empty answer."""
     corpus = check_text("corpus", request.GET.get("corpus", ""))
-    longest = Corpus._meta.get_field("name").max_length
-    if len(corpus) > longest:
-        raise ApiError("invalid_parameter", f"corpus names have at most {longest} characters, got {len(corpus)}")
+    if len(corpus) > CORPUS_NAME_CHARS:
+        raise ApiError("invalid_parameter", f"corpus names have at most {CORPUS_NAME_CHARS} characters, got {len(corpus)}")
     return corpus or None
 
 
 def notation_param(request: HttpRequest, query: str, default: str) -> str:
     """The query's notation; `auto` (the search box's default) reads pasted MathML and Tangent SLT strings."""
-    notation = choice_param(request, "notation", ("auto", *NOTATIONS), default)
+    notation = choice_param(request, "notation", QUERY_NOTATIONS, default)
     return detect_notation(query) if notation == "auto" else notation
 
 
@@ -73,10 +80,10 @@ def search_params(request: HttpRequest, default_notation: str = "latex") -> dict
 
 def context_param(request: HttpRequest) -> str:
     """Words around the formula sought (SSEmb context); the text encoder reads at most its first 256 tokens."""
-    context = check_text("context", request.GET.get("context", "").strip())
+    context = check_text("context", request.GET.get("context", ""))
     if len(context) > MAX_QUERY_CHARS:
         raise ApiError("invalid_parameter", f"context has {len(context)} characters; the limit is {MAX_QUERY_CHARS}")
-    return context
+    return context.strip()
 
 
 def question_params(request: HttpRequest) -> dict:
@@ -87,4 +94,4 @@ def question_params(request: HttpRequest) -> dict:
 
 def paging_params(request: HttpRequest) -> dict:
     """k and offset, as both searches take them."""
-    return {"k": int_param(request, "k", 10, 1, MAX_K), "offset": int_param(request, "offset", 0, 0, 10_000)}
+    return {"k": int_param(request, "k", DEFAULT_K, 1, MAX_K), "offset": int_param(request, "offset", 0, 0, MAX_OFFSET)}

@@ -105,6 +105,7 @@ def test_dropping_the_session_cookie_does_not_reset_the_limit_of_an_address(form
     pytest.param({"rank": "first"}, 400, "invalid_parameter", id="rank-not-a-number"),
     pytest.param({"query": "  "}, 400, "invalid_parameter", id="empty-query"),
     pytest.param({"query": "x\x00y"}, 400, "invalid_parameter", id="nul-in-query"),
+    pytest.param({"query": " " + "x" * 5000}, 400, "invalid_parameter", id="query-too-long-as-sent"),
     pytest.param({"fusion": "median"}, 400, "invalid_parameter", id="unknown-fusion"),
     pytest.param({"formula_id": 10**9}, 404, "not_found", id="unknown-formula"),
     pytest.param({"rank": 2**31}, 400, "invalid_parameter", id="rank-past-the-integer-column"),
