@@ -15,6 +15,8 @@ from django.conf import settings
 from django.db import InterfaceError, OperationalError
 from django.http import HttpRequest, HttpResponse, JsonResponse
 
+from searchapp.web.error_views import is_api
+
 RETRY_AFTER_SECONDS = 5
 UNAVAILABLE = {OperationalError: "the database is unreachable", InterfaceError: "the database is unreachable",
                redis.exceptions.ConnectionError: "the broker is unreachable",
@@ -45,7 +47,7 @@ class OverloadMiddleware:
 
 
 def unavailable(request: HttpRequest, code: str, message: str) -> HttpResponse:
-    if request.path.startswith("/api/"):
+    if is_api(request):
         response: HttpResponse = JsonResponse({"code": code, "message": message}, status=503)
     else:
         response = HttpResponse(f"<!doctype html><title>MathSearch is busy</title><h1>Please retry</h1><p>{message}.</p>",

@@ -36,14 +36,6 @@ def test_unknown_formula_is_a_json_404(client):
     assert response.json() == {"code": "not_found", "message": "no formula with id 424242"}
 
 
-@pytest.mark.parametrize("method, path", [
-    pytest.param("post", "/api/formulas/1", id="post-to-formula"),
-    pytest.param("get", "/api/feedback", id="get-feedback"),
-])
-def test_wrong_methods_are_refused(client, method, path):
-    assert getattr(client, method)(path).status_code == 405
-
-
 def test_search_errors_match_the_schema_shape(client):
     response = client.get("/api/search", {"q": r"\frac{1}{"})
     assert response.status_code == 400
