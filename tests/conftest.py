@@ -44,18 +44,26 @@ def service_env(django_db_setup, django_db_blocker) -> dict:
     return {**os.environ, "DATABASE_URL": url, "REDIS_URL": settings.REDIS_URL, "PYTHONUNBUFFERED": "1"}
 
 
-@pytest.fixture(scope="session")
-def celery_worker_process(service_env):
-    """A real Celery worker process on the test database, for the whole session."""
-    worker = subprocess.Popen(
+def start_worker(env: dict, queues: str = "celery,index") -> subprocess.Popen:
+    """A real Celery worker process; the solo pool runs tasks in that very process, so killing it kills the task."""
+    return subprocess.Popen(
         [sys.executable, "-m", "celery", "-A", "mathsearch", "worker", "--pool", "solo",
-         "--loglevel", "WARNING", "-Q", "celery,index", "--without-heartbeat", "--without-gossip",
-         "--without-mingle"],
-        cwd=REPO, env=service_env,
+         "--loglevel", "WARNING", "-Q", queues, "--without-heartbeat", "--without-gossip", "--without-mingle"],
+        cwd=REPO, env=env,
     )
-    yield worker
+
+
+def stop_worker(worker: subprocess.Popen) -> None:
     worker.terminate()
     try:
         worker.wait(timeout=20)
     except subprocess.TimeoutExpired:
         worker.kill()
+
+
+@pytest.fixture(scope="session")
+def celery_worker_process(service_env):
+    """A real Celery worker process on the test database, for the whole session."""
+    worker = start_worker(service_env)
+    yield worker
+    stop_worker(worker)

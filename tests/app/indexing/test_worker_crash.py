@@ -1,0 +1,81 @@
+"""Chaos: `kill -9` of the Celery worker in the middle of an index job; the next worker finishes it exactly."""
+import os
+import signal
+import time
+
+import pytest
+
+from searchapp.indexing.actions import start_index_job
+from searchapp.indexing.pipeline import CHUNK_SIZE, running_job_ids
+from searchapp.models import Formula, IndexJob, Occurrence, Post
+from searchapp.tasks import ping, run_index_job
+from tests.conftest import start_worker, stop_worker
+
+LINES = 4 * CHUNK_SIZE
+DISTINCT = 1600
+"""Every formula below DISTINCT is its own; the lines after it repeat earlier ones, which must not be stored twice."""
+PER_POST = 4  # LINES is a multiple of it
+RESUMED_WITHIN_S = 60
+"""From starting the new worker (Django, torch and the model loaded on 2 shared cores) to the job running in it."""
+FIRST_QUEUE = "chaos"
+"""The killed worker alone reads this queue: the session's worker (conftest) reads `index` and would take the job."""
+
+
+def formula(i: int) -> str:
+    return rf"\frac{{x^{{{i}}} + {i % 7}}}{{y_{{{i % 11}}}}}"
+
+
+def arqmath_tsv() -> str:
+    """Formulas of posts without text (ARQMath's formula file): a chunk takes seconds, not the minute words take."""
+    rows = [f"{i}\t{i // PER_POST}\t1\tanswer\t{i % DISTINCT}\t{formula(i % DISTINCT)}" for i in range(LINES)]
+    return "\n".join(["id\tpost_id\tthread_id\ttype\tvisual_id\tformula", *rows]) + "\n"
+
+
+@pytest.fixture
+def workers(service_env):
+    started = []
+
+    def start(queues: str):
+        started.append(start_worker(service_env, queues))
+        return started[-1]
+    yield start
+    for worker in started:
+        stop_worker(worker)
+
+
+def wait_for(job: IndexJob, done, seconds: float = 240, step: float = 0.05) -> IndexJob:
+    deadline = time.monotonic() + seconds
+    while not done(job):
+        assert time.monotonic() < deadline, f"gave up waiting: {job.state} at {job.cursor}/{job.total} {job.message}"
+        time.sleep(step)
+        job.refresh_from_db()
+    return job
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_job_whose_worker_is_killed_is_finished_exactly_by_the_next_worker(workers, tmp_path):
+    path = tmp_path / "chaos.tsv"
+    path.write_text(arqmath_tsv())
+    first = workers(FIRST_QUEUE)
+    ping.apply_async(queue=FIRST_QUEUE).get(timeout=120)  # ready: its start-up found no job to resume
+    job = start_index_job(path, "arqmath", "chaos", enqueue=False)
+    run_index_job.apply_async([job.pk], queue=FIRST_QUEUE)
+
+    wait_for(job, lambda job: job.cursor >= CHUNK_SIZE)  # a chunk is committed
+    os.kill(first.pid, signal.SIGKILL)
+    first.wait(timeout=10)
+    job.refresh_from_db()
+    assert job.state == "running" and CHUNK_SIZE <= job.cursor < LINES, "the job ended before the kill"
+    assert Occurrence.objects.filter(post__corpus=job.corpus).count() == job.cursor  # whole chunks, nothing half-stored
+
+    restarted = time.monotonic()
+    workers("celery,index")  # as `serve` restarts a dead worker: it resumes orphaned jobs when it is ready
+    wait_for(job, lambda job: job.pk in running_job_ids())
+    assert time.monotonic() - restarted < RESUMED_WITHIN_S
+    job = wait_for(job, lambda job: job.state in ("done", "failed"), step=0.5)
+    assert (job.state, job.cursor, job.done, job.failed, job.formulas_added) == ("done", LINES, LINES, 0, DISTINCT)
+    assert Occurrence.objects.filter(post__corpus=job.corpus).count() == LINES
+    assert Post.objects.filter(corpus=job.corpus).count() == LINES // PER_POST
+    stored = Formula.objects.filter(corpus=job.corpus)
+    assert stored.count() == stored.values("visual_key").distinct().count() == DISTINCT
+    assert set(stored.values_list("latex", flat=True)) == {formula(i) for i in range(DISTINCT)}
