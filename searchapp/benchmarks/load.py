@@ -97,7 +97,8 @@ def run(url: str, clients: int, seconds: float) -> dict:
                        for name, percent in (("p50", 0.5), ("p95", 0.95), ("p99", 0.99))},
         # status 0 is no answer at all (connection refused or reset, a timeout), as locust counts it
         "status_codes": {str(code): count for code, count in sorted(statuses.items())},
-        "requests_by_name": {name: entry.num_requests for (name, _), entry in sorted(environment.stats.entries.items())},
+        "by_name": {name: {"requests": entry.num_requests, "p95_ms": entry.get_response_time_percentile(0.95)}
+                    for (name, _), entry in sorted(environment.stats.entries.items())},
     }
 
 

@@ -62,4 +62,5 @@ def summary(report: dict) -> str:
         f"successes     {report['successes']} ({report['success_rate']:.3%})",
         f"latency (ms)  p50 {latency['p50']}  p95 {latency['p95']}  p99 {latency['p99']}",
         f"status codes  {statuses}",
+        *(f"  {name:14}{entry['requests']} requests, p95 {entry['p95_ms']} ms" for name, entry in report["by_name"].items()),
     ])
