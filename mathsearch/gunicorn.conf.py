@@ -2,8 +2,8 @@
 
 Each thread holds at most one Postgres connection (CONN_MAX_AGE keeps it between requests), so the web tier
 never holds more than WORKERS × THREADS connections, far below Postgres's default limit of 100. Requests beyond
-the threads wait in the listen backlog; a search that cannot start within MATHSEARCH_QUEUE_SECONDS is answered
-503 with Retry-After (`searchapp.web.overload`).
+the threads wait in the listen backlog; a search that cannot start within MATHSEARCH_QUEUE_SECONDS, or finds
+MATHSEARCH_SEARCH_QUEUE others waiting, is answered 503 with Retry-After (`searchapp.web.overload`).
 """
 import os
 

@@ -176,4 +176,5 @@ MATHSEARCH_FEEDBACK_PER_MINUTE = env_int("MATHSEARCH_FEEDBACK_PER_MINUTE", 30)
 # Searches a web process runs at once, and how long one may wait for a turn before it is answered 503.
 MATHSEARCH_SEARCH_SLOTS = env_int("MATHSEARCH_SEARCH_SLOTS", 2)
 MATHSEARCH_QUEUE_SECONDS = env_int("MATHSEARCH_QUEUE_SECONDS", 5)
+MATHSEARCH_SEARCH_QUEUE = env_int("MATHSEARCH_SEARCH_QUEUE", 2)  # searches that may wait for a slot; more: 503 at once
 CSRF_FAILURE_VIEW = "searchapp.web.api.csrf_failure"  # JSON {code, message} for API clients
