@@ -35,12 +35,12 @@ def test_every_mode_ranks_the_answers_and_judgments_without_a_page_are_dropped(d
     get_fusion.cache_clear()
     report, runs = arqmath_answers.benchmark(data, [data / "topics.xml"], [data / "qrels.txt"], corpus="threads",
                                              progress=lambda _: None)
-    assert (report["topics"], report["answers"], report["judgments"]) == (2, 3, 4)
-    assert report["dropped_judgments"] == {"qrels.txt": 1} and report["indexing"]["records"] == 6
+    assert (report["topics"], report["answers"], report["judgments"]) == (2, len(PAGES), 4)
+    assert report["dropped_judgments"] == {"qrels.txt": 1} and report["indexing"]["records"] == 2 * len(PAGES)
     assert report["modes"]["marf"] is None  # no fusion trained: no marf run rather than ssemb's under its name
     for mode in ("ssemb", "text", "bm25"):
         assert report["modes"][mode]["map_prime"] == 1.0, mode  # each topic's relevant answer first
-    assert [doc for doc, _ in runs["ssemb"]["A.1"]][0] == "12" and len(runs["ssemb"]["A.1"]) == 3
+    assert [doc for doc, _ in runs["ssemb"]["A.1"]][0] == "12" and len(runs["ssemb"]["A.1"]) == len(PAGES)
     again, _ = arqmath_answers.benchmark(data, [data / "topics.xml"], [data / "qrels.txt"], corpus="threads",
                                          progress=lambda _: None)
     assert again["modes"] == report["modes"]  # the indexed pages are reused, not indexed twice
