@@ -1,12 +1,10 @@
 """SQL helpers the search stages share: id lists as one array parameter, and rows read in psycopg's binary format.
 
-Django reads through the text protocol, which hex-encodes blobs (~10 ms more for 530 candidates' node matrices)
-and spells vectors out as decimals (144 ms to parse 500 posts' two halfvecs); binary rows hold bytea as bytes and
-a halfvec in its wire form.
+Django reads through the text protocol, which hex-encodes blobs (~10 ms more for 530 candidates' node matrices);
+binary rows hold bytea as bytes.
 """
 from __future__ import annotations
 
-import numpy as np
 import psycopg
 from django.db import connection
 from django.db.models.expressions import RawSQL
@@ -28,10 +26,3 @@ def binary_rows(values) -> list[tuple]:
     with connection.make_debug_cursor(binary) if connection.queries_logged else connection.make_cursor(binary) as cursor:
         cursor.execute(sql, params)
         return cursor.fetchall()
-
-
-def halfvec_array(wire: bytes | None, dim: int) -> np.ndarray:
-    """A halfvec's wire form (int16 dimensions, int16 unused, big-endian float16s) as float32; None is zeros."""
-    if wire is None:
-        return np.zeros(dim, dtype=np.float32)
-    return np.frombuffer(wire, dtype=">f2", offset=4).astype(np.float32)
