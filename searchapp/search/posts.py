@@ -41,10 +41,14 @@ THREAD_FORMULA_WEIGHT = 0.3
 development topics w = 0.3 lifted `formula` from nDCG′ / MAP′ 0.554 / 0.364 to 0.597 / 0.398 and `ssemb` from
 0.651 / 0.432 to 0.657 / 0.441 (0.5: 0.600 / 0.396 and 0.652 / 0.430; 0.7: 0.588 / 0.386 and 0.648 / 0.416)."""
 CHANNEL_SIZE = 200
-"""Posts each channel adds to the candidates."""
+"""Posts each words channel adds to the candidates."""
+FORMULA_SHORTLIST = 100
+"""Formulas per representation each question formula scores exactly (a formula search's is 400). Against 200, on
+the development topics: `ssemb` nDCG′ −0.005 [−0.017, +0.005] and MAP′ −0.0004 [−0.012, +0.011], inside the
+noise, for p50 / p95 224 / 335 → 205 / 286 ms over 198 questions."""
 MAX_QUESTION_FORMULAS = 8
-"""The question's largest formulas that are searched (each costs one formula search, ~20 ms; with only the 4
-largest, nDCG′ / MAP′ of the answers fell from 0.651 / 0.415 to 0.638 / 0.408 on the development topics)."""
+"""The question's largest formulas that are searched (with only the 4 largest, nDCG′ / MAP′ of the answers fell from
+0.651 / 0.415 to 0.638 / 0.408 on the development topics)."""
 
 
 _words = ThreadPoolExecutor(max_workers=1, thread_name_prefix="question-words")
@@ -187,7 +191,7 @@ def _formula_scores(occurrences: list[tuple[int, int]], formula_hits: list[dict[
 def _formula_hits(formulas, queries: list[Query], corpus: str | None) -> list[dict[int, float]]:
     """Per query formula, formula id → dense F1 similarity, for the formula search's exactly scored candidates."""
     hits = []
-    for scored in formulas.scored_candidates_of(queries, CHANNEL_SIZE, corpus):
+    for scored in formulas.scored_candidates_of(queries, FORMULA_SHORTLIST, corpus):
         scores = fuse(scored.parts["slg"], scored.parts["opg"], "f1")
         hits.append(dict(zip(scored.ids, scores.tolist())))
     return hits
