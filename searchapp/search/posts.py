@@ -118,7 +118,7 @@ def read_question(text: str) -> Question:
 
 def score_posts(posts, occurrences, formulas, question: Question, corpus: str | None,
                 candidates: list[int] | None = None) -> PostScores:
-    """All three scores for the union of the channels' candidates among `posts` (or for the `candidates` given:
+    """Every score for the union of the channels' candidates among `posts` (or for the `candidates` given:
     a benchmark ranks every answer); `occurrences` and `formulas` are the querysets the formula channel reads."""
     formula_hits = _formula_hits(formulas, question.formulas, corpus)
     hit_ids = sorted({formula_id for hits in formula_hits for formula_id in hits})
