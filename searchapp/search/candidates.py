@@ -30,17 +30,11 @@ SELECTIVE_SUBTREES = 3
 index finds few rows to count overlaps on."""
 
 
-def candidate_ids(vectors: dict[str, np.ndarray], terms: np.ndarray, probes: int, size: int,
-                  corpus: str | None) -> set[int]:
-    """The shortlisted formulas of both representations and the structure channel's (of one corpus, by name,
-    or of all)."""
-    return candidate_ids_of([(vectors, terms)], probes, size, corpus)[0]
-
-
 def candidate_ids_of(queries: list[tuple[dict[str, np.ndarray], np.ndarray]], probes: int, size: int,
                      corpus: str | None) -> list[set[int]]:
-    """`candidate_ids` of several queries (vectors, terms) at once: one codebook probe and one posting-list read
-    per representation for all their nodes (a question's formulas each paid these round trips)."""
+    """Per query (its vectors, its structure terms), the shortlisted formulas of both representations and the
+    structure channel's (of one corpus, by name, or of all). One codebook probe and one posting-list read per
+    representation serve all the queries' nodes: a question's formulas each paid these round trips."""
     found: list[set[int]] = [set() for _ in queries]
     with transaction.atomic(), connection.cursor() as cursor:
         corpora = _corpus_ids(cursor, corpus)
