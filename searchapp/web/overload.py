@@ -17,8 +17,9 @@ import threading
 import redis
 from django.conf import settings
 from django.db import InterfaceError, OperationalError
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http import HttpRequest, HttpResponse
 
+from searchapp.errors import ApiError
 from searchapp.web.error_views import is_api
 
 RETRY_AFTER_SECONDS = 5
@@ -66,7 +67,7 @@ def _admitted() -> bool:
 
 def unavailable(request: HttpRequest, code: str, message: str) -> HttpResponse:
     if is_api(request):
-        response: HttpResponse = JsonResponse({"code": code, "message": message}, status=503)
+        response: HttpResponse = ApiError(code, message, status=503).response()
     else:
         response = HttpResponse(f"<!doctype html><title>MathSearch is busy</title><h1>Please retry</h1><p>{message}.</p>",
                                 status=503)
