@@ -8,12 +8,15 @@ from django.db import connection
 
 
 @contextmanager
-def throwaway_database(name: str | None = None, keep: bool = False):
-    """Switch the default connection to a fresh database for the block (Django's test-database machinery)."""
+def throwaway_database(name: str | None = None, keep: bool = False, reuse: bool = False):
+    """Switch the default connection to a fresh database for the block (Django's test-database machinery).
+
+    `keep` leaves it on the server afterwards; `reuse` opens a kept one as it is instead of starting afresh.
+    """
     name = name or f"mathsearch_bench_{os.getpid()}"
     connection.settings_dict["TEST"] = {**connection.settings_dict.get("TEST", {}), "NAME": name}
     original = connection.settings_dict["NAME"]
-    connection.creation.create_test_db(verbosity=0, autoclobber=True, serialize=False, keepdb=keep)
+    connection.creation.create_test_db(verbosity=0, autoclobber=True, serialize=False, keepdb=reuse)
     try:
         yield name
     finally:

@@ -1,4 +1,4 @@
-"""`bench_search` end to end, in a child process with its own throw-away database."""
+"""`bench_search` end to end, in a child process with its own throw-away database: a build, then a reuse."""
 import json
 import subprocess
 import sys
@@ -6,15 +6,28 @@ import sys
 from tests.conftest import REPO
 
 
-def test_a_collection_within_one_shortlist_is_searched_exactly(shared_data):
-    """150 formulas are fewer than a shortlist, so every query scores all of them: overlap must be 1."""
-    run = subprocess.run([sys.executable, "manage.py", "bench_search", "--formulas", "150", "--json", "--drop",
-                          "--data", str(shared_data)], cwd=REPO, capture_output=True, text=True, timeout=900)
+def _bench(shared_data, *options):
+    run = subprocess.run([sys.executable, "manage.py", "bench_search", "--formulas", "150", "--json",
+                          "--overlap-sample", "20", "--data", str(shared_data), *options],
+                         cwd=REPO, capture_output=True, text=True, timeout=900)
     assert run.returncode == 0, run.stderr
-    report = json.loads(run.stdout)
-    assert (report["formulas"], report["candidates_mean"], report["overlap_at_10"]) == (150, 150, 1.0)
-    assert report["queries"] >= 190
-    assert 0 < report["p50_ms"] <= report["p95_ms"] <= report["p99_ms"]
-    assert 0 < report["dense_p50_ms"] <= report["dense_p95_ms"]  # the dense order, timed in the same run
-    assert report["index_formulas_per_s"] > 0 and report["index_bytes_per_formula"] > 0
-    assert report["exhaustive_p50_ms"] > 0 and report["speedup_p50"] > 0
+    return json.loads(run.stdout), run.stderr
+
+
+def test_a_collection_within_one_shortlist_is_searched_exactly_and_its_index_is_reused(shared_data):
+    """150 formulas are fewer than a shortlist, so every query scores all of them: overlap must be 1."""
+    built, _ = _bench(shared_data)
+    assert (built["formulas"], built["candidates_mean"], built["overlap_at_10"]) == (150, 150, 1.0)
+    assert built["queries"] >= 190 and len(built["overlap_queries"]) == 20
+    assert 0 < built["p50_ms"] <= built["p95_ms"] <= built["p99_ms"]
+    assert 0 < built["dense_p50_ms"] <= built["dense_p95_ms"]  # the dense order, timed in the same run
+    assert built["exhaustive_p50_ms"] > 0 and built["speedup_p50"] > 0
+    assert not built["reused"] and built["sources"] == {"arqmath_judged": 150, "variants": 0}
+    assert built["index_seconds"] > 0 and built["index_formulas_per_s"] > 0 and built["index_timings"]["embed"] > 0
+    assert built["table_bytes"]["searchapp_formula"] > 0 and built["postings"] > 0
+    assert 0 < built["index_bytes_per_formula"] < built["all_bytes_per_formula"]
+
+    reused, progress = _bench(shared_data, "--reuse", "--drop")
+    assert reused["reused"] and "reusing the index of 150 formulas" in progress
+    for key in ("index_seconds", "index_formulas_per_s", "index_timings", "built_at", "overlap_at_10"):
+        assert reused[key] == built[key], key  # what was recorded at the build, not a new measurement

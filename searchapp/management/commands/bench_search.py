@@ -1,4 +1,5 @@
-"""`python manage.py bench_search --formulas N --json`: latency, candidates and top-10 overlap with exhaustive maxsim."""
+"""`python manage.py bench_search --formulas N [--reuse] --json`: latency, candidates, top-10 overlap with exhaustive
+maxsim, indexing rate and bytes on disk."""
 import json
 from pathlib import Path
 
@@ -6,6 +7,7 @@ from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
 from searchapp.benchmarks import search_speed
+from searchapp.benchmarks.bench_corpus import WIKI_FILE
 from searchapp.benchmarks.database import throwaway_database
 from searchapp.search.candidates import PROBES, SHORTLIST_SIZE
 
@@ -13,25 +15,37 @@ DEFAULT_DATA = settings.BASE_DIR.parent / "shared" / "data"
 
 
 class Command(BaseCommand):
-    help = "Build (or reuse) an index of N formulas in its own database and time 200 queries against it."
+    help = ("Build an index of N formulas (real ones first, then variants) in its own database, or reuse the kept "
+            "one, and time 200 queries against it.")
 
     def add_arguments(self, parser):
         parser.add_argument("--formulas", type=int, required=True)
         parser.add_argument("--data", type=Path, default=DEFAULT_DATA, help="the shared data folder")
+        parser.add_argument("--wiki", type=Path, default=settings.BASE_DIR / WIKI_FILE,
+                            help="the Wikipedia formulas of `make wiki-formulas` (used when present)")
         parser.add_argument("--json", action="store_true")
+        parser.add_argument("--reuse", action="store_true",
+                            help="search the index a previous run kept (or finish its build) instead of rebuilding it")
         parser.add_argument("--probes", type=int, default=PROBES, help="nearest centroids per query node")
         parser.add_argument("--shortlist", type=int, default=SHORTLIST_SIZE,
                             help="formulas per representation scored exactly")
+        parser.add_argument("--overlap-sample", type=int, default=search_speed.OVERLAP_SAMPLE,
+                            help="queries compared with exhaustive maxsim over every formula")
         parser.add_argument("--drop", action="store_true", help="drop the benchmark database afterwards")
 
-    def handle(self, *args, formulas: int, data: Path, drop: bool, probes: int, shortlist: int, **options):
+    def handle(self, *args, formulas: int, data: Path, wiki: Path, reuse: bool, drop: bool, probes: int,
+               shortlist: int, overlap_sample: int, **options):
         if formulas < 100:
             raise CommandError("--formulas must be at least 100")
+        if overlap_sample < 1:
+            raise CommandError("--overlap-sample must be at least 1")
         if not data.is_dir():
             raise CommandError(f"data folder not found: {data}")
         progress = self.stderr.write if options["json"] else self.stdout.write
-        with throwaway_database(f"mathsearch_bench_search_{formulas}", keep=not drop):
+        if not wiki.is_file():
+            progress(f"no Wikipedia formulas at {wiki} (`make wiki-formulas` fetches them): variants fill in")
+        with throwaway_database(f"mathsearch_bench_{formulas}", keep=not drop, reuse=reuse):
             report = search_speed.benchmark(data, formulas, {"probes": probes, "shortlist_size": shortlist},
-                                              progress=progress)
+                                            wiki_file=wiki, overlap_sample=overlap_sample, progress=progress)
         self.stdout.write(json.dumps(report, indent=2) if options["json"] else
                           "\n".join(f"{key}: {value}" for key, value in report.items()))
