@@ -274,8 +274,8 @@ class CodebookState(models.Model):
 class PostingList(models.Model):
     """Formulas of a corpus with a node assigned to centroid `centroid`: packed little-endian uint32 ids.
 
-    An indexing chunk appends one row per centroid it touched; `compact_postings` merges a centroid's rows
-    into one, so a query reads one blob per probed centroid instead of millions of rows.
+    One row per centroid: a job's appended postings (`PendingPosting`) are merged in when it ends, so a query
+    reads one blob per probed centroid instead of thousands of rows.
     """
 
     class Representation(models.TextChoices):
@@ -289,6 +289,23 @@ class PostingList(models.Model):
 
     class Meta:
         indexes = [models.Index(fields=["representation", "centroid", "corpus"], name="postinglist_lookup")]
+
+
+class PendingPosting(models.Model):
+    """Postings an indexing chunk appended (one row per centroid it touched) and its job has not merged yet.
+
+    Searches read them beside `PostingList`, so a formula is found as soon as its chunk is stored. Kept in a
+    table of their own because a job appends millions of small rows that merging deletes: here they leave
+    an empty table to shrink (`searchapp.indexing.postings.merge_postings`), not dead space in the index.
+    """
+
+    corpus = models.ForeignKey(Corpus, on_delete=models.CASCADE)
+    representation = models.CharField(max_length=3, choices=PostingList.Representation.choices)
+    centroid = models.PositiveIntegerField()
+    formula_ids = models.BinaryField()
+
+    class Meta:
+        indexes = [models.Index(fields=["representation", "centroid", "corpus"], name="pendingposting_lookup")]
 
 
 class IndexJob(models.Model):

@@ -5,8 +5,8 @@ from django.db import connection, transaction
 
 from searchapp.embedding import get_codebook
 from searchapp.indexing.iterables import chunks
-from searchapp.indexing.postings import compact_postings, store_postings
-from searchapp.models import CodebookState, Formula, OpgCentroid, PostingList, SlgCentroid
+from searchapp.indexing.postings import merge_postings, store_postings
+from searchapp.models import CodebookState, Formula, OpgCentroid, PendingPosting, PostingList, SlgCentroid
 from searchapp.vectors import decode_matrix, vector_literal
 
 CENTROID_MODELS = {"slg": SlgCentroid, "opg": OpgCentroid}
@@ -29,7 +29,7 @@ def ensure_codebook_loaded() -> None:
         state = CodebookState.objects.first()
         if state and state.fingerprint == codebook.fingerprint:
             return
-        if PostingList.objects.exists():
+        if PostingList.objects.exists() or PendingPosting.objects.exists():
             raise CodebookMismatch(
                 f"the index was built with codebook {state.fingerprint if state else '?'} but the model's codebook is "
                 f"{codebook.fingerprint}: index every corpus again with this model (`python manage.py reindex --sync`)")
@@ -52,4 +52,4 @@ def _post_stored_formulas(cursor) -> None:
         for chunk in chunks(rows.iterator(chunk_size=2000), 2000):
             store_postings(cursor, corpus_id, [(formula_id, {"slg": decode_matrix(slg), "opg": decode_matrix(opg)})
                                                for formula_id, slg, opg in chunk])
-        compact_postings(corpus_id)
+        merge_postings(corpus_id)

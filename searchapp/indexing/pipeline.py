@@ -27,7 +27,7 @@ from ml.text.posts import body_span, post_text
 from searchapp.embedding import embed_graphs, get_fusion, node_labels
 from searchapp.indexing.codebook import CodebookMismatch, ensure_codebook_loaded
 from searchapp.indexing.iterables import chunks
-from searchapp.indexing.postings import compact_postings, store_postings
+from searchapp.indexing.postings import merge_postings, store_postings
 from searchapp.models import Corpus, IndexJob, Occurrence, Post, slg_matrices
 from searchapp.vectors import matrix_bytes
 
@@ -81,7 +81,7 @@ def _run_locked(job: IndexJob) -> None:
         ensure_codebook_loaded()
         records = itertools.islice(read_records(Path(job.path), job.format), job.cursor, None)
         _index_chunks(job, chunks(records, CHUNK_SIZE))
-        compact_postings(job.corpus_id)
+        merge_postings(job.corpus_id)
     except (OSError, ValueError, CodebookMismatch) as error:
         _finish(job, IndexJob.State.FAILED, str(error))
     else:

@@ -93,9 +93,10 @@ def nearest_centroids(cursor, representation: str, vectors: np.ndarray, probes: 
 def posting_lists(cursor, representation: str, centroids: list[int], corpora: list[int] | None) -> dict[int, np.ndarray]:
     """Formula ids per centroid (across the given corpora, or all)."""
     corpus_filter = " AND corpus_id = ANY(%s)" if corpora is not None else ""
-    cursor.execute(
-        "SELECT centroid, formula_ids FROM searchapp_postinglist WHERE representation = %s AND centroid = ANY(%s)"
-        + corpus_filter, [representation, centroids] + ([corpora] if corpora is not None else []))
+    select = "SELECT centroid, formula_ids FROM {} WHERE representation = %s AND centroid = ANY(%s)" + corpus_filter
+    parameters = [representation, centroids] + ([corpora] if corpora is not None else [])
+    cursor.execute(select.format("searchapp_postinglist") + " UNION ALL " + select.format("searchapp_pendingposting"),
+                   parameters * 2)
     blobs = defaultdict(list)
     for centroid, data in cursor.fetchall():
         blobs[centroid].append(np.frombuffer(data, dtype=ID_DTYPE))
