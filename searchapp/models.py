@@ -191,8 +191,9 @@ class Formula(models.Model):
                                 help_text="the notation of the first occurrence seen")
     latex = models.TextField(help_text="LaTeX shown for the formula: the first occurrence's source when its notation "
                                        "is LaTeX, else rendered from its SLT")
-    slg_matrix = models.BinaryField(help_text="int8 node vectors ×127 (n_slt, dim), pre-order")
-    opg_matrix = models.BinaryField(help_text="int8 node vectors ×127 (n_opt, dim); empty without an OPT")
+    slg_matrix = models.BinaryField(help_text="4-bit node vectors (n_slt, dim), two components a byte, pre-order")
+    opg_matrix = models.BinaryField(
+        help_text="4-bit node vectors (n_opt, dim), two components a byte; empty without an OPT")
     opt_error = models.CharField(max_length=300, blank=True)
     node_labels = models.JSONField(default=dict, blank=True,
                                    help_text='{"slt": [...], "opt": [...]}: labels in the matrices\' row order')

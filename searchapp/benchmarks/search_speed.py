@@ -16,15 +16,15 @@ from django.conf import settings
 from django.db import connection
 
 from ml.data.topic_latex import read_topic_latex
-from ml.formula import ParseError, parse_latex
+from ml.formula import ParseError
 from ml.retrieval.fusion import DEFAULT_FUSION, fuse
 from ml.retrieval.maxsim import maxsim_stacked
 from searchapp.benchmarks.arqmath1 import TOPICS
 from searchapp.benchmarks.bench_corpus import bench_corpus, write_slt_tsv
-from searchapp.embedding import embed_graphs
 from searchapp.indexing.actions import start_index_job
 from searchapp.indexing.pipeline import run_job
 from searchapp.models import Formula, IndexJob
+from searchapp.search.query import parse_queries
 from searchapp.vectors import decode_stacked
 
 CORPUS = "bench"
@@ -120,7 +120,7 @@ def exhaustive_overlap(top: dict[str, list[int]], k: int = 10) -> tuple[float, l
     The formulas are read once, in chunks, and every query is scored against each chunk, so memory stays flat
     at a million formulas.
     """
-    queries = embed_graphs([parse_latex(latex) for latex in top])
+    queries = [query.vectors for query in parse_queries(list(top))[0]]  # the vectors the search itself used
     best = [np.full(k, -np.inf, dtype=np.float32) for _ in queries]
     approximate = [dict.fromkeys(ids, -np.inf) for ids in top.values()]
     milliseconds = [0.0] * len(queries)

@@ -12,7 +12,7 @@ import numpy as np
 from ml.formula import FormulaGraphs, ParseError, parse
 from ml.retrieval.structure import structure_terms, unpack_terms
 from searchapp.embedding import embed_graphs, node_labels
-from searchapp.vectors import decode_matrix
+from searchapp.vectors import as_stored, decode_matrix
 
 MAX_QUERY_CHARS = 5000
 MAX_QUERY_NODES = 168
@@ -62,7 +62,8 @@ def _parsed(text: str, notation: str) -> FormulaGraphs:
 
 
 def _embedded(parsed: list[tuple[str, FormulaGraphs]], notation: str) -> list[Query]:
-    vectors = embed_graphs([graphs for _, graphs in parsed])
+    vectors = [{representation: as_stored(matrix) for representation, matrix in formula.items()}
+               for formula in embed_graphs([graphs for _, graphs in parsed])]
     return [Query(text, notation, formula_vectors, node_labels(graphs), structure_terms(graphs.slt, graphs.opt), graphs)
             for (text, graphs), formula_vectors in zip(parsed, vectors)]
 

@@ -50,7 +50,7 @@ def score(query: dict[str, np.ndarray], decoded: dict[str, Decoded]) -> dict[str
     parts = {}
     for representation, matrices in decoded.items():
         q = query[representation]
-        # int8 storage can lift a perfect match's mean cosine a little past 1 (≤ 0.004); a cosine it stays
+        # float32 rounding can lift a perfect match's mean cosine a hair past 1; a cosine it stays
         parts[representation] = np.clip(maxsim_stacked(q, matrices.stacked, matrices.sizes) / max(len(q), 1), -1.0, 1.0)
     return parts
 

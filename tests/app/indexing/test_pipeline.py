@@ -4,7 +4,8 @@ import time
 import numpy as np
 import pytest
 
-from searchapp.embedding import get_codebook
+from ml.formula import parse_latex
+from searchapp.embedding import embed_graphs, get_codebook
 from searchapp.indexing import pipeline
 from searchapp.indexing.actions import start_index_job
 from searchapp.indexing.codebook import CodebookMismatch, ensure_codebook_loaded
@@ -28,9 +29,11 @@ def test_indexing_stores_one_formula_per_visual_key_posted_under_its_nodes_centr
     assert Occurrence.objects.count() == 8
     assert Post.objects.count() == 8
     formula = Formula.objects.get(latex=r"e^{i\pi} + 1 = 0")
+    vectors = embed_graphs([parse_latex(formula.latex)])[0]  # the exact vectors indexing assigned, not the stored 4-bit ones
     for representation, blob in (("slg", formula.slg_matrix), ("opg", formula.opg_matrix)):
-        codes = get_codebook().assign(representation, decode_matrix(blob))
+        codes = get_codebook().assign(representation, vectors[representation])
         assert posted_centroids(formula, representation) == set(codes.tolist()) and len(codes) > 3
+        assert (decode_matrix(blob) * vectors[representation]).sum(axis=1).min() > 0.97  # stored: each node's direction
 
 
 def test_a_finished_job_leaves_one_posting_list_per_centroid(index_file, monkeypatch):
@@ -167,12 +170,15 @@ def test_a_worker_process_runs_the_job(celery_worker_process, tmp_path):
 
 
 def test_formulas_stored_before_the_codebook_are_posted_when_it_is_loaded(index_file):
+    """Only their stored (4-bit) vectors are left to assign: each formula is posted where those are nearest."""
     index_file()
-    before = sorted(PostingList.objects.values_list("representation", "centroid", "formula_ids"))
     PostingList.objects.all().delete()
     CodebookState.objects.all().delete()
     ensure_codebook_loaded()
-    assert sorted(PostingList.objects.values_list("representation", "centroid", "formula_ids")) == before
+    for formula in Formula.objects.all():
+        for representation, blob in (("slg", formula.slg_matrix), ("opg", formula.opg_matrix)):
+            codes = get_codebook().assign(representation, decode_matrix(blob))
+            assert posted_centroids(formula, representation) == set(codes.tolist())
 
 
 def test_thread_pages_become_questions_and_answers_with_text_vectors_and_formula_contexts(tmp_path):
