@@ -35,20 +35,21 @@ def env_int(name: str, default: int) -> int:
         raise ImproperlyConfigured(f"{name}={value!r} is not an integer") from None
 
 
-def database_config(url: str) -> dict:
-    """Django DATABASES entry from `postgres://user:password@host:port/name` (or `?host=/socket/dir`)."""
+def database_config(url: str, variable: str = "DATABASE_URL") -> dict:
+    """Django DATABASES entry from `postgres://user:password@host:port/name` (or `?host=/socket/dir`); errors name
+    the environment `variable` the URL came from."""
     parts = urlsplit(url)
     if parts.scheme not in POSTGRES_SCHEMES:
         raise ImproperlyConfigured(
-            f"DATABASE_URL must start with postgres:// or postgresql://, got {_redacted(url)!r}"
+            f"{variable} must start with postgres:// or postgresql://, got {_redacted(url)!r}"
         )
     name = unquote(parts.path.lstrip("/"))
     if not name or "/" in name:
-        raise ImproperlyConfigured(f"DATABASE_URL names no database: {_redacted(url)!r}")
+        raise ImproperlyConfigured(f"{variable} names no database: {_redacted(url)!r}")
     try:
         port = parts.port
     except ValueError:
-        raise ImproperlyConfigured(f"DATABASE_URL has an invalid port: {_redacted(url)!r}") from None
+        raise ImproperlyConfigured(f"{variable} has an invalid port: {_redacted(url)!r}") from None
     socket_host = parse_qs(parts.query).get("host", [""])[0]
     return {
         "ENGINE": "django.db.backends.postgresql",

@@ -112,6 +112,12 @@ TEMPLATES = [
 ]
 
 DATABASES = {"default": database_config(DATABASE_URL)}
+# A streaming read replica of it (docker/compose.yaml): searches read the index there, everything else and every
+# write goes to the primary (`searchapp.search.database`). Give it to web processes only, never to workers.
+DATABASE_REPLICA_URL = env_str("DATABASE_REPLICA_URL")
+if DATABASE_REPLICA_URL:
+    DATABASES["replica"] = {**database_config(DATABASE_REPLICA_URL, "DATABASE_REPLICA_URL"), "TEST": {"MIRROR": "default"}}
+DATABASE_ROUTERS = ["searchapp.search.database.SearchReadsRouter"]
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 LANGUAGE_CODE = "en-us"

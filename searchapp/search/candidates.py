@@ -10,11 +10,12 @@ from __future__ import annotations
 from collections import defaultdict
 
 import numpy as np
-from django.db import connection, transaction
+from django.db import transaction
 
 from ml.retrieval.codebook import REPRESENTATIONS
 from ml.retrieval.shortlist import shortlist
 from ml.retrieval.structure import sizes_of, subtree_terms
+from searchapp.search.database import search_connection, search_database
 from searchapp.vectors import ID_DTYPE, vector_literal
 
 PROBES = 8
@@ -36,7 +37,7 @@ def candidate_ids_of(queries: list[tuple[dict[str, np.ndarray], np.ndarray]], pr
     structure channel's (of one corpus, by name, or of all). One codebook probe and one posting-list read per
     representation serve all the queries' nodes: a question's formulas each paid these round trips."""
     found: list[set[int]] = [set() for _ in queries]
-    with transaction.atomic(), connection.cursor() as cursor:
+    with transaction.atomic(using=search_database()), search_connection().cursor() as cursor:
         corpora = _corpus_ids(cursor, corpus)
         for representation in REPRESENTATIONS:
             blocks = [vectors[representation] for vectors, _ in queries]

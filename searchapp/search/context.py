@@ -7,11 +7,11 @@ in cosine units: the learned ranker's score divided by its BASE_WEIGHT (it boost
 from __future__ import annotations
 
 import numpy as np
-from django.db import connection
 
 from ml.ranking.ranker import BASE_WEIGHT
 from ml.retrieval.post_scores import ssemb
 from ml.text import text_encoder
+from searchapp.search.database import search_connection
 from searchapp.search.ranking import LEARNED, Ordering
 from searchapp.vectors import vector_literal
 
@@ -26,7 +26,7 @@ def context_vector(text: str) -> np.ndarray:
 
 def context_similarity(formula_ids: list[int], vector: np.ndarray) -> np.ndarray:
     """(len(formula_ids),) the best cosine between `vector` and the context of each formula's occurrences."""
-    with connection.cursor() as cursor:
+    with search_connection().cursor() as cursor:
         cursor.execute("SELECT formula_id, max(1 - (context <=> %s::halfvec)) FROM searchapp_occurrence"
                        " WHERE formula_id = ANY(%s) AND context IS NOT NULL GROUP BY formula_id",
                        [vector_literal(vector), list(formula_ids)])

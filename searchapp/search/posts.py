@@ -14,7 +14,7 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 
 import numpy as np
-from django.db import connection, transaction
+from django.db import transaction
 from django.db.models import FloatField, Q, Value
 from django.db.models.expressions import RawSQL
 
@@ -26,6 +26,7 @@ from ml.text import text_encoder
 from ml.text.encoder import EncodedPost
 from ml.text.fusion import post_vector
 from searchapp.embedding import get_fusion
+from searchapp.search.database import search_connection, search_database
 from searchapp.search.query import Query, parse_queries
 from searchapp.sql import id_array
 from searchapp.vectors import vector_literal
@@ -199,7 +200,7 @@ def _formula_hits(formulas, queries: list[Query], corpus: str | None) -> list[di
 
 def _nearest_in_words(posts, vector: np.ndarray) -> list[int]:
     sql, params = posts.filter(embedding__isnull=False).order_by().values_list("id", flat=True).query.sql_with_params()
-    with transaction.atomic(), connection.cursor() as cursor:
+    with transaction.atomic(using=search_database()), search_connection().cursor() as cursor:
         cursor.execute("SET LOCAL hnsw.ef_search = %s", [CHANNEL_SIZE * 2])
         cursor.execute(f"SELECT id FROM searchapp_post WHERE id IN ({sql}) ORDER BY embedding <=> %s::halfvec"
                        " LIMIT %s", [*params, vector_literal(vector), CHANNEL_SIZE])
@@ -228,7 +229,7 @@ def _lexical_scores(collection, text: str, ids: list[int] | None = None) -> dict
     mean length) are the collection's, questions included: a plain filter keeps each frequency one GIN count.
     A post's length is its distinct stems."""
     sql, params = collection.order_by().values_list("id", flat=True).query.sql_with_params()
-    with connection.cursor() as cursor:
+    with search_connection().cursor() as cursor:
         cursor.execute("SELECT tsvector_to_array(to_tsvector('english', %s))", [text])
         terms = cursor.fetchone()[0]
         if not terms:

@@ -74,3 +74,8 @@ def test_env_helpers_read_present_absent_and_malformed(monkeypatch):
     monkeypatch.setenv("MS_NUM", "twelve")
     with pytest.raises(ImproperlyConfigured, match="not an integer"):
         env_int("MS_NUM", 1)
+
+
+def test_a_bad_replica_url_is_named_as_such():
+    with pytest.raises(ImproperlyConfigured, match="DATABASE_REPLICA_URL names no database"):
+        database_config("postgres://u@h/", "DATABASE_REPLICA_URL")
