@@ -59,10 +59,10 @@ class PostAdmin(admin.ModelAdmin):
 class IndexJobAdmin(admin.ModelAdmin):
     """Job history; new jobs come from the upload page (or `manage.py index_corpus`)."""
 
-    list_display = ("id", "corpus", "format", "state", "progress", "formulas_added", "failed", "created_at",
-                    "finished_at", "live_link")
+    list_display = ("id", "corpus", "format", "state", "progress", "formulas_added", "failed", "rate", "stage_times",
+                    "created_at", "finished_at", "live_link")
     list_filter = ("state", "format", "corpus")
-    readonly_fields = [field.name for field in IndexJob._meta.fields]
+    readonly_fields = [field.name for field in IndexJob._meta.fields] + ["rate", "stage_times"]
 
     def has_add_permission(self, request):
         return False
@@ -73,6 +73,18 @@ class IndexJobAdmin(admin.ModelAdmin):
     @admin.display(description="processed")
     def progress(self, job):
         return f"{job.cursor} / {job.total}"
+
+    @admin.display(description="formulas/s")
+    def rate(self, job):
+        if not (job.started_at and job.finished_at and job.formulas_added):
+            return "–"
+        return f"{job.formulas_added / max((job.finished_at - job.started_at).total_seconds(), 1e-3):.0f}"
+
+    @admin.display(description="seconds per stage")
+    def stage_times(self, job):
+        """Where the job's time went (parse, embed, store, …): what to look at when indexing is slow."""
+        return " · ".join(f"{stage} {seconds:.0f}" for stage, seconds in
+                          sorted(job.timings.items(), key=lambda item: -item[1]) if seconds >= 0.5) or "–"
 
     @admin.display(description="live")
     def live_link(self, job):

@@ -65,6 +65,17 @@ def test_progress_reports_counts_rate_and_errors(staff, upload_dir):
     assert 'id="job-bar"' in page and "3 / 3 records" in page
 
 
+def test_the_job_list_shows_each_jobs_rate_and_where_its_time_went(staff, upload_dir):
+    staff.post(UPLOAD, {"file": latex_file(["x^2", "y^3", r"\sqrt{z}"]), "format": "latex", "corpus": "c"})
+    job = run_job(IndexJob.objects.get())
+    IndexJob.objects.filter(pk=job.pk).update(timings={"parse": 12.4, "embed": 3.2, "store": 30.0, "text": 0.01})
+    page = staff.get("/admin/searchapp/indexjob/").content.decode()
+    assert "Formulas/s" in page and "Seconds per stage" in page
+    assert "store 30 · parse 12 · embed 3" in page  # slowest first; stages under half a second left out
+    detail = staff.get(f"/admin/searchapp/indexjob/{job.pk}/change/").content.decode()
+    assert "store 30 · parse 12 · embed 3" in detail
+
+
 def test_oversized_uploads_are_refused(staff, upload_dir, settings):
     settings.MATHSEARCH_MAX_UPLOAD_BYTES = 10
     response = staff.post(UPLOAD, {"file": latex_file(["x^2 + y^2 + z^2"]), "format": "latex", "corpus": "c"})
