@@ -1,6 +1,7 @@
 import numpy as np
+import pytest
 
-from ml.retrieval.shortlist import approximate_scores, shortlist
+from ml.retrieval.shortlist import BITMAP_RANGE, approximate_scores, shortlist
 
 POSTINGS = {  # centroid → formula ids with a node there
     0: np.array([10, 11]),
@@ -30,7 +31,8 @@ def test_shortlist_keeps_the_best_formulas():
     assert sorted(shortlist(probes, POSTINGS, 5).tolist()) == [10, 11, 12]
 
 
-def test_ids_far_apart_are_scored_like_close_ones():
-    far = {0: np.array([10, 5_000_000]), 1: np.array([5_000_000])}
-    formulas, scores = approximate_scores([(0, 0, 0.9), (1, 1, 0.5)], far)
-    assert formulas.tolist() == [10, 5_000_000] and np.allclose(scores, [0.9, 1.4])
+@pytest.mark.parametrize("far_id", [5_000_000, BITMAP_RANGE + 10], ids=["bitmap", "sorted"])
+def test_ids_far_apart_are_scored_like_close_ones(far_id):
+    far = {0: np.array([10, far_id], dtype="<u4"), 1: np.array([far_id], dtype="<u4"), 2: np.array([], dtype="<u4")}
+    formulas, scores = approximate_scores([(0, 0, 0.9), (1, 1, 0.5), (1, 2, 0.7)], far)
+    assert formulas.tolist() == [10, far_id] and np.allclose(scores, [0.9, 1.4])
