@@ -6,7 +6,7 @@ binary rows hold bytea as bytes.
 from __future__ import annotations
 
 import psycopg
-from django.db import connection
+from django.db import connections
 from django.db.models.expressions import RawSQL
 
 
@@ -17,8 +17,9 @@ def id_array(ids) -> RawSQL:
 
 
 def binary_rows(values) -> list[tuple]:
-    """The rows of a `values_list` queryset."""
+    """The rows of a `values_list` queryset, read from the database the router chose for it (a search replica)."""
     sql, params = values.query.sql_with_params()
+    connection = connections[values.db]
     connection.ensure_connection()
     binary = psycopg.Cursor(connection.connection)  # server-side binding: Django's client cursors can't read binary
     binary.format = psycopg.pq.Format.BINARY
