@@ -272,12 +272,8 @@ class CodebookState(models.Model):
     loaded_at = models.DateTimeField(auto_now=True)
 
 
-class PostingList(models.Model):
-    """Formulas of a corpus with a node assigned to centroid `centroid`: packed little-endian uint32 ids.
-
-    One row per centroid: a job's appended postings (`PendingPosting`) are merged in when it ends, so a query
-    reads one blob per probed centroid instead of thousands of rows.
-    """
+class PostingRows(models.Model):
+    """Formulas of a corpus with a node assigned to centroid `centroid`: packed little-endian uint32 ids."""
 
     class Representation(models.TextChoices):
         SLG = "slg"
@@ -289,21 +285,25 @@ class PostingList(models.Model):
     formula_ids = models.BinaryField()
 
     class Meta:
+        abstract = True
+
+
+class PostingList(PostingRows):
+    """One row per centroid: a job's appended postings (`PendingPosting`) are merged in when it ends, so a query
+    reads one blob per probed centroid instead of thousands of rows.
+    """
+
+    class Meta:
         indexes = [models.Index(fields=["representation", "centroid", "corpus"], name="postinglist_lookup")]
 
 
-class PendingPosting(models.Model):
+class PendingPosting(PostingRows):
     """Postings an indexing chunk appended (one row per centroid it touched) and its job has not merged yet.
 
     Searches read them beside `PostingList`, so a formula is found as soon as its chunk is stored. Kept in a
     table of their own because a job appends millions of small rows that merging deletes: here they leave
     an empty table to shrink (`searchapp.indexing.postings.merge_postings`), not dead space in the index.
     """
-
-    corpus = models.ForeignKey(Corpus, on_delete=models.CASCADE)
-    representation = models.CharField(max_length=3, choices=PostingList.Representation.choices)
-    centroid = models.PositiveIntegerField()
-    formula_ids = models.BinaryField()
 
     class Meta:
         indexes = [models.Index(fields=["representation", "centroid", "corpus"], name="pendingposting_lookup")]

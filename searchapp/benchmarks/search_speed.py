@@ -18,14 +18,14 @@ from django.db import connection
 from ml.data.topic_latex import read_topic_latex
 from ml.formula import ParseError
 from ml.retrieval.fusion import DEFAULT_FUSION, fuse
-from ml.retrieval.maxsim import maxsim_stacked
 from searchapp.benchmarks.arqmath1 import TOPICS
 from searchapp.benchmarks.bench_corpus import bench_corpus, write_slt_tsv
 from searchapp.indexing.actions import start_index_job
+from searchapp.indexing.iterables import chunks
 from searchapp.indexing.pipeline import run_job
 from searchapp.models import Formula, IndexJob
 from searchapp.search.query import parse_queries
-from searchapp.vectors import decode_stacked
+from searchapp.search.scoring import decode, score
 
 CORPUS = "bench"
 QUERY_COUNT = 200
@@ -125,31 +125,19 @@ def exhaustive_overlap(top: dict[str, list[int]], k: int = 10) -> tuple[float, l
     approximate = [dict.fromkeys(ids, -np.inf) for ids in top.values()]
     milliseconds = [0.0] * len(queries)
     rows = Formula.objects.filter(corpus__name=CORPUS).values_list("id", "slg_matrix", "opg_matrix")
-    for chunk in _chunks(rows.iterator(chunk_size=EXHAUSTIVE_CHUNK), EXHAUSTIVE_CHUNK):
+    for chunk in chunks(rows.iterator(chunk_size=EXHAUSTIVE_CHUNK), EXHAUSTIVE_CHUNK):
         ids = np.array([row[0] for row in chunk])
-        slg, slg_sizes = decode_stacked([row[1] for row in chunk])
-        opg, opg_sizes = decode_stacked([row[2] for row in chunk])
+        decoded = {"slg": decode([row[1] for row in chunk]), "opg": decode([row[2] for row in chunk])}
         for i, query in enumerate(queries):
             started = time.perf_counter()
-            exact = fuse(maxsim_stacked(query["slg"], slg, slg_sizes) / max(len(query["slg"]), 1),
-                         maxsim_stacked(query["opg"], opg, opg_sizes) / max(len(query["opg"]), 1), DEFAULT_FUSION)
+            parts = score(query, decoded)  # the search's own exact scoring, over every formula
+            exact = fuse(parts["slg"], parts["opg"], DEFAULT_FUSION)
             best[i] = np.sort(np.concatenate([best[i], exact]))[-k:]
             milliseconds[i] += (time.perf_counter() - started) * 1000
             for position in np.flatnonzero(np.isin(ids, list(approximate[i]))):
                 approximate[i][int(ids[position])] = exact[position]
     overlaps = [sum(score >= kth[0] - 1e-4 for score in found.values()) / k for kth, found in zip(best, approximate)]
     return (float(np.mean(overlaps)) if overlaps else 0.0), milliseconds
-
-
-def _chunks(rows, size: int):
-    chunk = []
-    for row in rows:
-        chunk.append(row)
-        if len(chunk) == size:
-            yield chunk
-            chunk = []
-    if chunk:
-        yield chunk
 
 
 def benchmark(data_dir: Path, count: int, options: dict, wiki_file: Path | None = None,
