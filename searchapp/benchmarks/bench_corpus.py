@@ -16,9 +16,9 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ml.formula import ParseError, parse, to_slt_string, tree_from_slt_string
+from ml.formula import ParseError, to_slt_string, tree_from_slt_string
 from ml.formula.augment import substitute_variables
-from ml.training.corpus import CorpusFormula, read_corpus, read_thread_formulas, read_wiki
+from ml.training.corpus import CorpusFormula, parse_formula, read_corpus, read_thread_formulas, read_wiki
 from searchapp.benchmarks.arqmath1 import JUDGED
 
 THREADS = Path("arqmath/threads-mathdowsers")
@@ -61,7 +61,7 @@ def bench_corpus(data_dir: Path, count: int, wiki_file: Path | None = None, seed
             if len(chosen) >= count:
                 break
             before, read_count = len(chosen), 0
-            formulas = ((formula.text, formula.kind) for formula in read())
+            formulas = iter(read())
             while len(chosen) < count and (batch := list(itertools.islice(formulas, _batch_size(count - len(chosen))))):
                 read_count += len(batch)
                 for slt in pool.map(_slt_of, batch, chunksize=PARSE_CHUNK):
@@ -94,9 +94,8 @@ def _batch_size(missing: int) -> int:
     return min(max(2 * missing, 1000), 50_000)
 
 
-def _slt_of(formula: tuple[str, str]) -> str | None:
-    text, notation = formula
-    try:
-        return to_slt_string(parse(text, notation).slt)
+def _slt_of(formula: CorpusFormula) -> str | None:
+    try:  # `parse_formula` reads an SLT string without deriving the operator tree the benchmark would discard
+        return to_slt_string(parse_formula(formula).slt)
     except ParseError:
         return None
