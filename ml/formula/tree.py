@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from functools import cached_property
 
 NODE_TYPES = ("N", "V", "C", "F", "T", "M", "U", "O", "E", "*")
 """Node type letters; `E` marks an error/unknown node, `*` a bare operator symbol of an SLT."""
@@ -61,9 +62,10 @@ class Tree:
     def labels(self) -> list[str]:
         return [node.label for node in self._order]
 
-    @property
-    def edges(self) -> list[tuple[int, int, str]]:
-        """(parent index, child index, edge label) for every parent→child edge.
+    @cached_property
+    def edges(self) -> tuple[tuple[int, int, str], ...]:
+        """(parent index, child index, edge label) for every parent→child edge; walked once per tree, since
+        indexing reads them three times (structure terms, both graphs).
 
         Indices come from walking the tree, not from node identity: equal sub-trees may share one
         immutable `Node` object (the OPT builder reuses them), and each occurrence is its own node.
@@ -77,7 +79,7 @@ class Tree:
                 edges.append((parent, index, label))
             stack.extend((child, index, edge) for edge, child in reversed(node.children))
             index += 1
-        return edges
+        return tuple(edges)
 
     def __len__(self) -> int:
         return len(self._order)

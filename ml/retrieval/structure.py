@@ -19,6 +19,7 @@ candidate's ~100 terms about a 1-in-1,000 event, on one term.
 from __future__ import annotations
 
 import zlib
+from functools import lru_cache
 
 import numpy as np
 
@@ -33,11 +34,18 @@ _HASH_MASK = (1 << (31 - _KIND_BITS - _SIZE_BITS)) - 1
 
 
 _KIND_INDEX = {kind: index for index, kind in enumerate(KINDS)}
+_KIND_CRC = {kind: zlib.crc32(f"{kind}\x1f".encode()) for kind in KINDS}
+"""CRC-32 of each kind's prefix: continuing it over the text hashes `kind␟text` without building that string."""
 
 
 def term(kind: str, text: str, size: int = 0) -> int:
-    digest = zlib.crc32(f"{kind}\x1f{text}".encode()) & _HASH_MASK
+    digest = zlib.crc32(text.encode(), _KIND_CRC[kind]) & _HASH_MASK
     return (digest << (_KIND_BITS + _SIZE_BITS)) | ((size if size < MAX_SIZE else MAX_SIZE) << _KIND_BITS) | _KIND_INDEX[kind]
+
+
+_common_term = lru_cache(maxsize=1 << 16)(term)
+"""`term` for the kinds whose texts recur across formulas (symbols, pairs, paths, operators): indexing a million
+formulas hashes ~200 terms each, most of them seen before."""
 
 
 def kinds_of(terms: np.ndarray) -> np.ndarray:
@@ -70,7 +78,7 @@ def subtree_terms(terms: np.ndarray) -> np.ndarray:
 def structure_terms(slt: Tree, opt: Tree | None) -> np.ndarray:
     """The formula's distinct terms, sorted, as int32 (the OPT kinds are absent without an OPT)."""
     terms = set(_slt_pairs(slt))
-    terms.update(term("symbol", label) for label in slt.labels)
+    terms.update(_common_term("symbol", label) for label in slt.labels)
     if opt is not None:
         terms.update(_opt_paths(opt))
         terms.update(_opt_subtrees(opt))
@@ -87,7 +95,7 @@ def _slt_pairs(slt: Tree) -> set[int]:
         frontier = [(ancestor, "")]
         for _ in range(PAIR_WINDOW):
             frontier = [(child, path + edge) for node, path in frontier for child, edge in children.get(node, ())]
-            pairs.update(term("pair", f"{labels[ancestor]}\t{labels[node]}\t{path}") for node, path in frontier)
+            pairs.update(_common_term("pair", f"{labels[ancestor]}\t{labels[node]}\t{path}") for node, path in frontier)
     return pairs
 
 
@@ -103,8 +111,8 @@ def _opt_paths(opt: Tree) -> set[int]:
                 break
             node, edge = parents[node]
             text += f"/{edge}{labels[node]}"
-            paths.add(term("path", labels[leaf] + text, length))
-            paths.add(term("unified_path", _unified(labels[leaf]) + text, length))
+            paths.add(_common_term("path", labels[leaf] + text, length))
+            paths.add(_common_term("unified_path", _unified(labels[leaf]) + text, length))
     return paths
 
 
@@ -132,6 +140,6 @@ def _opt_subtrees(opt: Tree) -> set[int]:
         size = 1 + sum(size for _, _, size in children)
         seen[id(node)] = (zlib.crc32(text.encode()) if children else zlib.crc32(node.label.encode()), size)
         if children:
-            terms.add(term("operator", node.label))
+            terms.add(_common_term("operator", node.label))
             terms.add(term("subtree", text, size))
     return terms

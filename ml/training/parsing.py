@@ -110,7 +110,7 @@ def _read(path: Path) -> tuple[list[Graphs], Counter[str]]:
 
 
 def _flatten(tree: Tree) -> FlatTree:
-    return tree.kind, tree.labels, tree.edges
+    return tree.kind, tree.labels, list(tree.edges)
 
 
 def _unflatten(flat: FlatTree) -> Tree:

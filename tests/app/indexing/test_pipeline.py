@@ -165,7 +165,7 @@ def test_a_worker_process_runs_the_job(celery_worker_process, tmp_path):
         time.sleep(0.5)
         job.refresh_from_db()
     assert job.state == "done", job.message
-    assert job.timings["parse"] > 0 and job.timings["embed"] > 0
+    assert job.timings["parse"] > 0 and job.timings["embed"] > 0 and job.timings["merge"] > 0
     assert Formula.objects.filter(corpus__name="via-worker").count() == 7
 
 

@@ -17,7 +17,7 @@ from ml.formula.slt_string import looks_like_slt_string
 ])
 def test_reads_labels_and_edges(text, labels, edges):
     tree = tree_from_slt_string(text)
-    assert (tree.labels, tree.edges) == (labels, edges)
+    assert (tree.labels, list(tree.edges)) == (labels, edges)
     assert to_slt_string(tree) == text
 
 
