@@ -1,13 +1,15 @@
 """The model's codebook in the centroid tables, loaded once per database; stored postings refer to its rows."""
 from __future__ import annotations
 
+import numpy as np
 from django.db import connection, transaction
 
+from ml.retrieval.codebook import REPRESENTATIONS
 from searchapp.embedding import get_codebook
 from searchapp.indexing.iterables import chunks
 from searchapp.indexing.postings import merge_postings, store_postings
 from searchapp.models import CodebookState, Formula, OpgCentroid, PendingPosting, PostingList, SlgCentroid
-from searchapp.vectors import decode_matrix, vector_literal
+from searchapp.vectors import ID_DTYPE, decode_matrix, vector_literal
 
 CENTROID_MODELS = {"slg": SlgCentroid, "opg": OpgCentroid}
 CODEBOOK_LOCK = 7_400_001
@@ -18,10 +20,12 @@ class CodebookMismatch(RuntimeError):
     """The stored postings were made with another codebook (another model) than the one loaded now."""
 
 
-def ensure_codebook_loaded() -> None:
+def ensure_codebook_loaded(repost: bool = False) -> None:
     """Load this process's codebook into the centroid tables unless they already hold it.
 
-    Replacing a codebook would orphan the stored postings, so that is refused while any exist.
+    Replacing a codebook would orphan the stored postings, so that is refused while any exist, unless `repost`:
+    then the postings are dropped and every stored formula is posted again from its stored node matrices (what
+    `build_codebook --from-index` does after fitting a codebook to the index; nothing is parsed or embedded).
     """
     codebook = get_codebook()
     with transaction.atomic(), connection.cursor() as cursor:
@@ -29,10 +33,14 @@ def ensure_codebook_loaded() -> None:
         state = CodebookState.objects.first()
         if state and state.fingerprint == codebook.fingerprint:
             return
-        if PostingList.objects.exists() or PendingPosting.objects.exists():
+        if repost:
+            PostingList.objects.all().delete()
+            PendingPosting.objects.all().delete()
+        elif PostingList.objects.exists() or PendingPosting.objects.exists():
             raise CodebookMismatch(
                 f"the index was built with codebook {state.fingerprint if state else '?'} but the model's codebook is "
-                f"{codebook.fingerprint}: index every corpus again with this model (`python manage.py reindex --sync`)")
+                f"{codebook.fingerprint}: index every corpus again with this model (`python manage.py reindex --sync`),"
+                " or, if the codebook was just refitted to this index, restart this process")
         for representation, model in CENTROID_MODELS.items():
             model.objects.all().delete()
             rows = codebook.centroids[representation]
@@ -53,3 +61,35 @@ def _post_stored_formulas(cursor) -> None:
             store_postings(cursor, corpus_id, [(formula_id, {"slg": decode_matrix(slg), "opg": decode_matrix(opg)})
                                                for formula_id, slg, opg in chunk])
         merge_postings(corpus_id)
+
+
+def index_postings() -> dict[str, int]:
+    """Postings stored per representation (merged and pending): what a codebook fitted to the index is sized by."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"SELECT representation, sum(octet_length(formula_ids)) / {ID_DTYPE.itemsize} FROM ("
+            f" SELECT representation, formula_ids FROM {PostingList._meta.db_table} UNION ALL"
+            f" SELECT representation, formula_ids FROM {PendingPosting._meta.db_table}) AS rows GROUP BY representation")
+        return {representation: int(count) for representation, count in cursor.fetchall()}
+
+
+def stored_node_sample(nodes: int, seed: int = 0) -> dict[str, np.ndarray]:
+    """Up to `nodes` node vectors per representation, from stored formulas drawn at random (as stored: int4)."""
+    total = Formula.objects.count()
+    if not total:
+        return {representation: np.zeros((0, 0), dtype=np.float32) for representation in REPRESENTATIONS}
+    per_formula = max(1.0, sum(index_postings().values()) / len(REPRESENTATIONS) / total)
+    percent = min(100.0, 100.0 * 1.5 * nodes / per_formula / total)  # 1.5: postings count a node's centroid once
+    matrices: dict[str, list[np.ndarray]] = {representation: [] for representation in REPRESENTATIONS}
+    with connection.cursor() as cursor:
+        cursor.execute(f"SELECT slg_matrix, opg_matrix FROM {Formula._meta.db_table}"
+                       " TABLESAMPLE SYSTEM (%s) REPEATABLE (%s)", [percent, seed])
+        for slg, opg in cursor.fetchall():
+            matrices["slg"].append(decode_matrix(slg))
+            matrices["opg"].append(decode_matrix(opg))
+    generator = np.random.default_rng(seed)
+    sample = {}
+    for representation, parts in matrices.items():
+        stacked = np.concatenate(parts) if parts else np.zeros((0, 0), dtype=np.float32)
+        sample[representation] = stacked[generator.permutation(len(stacked))[:nodes]]
+    return sample

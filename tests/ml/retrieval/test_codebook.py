@@ -7,6 +7,7 @@ from ml.retrieval.codebook import (
     load_codebook,
     make_codebook,
     save_codebook,
+    side_for,
     spherical_kmeans,
 )
 
@@ -83,3 +84,8 @@ def test_centroids_must_split_evenly_into_cells():
     with pytest.raises(CodebookError, match="5 centroids do not split evenly into 2 cells"):
         make_codebook({"slg": np.eye(5, dtype=np.float32), "opg": np.eye(5, dtype=np.float32)},
                       {"slg": np.eye(5, dtype=np.float32)[:2], "opg": np.eye(5, dtype=np.float32)[:1]})
+
+
+@pytest.mark.parametrize(("postings", "side"), [(0, 64), (4_000_000, 64), (14_000_000, 128), (60_000_000, 256)])
+def test_a_codebook_fitted_to_an_index_keeps_posting_lists_near_a_thousand(postings, side):
+    assert side_for(postings) == side
