@@ -1,10 +1,13 @@
-"""Health of the parts the site depends on: the database, its pgvector extension and the broker."""
+"""Health of the parts the site depends on: the database, its pgvector extension, the broker, and the search
+replica when one is configured."""
 from __future__ import annotations
 
 import redis
 from django.conf import settings
-from django.db import connection
+from django.db import connection, connections
 from django.db.utils import Error as DatabaseError
+
+from searchapp.search.database import REPLICA
 
 
 def check_database() -> tuple[bool, str]:
@@ -37,6 +40,20 @@ def check_broker() -> tuple[bool, str]:
         client.close()
 
 
+def check_replica() -> tuple[bool, str]:
+    """The search replica answers; its detail says whether it is a standby and how far its replay is behind (a
+    lagging replica serves an index without the formulas indexed since)."""
+    try:
+        with connections[REPLICA].cursor() as cursor:
+            cursor.execute("SELECT pg_is_in_recovery(), extract(epoch FROM now() - pg_last_xact_replay_timestamp())")
+            standby, lag = cursor.fetchone()
+    except DatabaseError as error:
+        return False, _first_line(error)
+    if not standby:
+        return True, "answers, but is not a standby: searches read a primary"
+    return True, "standby, nothing replayed yet" if lag is None else f"standby, last transaction replayed {float(lag):.1f} s ago"
+
+
 class BrokerUnavailable(Exception):
     """The broker does not answer, so no task can be queued; the message is one line that names it."""
 
@@ -57,9 +74,13 @@ CHECKS = {"database": check_database, "vector": check_vector, "broker": check_br
 
 def health_report() -> dict:
     """`{"status": "ok"|"down", "checks": {name: {"ok": bool, "detail": str}}, "down": [names]}`."""
-    checks = {name: dict(zip(("ok", "detail"), check())) for name, check in CHECKS.items()}
+    checks = {name: dict(zip(("ok", "detail"), check())) for name, check in _checks().items()}
     down = [name for name, result in checks.items() if not result["ok"]]
     return {"status": "down" if down else "ok", "checks": checks, "down": down}
+
+
+def _checks() -> dict:
+    return CHECKS | {"replica": check_replica} if REPLICA in settings.DATABASES else CHECKS
 
 
 def _first_line(error: Exception) -> str:

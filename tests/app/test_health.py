@@ -4,6 +4,7 @@ import subprocess
 import sys
 
 import pytest
+from django.db import connections
 
 from tests.conftest import REPO
 
@@ -58,3 +59,14 @@ def test_unreachable_database_gives_one_line_and_nonzero_exit():
     assert result.returncode == 3
     assert result.stderr.startswith("cannot reach the database:")
     assert "Traceback" not in result.stderr
+
+
+@pytest.mark.django_db
+def test_healthcheck_checks_a_configured_replica_and_names_it_when_down():
+    primary = connections["default"].settings_dict
+    url = f"postgresql://{primary['USER']}:@/{primary['NAME']}?host={primary['HOST']}&port={primary['PORT']}"
+    up = run_manage("healthcheck", DATABASE_REPLICA_URL=url)
+    assert up.returncode == 0, up.stdout + up.stderr
+    assert json.loads(up.stdout)["checks"]["replica"]["detail"] == "answers, but is not a standby: searches read a primary"
+    down = run_manage("healthcheck", DATABASE_REPLICA_URL="postgres://nobody@127.0.0.1:1/none")
+    assert down.returncode == 1 and json.loads(down.stdout)["down"] == ["replica"]
