@@ -7,11 +7,14 @@ from django.db import connection, transaction
 from ml.retrieval.codebook import REPRESENTATIONS
 from searchapp.embedding import get_codebook
 from searchapp.indexing.iterables import chunks
-from searchapp.indexing.postings import merge_postings, store_postings
+from searchapp.indexing.postings import merge_postings, store_postings, vacuum_postings
 from searchapp.models import CodebookState, Formula, OpgCentroid, PendingPosting, PostingList, SlgCentroid
 from searchapp.vectors import ID_DTYPE, decode_matrix, vector_literal
 
 CENTROID_MODELS = {"slg": SlgCentroid, "opg": OpgCentroid}
+POSTING_CHUNK = 10_000
+"""Stored formulas posted at a time: fewer, longer pending rows to merge (a 16,384-centroid codebook spreads a chunk
+over up to 32,768 rows), for ~70 MB of decoded vectors."""
 CODEBOOK_LOCK = 7_400_001
 """pg_advisory_xact_lock key: one process at a time loads the codebook."""
 
@@ -51,13 +54,15 @@ def ensure_codebook_loaded(repost: bool = False) -> None:
         _post_stored_formulas(cursor)
         CodebookState.objects.all().delete()
         CodebookState.objects.create(fingerprint=codebook.fingerprint)
+    if repost:
+        vacuum_postings()
 
 
 def _post_stored_formulas(cursor) -> None:
     """Post formulas stored before any codebook was loaded (an index upgraded from node patterns)."""
     for corpus_id in Formula.objects.values_list("corpus_id", flat=True).distinct():
         rows = Formula.objects.filter(corpus_id=corpus_id).values_list("id", "slg_matrix", "opg_matrix")
-        for chunk in chunks(rows.iterator(chunk_size=2000), 2000):
+        for chunk in chunks(rows.iterator(chunk_size=2000), POSTING_CHUNK):
             store_postings(cursor, corpus_id, [(formula_id, {"slg": decode_matrix(slg), "opg": decode_matrix(opg)})
                                                for formula_id, slg, opg in chunk])
         merge_postings(corpus_id)

@@ -60,6 +60,16 @@ def merge_postings(corpus_id: int) -> None:
     _shrink_pending()
 
 
+def vacuum_postings() -> None:
+    """Give back the space of posting lists rewritten wholesale (a codebook refitted to the index rewrites them all)
+    and of the emptied pending table; outside a transaction only, as `_shrink_pending`."""
+    if connection.in_atomic_block:
+        return
+    with connection.cursor() as cursor:
+        cursor.execute("VACUUM searchapp_postinglist")
+    _shrink_pending()
+
+
 def _shrink_pending() -> None:
     """Give the emptied pending table's space back: VACUUM truncates its empty pages, and its index is rebuilt
     small without blocking other jobs' appends. Neither runs inside a transaction; inside a caller's, autovacuum
