@@ -59,7 +59,8 @@ def ensure_codebook_loaded(repost: bool = False) -> None:
 
 
 def _post_stored_formulas(cursor) -> None:
-    """Post formulas stored before any codebook was loaded (an index upgraded from node patterns)."""
+    """Post every stored formula under the codebook just loaded: an index upgraded from node patterns, or one whose
+    codebook was refitted (`repost`)."""
     for corpus_id in Formula.objects.values_list("corpus_id", flat=True).distinct():
         rows = Formula.objects.filter(corpus_id=corpus_id).values_list("id", "slg_matrix", "opg_matrix")
         for chunk in chunks(rows.iterator(chunk_size=2000), POSTING_CHUNK):
@@ -84,7 +85,8 @@ def stored_node_sample(nodes: int, seed: int = 0) -> dict[str, np.ndarray]:
     if not total:
         return {representation: np.zeros((0, 0), dtype=np.float32) for representation in REPRESENTATIONS}
     per_formula = max(1.0, sum(index_postings().values()) / len(REPRESENTATIONS) / total)
-    percent = min(100.0, 100.0 * 1.5 * nodes / per_formula / total)  # 1.5: postings count a node's centroid once
+    # 1.5 × the formulas needed: a formula has more nodes than postings (nodes sharing a centroid post it once)
+    percent = min(100.0, 100.0 * 1.5 * nodes / per_formula / total)
     matrices: dict[str, list[np.ndarray]] = {representation: [] for representation in REPRESENTATIONS}
     with connection.cursor() as cursor:
         cursor.execute(f"SELECT slg_matrix, opg_matrix FROM {Formula._meta.db_table}"
