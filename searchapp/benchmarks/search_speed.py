@@ -23,7 +23,7 @@ from searchapp.benchmarks.bench_corpus import bench_corpus, write_slt_tsv
 from searchapp.indexing.actions import start_index_job
 from searchapp.indexing.iterables import chunks
 from searchapp.indexing.pipeline import run_job
-from searchapp.models import Formula, IndexJob
+from searchapp.models import Formula, IndexJob, SlgCentroid
 from searchapp.search.query import parse_queries
 from searchapp.search.scoring import decode, score
 
@@ -163,4 +163,5 @@ def benchmark(data_dir: Path, count: int, options: dict, wiki_file: Path | None 
         "overlap_at_10": round(overlap, 4), "overlap_queries": list(sample),
         "exhaustive_p50_ms": round(exhaustive_p50, 1), "speedup_p50": round(exhaustive_p50 / p50, 2),
         "load_average": [round(load_before, 2), round(os.getloadavg()[0], 2)], **index, **index_size(),
+        "codebook_centroids": SlgCentroid.objects.count(),
     }

@@ -25,6 +25,7 @@ def test_a_collection_within_one_shortlist_is_searched_exactly_and_its_index_is_
     assert not built["reused"] and built["sources"] == {"arqmath_judged": 150, "variants": 0}
     assert built["index_seconds"] > 0 and built["index_formulas_per_s"] > 0 and built["index_timings"]["embed"] > 0
     assert built["table_bytes"]["searchapp_formula"] > 0 and built["postings"] > 0
+    assert built["codebook_centroids"] == 64 * 64  # the shipped codebook: a small index keeps it
     assert 0 < built["index_bytes_per_formula"] < built["all_bytes_per_formula"]
 
     reused, progress = _bench(shared_data, "--reuse", "--drop")
