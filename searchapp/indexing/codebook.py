@@ -58,6 +58,22 @@ def ensure_codebook_loaded(repost: bool = False) -> None:
         vacuum_postings()
 
 
+def require_loaded_codebook(cursor) -> None:
+    """Inside a chunk's transaction: wait out a codebook being loaded, then refuse to post under another one.
+
+    A job that was running when `build_codebook --from-index` refitted the codebook still assigns nodes with the
+    codebook it started with; its chunks would post to centroid numbers that now mean other centroids. The shared
+    lock orders each chunk before or after the refit's transaction (which holds the exclusive one), and a chunk
+    after it fails the job cleanly, with nothing of it stored, to be resumed by a restarted worker.
+    """
+    cursor.execute("SELECT pg_advisory_xact_lock_shared(%s)", [CODEBOOK_LOCK])
+    state = CodebookState.objects.first()
+    fingerprint = get_codebook().fingerprint
+    if state is None or state.fingerprint != fingerprint:
+        raise CodebookMismatch(f"the index's codebook changed to {state.fingerprint if state else '?'} while this job "
+                               f"ran with {fingerprint}: restart the worker and resume the job")
+
+
 def _post_stored_formulas(cursor) -> None:
     """Post every stored formula under the codebook just loaded: an index upgraded from node patterns, or one whose
     codebook was refitted (`repost`)."""

@@ -26,7 +26,7 @@ from ml.text.encoder import dense_threads
 from ml.text.fusion import post_vector
 from ml.text.posts import body_span, post_text
 from searchapp.embedding import embed_graphs, get_fusion, node_labels
-from searchapp.indexing.codebook import CodebookMismatch, ensure_codebook_loaded
+from searchapp.indexing.codebook import CodebookMismatch, ensure_codebook_loaded, require_loaded_codebook
 from searchapp.indexing.iterables import chunks
 from searchapp.indexing.postings import merge_postings, store_postings
 from searchapp.models import Corpus, IndexJob, Occurrence, Post, slg_matrices
@@ -186,6 +186,8 @@ def store_chunk(job_id: int, prepared: PreparedChunk) -> None:
     """Store a prepared chunk and advance the job's counters in the same transaction."""
     outcome = prepared.outcome
     with transaction.atomic():
+        with connection.cursor() as cursor:
+            require_loaded_codebook(cursor)
         job = IndexJob.objects.select_for_update().get(pk=job_id)
         posts, refused = _timed(outcome, "store", _store_posts, job.corpus, prepared.records, prepared.texts)
         for line, message in refused.items():

@@ -226,3 +226,17 @@ def test_long_empty_foreign_and_broken_pages_are_indexed_not_failed(tmp_path):
     assert formula.context is not None and np.allclose(formula.context, long_post.embedding, atol=1e-2)
     assert Post.objects.get(source_id="4").embedding is not None
     assert Post.objects.get(source_id="3").body.startswith("Comment: Try")  # no text of its own, only a comment
+
+
+def test_a_chunk_prepared_before_the_codebook_was_refitted_is_not_stored(index_file, tmp_path):
+    index_file()
+    path = tmp_path / "more.txt"
+    path.write_text("q^2 + 1\n")
+    job = start_index_job(path, "latex", "test", enqueue=False)
+    prepared = pipeline.prepare_chunk(job.corpus, list(pipeline.read_records(path, "latex")))
+    CodebookState.objects.update(fingerprint="0123456789abcdef")  # another process refitted it meanwhile
+    with pytest.raises(CodebookMismatch, match="changed to 0123456789abcdef while this job ran.*restart the worker"):
+        pipeline.store_chunk(job.pk, prepared)
+    assert not Formula.objects.filter(latex="q^2 + 1").exists()
+    job.refresh_from_db()
+    assert job.cursor == 0
