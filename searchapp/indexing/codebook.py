@@ -30,10 +30,10 @@ def ensure_codebook_loaded(repost: bool = False) -> None:
     then the postings are dropped and every stored formula is posted again from its stored node matrices (what
     `build_codebook --from-index` does after fitting a codebook to the index; nothing is parsed or embedded).
     """
-    codebook = get_codebook()
     with transaction.atomic(), connection.cursor() as cursor:
         cursor.execute("SELECT pg_advisory_xact_lock(%s)", [CODEBOOK_LOCK])
         state = CodebookState.objects.first()
+        codebook = _current_codebook(state)
         if state and state.fingerprint == codebook.fingerprint:
             return
         if repost:
@@ -42,8 +42,7 @@ def ensure_codebook_loaded(repost: bool = False) -> None:
         elif PostingList.objects.exists() or PendingPosting.objects.exists():
             raise CodebookMismatch(
                 f"the index was built with codebook {state.fingerprint if state else '?'} but the model's codebook is "
-                f"{codebook.fingerprint}: index every corpus again with this model (`python manage.py reindex --sync`),"
-                " or, if the codebook was just refitted to this index, restart this process")
+                f"{codebook.fingerprint}: index every corpus again with this model (`python manage.py reindex --sync`)")
         for representation, model in CENTROID_MODELS.items():
             model.objects.all().delete()
             rows = codebook.centroids[representation]
@@ -59,19 +58,29 @@ def ensure_codebook_loaded(repost: bool = False) -> None:
 
 
 def require_loaded_codebook(cursor) -> None:
-    """Inside a chunk's transaction: wait out a codebook being loaded, then refuse to post under another one.
+    """Inside a chunk's transaction, before its nodes are assigned: wait out a codebook being loaded, then post only
+    under the codebook the index holds.
 
-    A job that was running when `build_codebook --from-index` refitted the codebook still assigns nodes with the
-    codebook it started with; its chunks would post to centroid numbers that now mean other centroids. The shared
-    lock orders each chunk before or after the refit's transaction (which holds the exclusive one), and a chunk
-    after it fails the job cleanly, with nothing of it stored, to be resumed by a restarted worker.
+    A job running while `build_codebook --from-index` refits the codebook would otherwise assign nodes with the
+    codebook it started with, to centroid numbers that now mean other centroids. The shared lock orders each chunk
+    before or after the refit's transaction (which holds the exclusive one); a chunk after it reads the refitted
+    codebook from the model folder and goes on. One that cannot (the index holds another model's codebook) fails
+    the job with nothing of the chunk stored.
     """
     cursor.execute("SELECT pg_advisory_xact_lock_shared(%s)", [CODEBOOK_LOCK])
     state = CodebookState.objects.first()
-    fingerprint = get_codebook().fingerprint
+    fingerprint = _current_codebook(state).fingerprint
     if state is None or state.fingerprint != fingerprint:
         raise CodebookMismatch(f"the index's codebook changed to {state.fingerprint if state else '?'} while this job "
-                               f"ran with {fingerprint}: restart the worker and resume the job")
+                               f"ran with {fingerprint}, and the model folder holds no codebook matching it")
+
+
+def _current_codebook(state: CodebookState | None):
+    """This process's codebook, read again from the model folder when the index holds another one: a refit
+    (`build_codebook --from-index`) rewrote the file after this process had read it."""
+    if state is not None and state.fingerprint != get_codebook().fingerprint:
+        get_codebook.cache_clear()
+    return get_codebook()
 
 
 def _post_stored_formulas(cursor) -> None:

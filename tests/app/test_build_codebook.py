@@ -11,6 +11,8 @@ from searchapp.indexing.codebook import index_postings
 from searchapp.models import CodebookState, Formula
 from tests.app.conftest import FORMULAS
 
+SHIPPED_MODEL_DIR = settings.MATHSEARCH_MODEL_DIR
+
 
 @pytest.fixture
 def model_copy(tmp_path):
@@ -70,3 +72,21 @@ def test_from_index_on_an_empty_index_is_a_clear_error(site_model_copy):
 def test_from_index_refuses_another_model(model_copy):
     with pytest.raises(CommandError, match="leave out --model and --corpus"):
         call_command("build_codebook", "--from-index", "--model", str(model_copy))
+
+
+@pytest.mark.django_db
+def test_a_worker_holding_the_old_codebook_reads_the_refitted_one_before_indexing(site_model_copy, index_file,
+                                                                                  settings):
+    formulas = [rf"x_{{{i}}}^{{{i + 1}}} + \frac{{a_{{{i}}}}}{{b + {i}}} = \sqrt{{y_{{{i}}}}}" for i in range(40)]
+    index_file(formulas)
+    shipped = get_codebook()
+    call_command("build_codebook", "--from-index", stdout=StringIO())
+    settings.MATHSEARCH_MODEL_DIR, refitted_dir = SHIPPED_MODEL_DIR, settings.MATHSEARCH_MODEL_DIR
+    get_codebook.cache_clear()
+    assert get_codebook().fingerprint == shipped.fingerprint  # this process still holds the codebook it started with
+    settings.MATHSEARCH_MODEL_DIR = refitted_dir  # …while the refit rewrote the file it reads
+    job = index_file(["q^2 + 1"], corpus="more", name="more.txt")
+    assert job.state == "done", job.message
+    assert get_codebook().fingerprint == CodebookState.objects.get().fingerprint != shipped.fingerprint
+    top = Formula.objects.search("q^2 + 1", k=1, fusion="f1").hits[0]
+    assert top.formula.latex == "q^2 + 1" and top.score == pytest.approx(1.0, abs=0.01)

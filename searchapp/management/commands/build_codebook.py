@@ -5,7 +5,8 @@ formulas of ../shared/data it was trained on) and saved as DIR/codebook.safetens
 
 `build_codebook --from-index` instead fits the site's codebook to the index it serves: sized by the rule of
 `ml.retrieval.codebook.side_for` from the postings stored, fitted on stored node vectors, and every stored
-formula posted again under it (running web and worker processes must then be restarted).
+formula posted again under it. Running workers read the new file before their next chunk; searches read the
+centroids from the database.
 """
 import itertools
 import time
@@ -83,7 +84,7 @@ class Command(BaseCommand):
             f"{path}: {side} × {side} centroids per representation for {max(postings.values()):,} postings, "
             f"fitted on {len(vectors['slg']):,} + {len(vectors['opg']):,} stored node vectors in "
             f"{fitted - started:.0f} s; the index posted again in {time.perf_counter() - fitted:.0f} s "
-            f"(fingerprint {codebook.fingerprint}). Restart running web and worker processes.")
+            f"(fingerprint {codebook.fingerprint}).")
 
     def _graphs(self, specs: list[str]) -> list:
         graphs, failed = [], 0
