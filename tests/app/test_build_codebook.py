@@ -52,6 +52,10 @@ def test_from_index_fits_the_codebook_to_the_index_and_posts_every_formula_again
     formulas = [rf"x_{{{i}}}^{{{i + 1}}} + \frac{{a_{{{i}}}}}{{b + {i}}} = \sqrt{{y_{{{i}}}}}" for i in range(40)]
     index_file(formulas)
     shipped = CodebookState.objects.get().fingerprint
+    checked = StringIO()
+    call_command("build_codebook", "--from-index", "--check", stdout=checked)
+    assert "on 4,096 centroids" in checked.getvalue() and "the rule gives 64 × 64 = 4,096" in checked.getvalue()
+    assert CodebookState.objects.get().fingerprint == shipped  # a check changes nothing
     out = StringIO()
     call_command("build_codebook", "--from-index", stdout=out)
     refitted = load_codebook(site_model_copy, dim=64)

@@ -22,6 +22,7 @@ from ml.retrieval.codebook import POSTINGS_PER_CENTROID, REPRESENTATIONS, Codebo
 from ml.training.corpus import parse_formula, read_corpus_spec, unique
 from searchapp.embedding import get_codebook
 from searchapp.indexing.codebook import ensure_codebook_loaded, index_postings, stored_node_sample
+from searchapp.models import SlgCentroid
 
 DATA = settings.BASE_DIR.parent / "shared" / "data" / "arqmath"
 DEFAULT_CORPORA = [f"{DATA}/arqmath1-task2-judged-formulas/visual_id_file.tsv:visual_ids",
@@ -42,14 +43,20 @@ class Command(BaseCommand):
                             help="fit the site's codebook to its index, sized from the postings, and post it again")
         parser.add_argument("--postings-per-centroid", type=int, default=POSTINGS_PER_CENTROID,
                             help="with --from-index: the mean posting list the codebook is sized for")
+        parser.add_argument("--check", action="store_true",
+                            help="with --from-index: say what the codebook holds now and what the rule gives; change "
+                                 "nothing")
 
-    def handle(self, *args, model, corpus, cells, per_cell, sample, seed, from_index, postings_per_centroid, **options):
+    def handle(self, *args, model, corpus, cells, per_cell, sample, seed, from_index, postings_per_centroid, check,
+               **options):
         torch.set_num_threads(settings.MATHSEARCH_TORCH_THREADS)
         if from_index:
             if model or corpus:
                 raise CommandError("--from-index fits the site's model (MATHSEARCH_MODEL_DIR) to its index: "
                                    "leave out --model and --corpus")
-            return self._fit_to_index(sample, seed, postings_per_centroid)
+            return self._fit_to_index(sample, seed, postings_per_centroid, check)
+        if check:
+            raise CommandError("--check goes with --from-index")
         model_dir = model or Path(settings.MATHSEARCH_MODEL_DIR)
         encoder = load_default_model(model_dir)
         graphs = self._graphs(corpus or DEFAULT_CORPORA)
@@ -63,13 +70,20 @@ class Command(BaseCommand):
         self.stdout.write(f"{path}: {cells} × {per_cell} centroids per representation from {len(graphs)} formulas "
                           f"in {time.perf_counter() - started:.0f} s (fingerprint {codebook.fingerprint})")
 
-    def _fit_to_index(self, sample: int, seed: int, per_centroid: int) -> None:
+    def _fit_to_index(self, sample: int, seed: int, per_centroid: int, check: bool) -> None:
         if per_centroid < 1:
             raise CommandError("--postings-per-centroid must be at least 1")
         postings = index_postings()
         if not postings:
             raise CommandError("the index holds no postings: index a corpus first")
         side = side_for(max(postings.values()), per_centroid)
+        if check:
+            centroids = SlgCentroid.objects.count()
+            self.stdout.write(
+                f"{max(postings.values()):,} postings a representation on {centroids:,} centroids "
+                f"({max(postings.values()) // max(centroids, 1):,} formulas a list); the rule gives {side} × {side} = "
+                f"{side * side:,} ({max(postings.values()) // (side * side):,} a list)")
+            return
         started = time.perf_counter()
         vectors = stored_node_sample(sample, seed)
         try:
