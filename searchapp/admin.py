@@ -76,9 +76,7 @@ class IndexJobAdmin(admin.ModelAdmin):
 
     @admin.display(description="formulas/s")
     def rate(self, job):
-        if not (job.started_at and job.finished_at and job.formulas_added):
-            return "–"
-        return f"{job.formulas_added / max((job.finished_at - job.started_at).total_seconds(), 1e-3):.0f}"
+        return f"{job.formulas_per_second:.0f}" if job.formulas_per_second and job.formulas_added else "–"
 
     @admin.display(description="seconds per stage")
     def stage_times(self, job):

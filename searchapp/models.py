@@ -10,6 +10,7 @@ from django.contrib.postgres.indexes import GinIndex
 from django.contrib.postgres.search import SearchVector, SearchVectorField
 from django.db import models
 from django.db.models import GeneratedField
+from django.utils import timezone
 from pgvector.django import HalfVectorField, HnswIndex
 
 from ml.ranking.features import Candidates
@@ -348,6 +349,20 @@ class IndexJob(models.Model):
 
     def __str__(self) -> str:
         return f"job {self.pk} {self.corpus} {self.state}"
+
+    @property
+    def seconds(self) -> float | None:
+        """How long the job ran (so far, while it runs); None before it starts."""
+        if self.started_at is None:
+            return None
+        return ((self.finished_at or timezone.now()) - self.started_at).total_seconds()
+
+    @property
+    def formulas_per_second(self) -> float | None:
+        """New formulas a second over a finished job's run; None before it finishes."""
+        if self.finished_at is None or self.started_at is None:
+            return None
+        return self.formulas_added / max(self.seconds, 1e-3)
 
 
 class Feedback(models.Model):

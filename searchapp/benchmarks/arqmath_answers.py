@@ -44,9 +44,9 @@ def index_pages(data_dir: Path, corpus: str = CORPUS, progress=print) -> dict:
         job = run_job(start_index_job(data_dir / PAGES, "mse_html", corpus, enqueue=False))
     if job is None:
         return {}
-    seconds = (job.finished_at - job.started_at).total_seconds() if job.finished_at and job.started_at else None
     return {"records": job.done, "failed": job.failed, "formulas": job.formulas_added,
-            "formula_errors": job.formula_errors, "seconds": seconds, "timings": job.timings}
+            "formula_errors": job.formula_errors, "seconds": job.seconds if job.finished_at else None,
+            "timings": job.timings}
 
 
 def judged_answers(qrels_paths: list[Path], answers: set[str]) -> tuple[dict, dict]:

@@ -68,8 +68,7 @@ def build_index(data_dir: Path, count: int, wiki_file: Path | None, progress=pri
 
 
 def recorded_build(job: IndexJob) -> dict:
-    seconds = (job.finished_at - job.started_at).total_seconds()
-    return {"index_seconds": round(seconds, 1), "index_formulas_per_s": round(job.formulas_added / seconds, 1),
+    return {"index_seconds": round(job.seconds, 1), "index_formulas_per_s": round(job.formulas_per_second, 1),
             "index_timings": job.timings, "built_at": job.finished_at.isoformat(timespec="seconds")}
 
 

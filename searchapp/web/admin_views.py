@@ -9,7 +9,6 @@ from django.contrib import admin
 from django.db.models import Count, Max, Q
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.utils import timezone
 
 from ml.evaluation.metrics import METRIC_LABELS
 from searchapp.feedback.qrels import query_id
@@ -94,7 +93,7 @@ RANKER_SOURCES = {"corpus": "its own ranker, trained on its feedback", "shipped"
 
 def job_progress(job: IndexJob) -> dict:
     """What the live progress bar shows: counts, rate since start, ETA, and the kept per-record errors."""
-    elapsed = ((job.finished_at or timezone.now()) - job.started_at).total_seconds() if job.started_at else 0.0
+    elapsed = job.seconds or 0.0
     rate = job.cursor / elapsed if elapsed > 0 else 0.0
     remaining = max(job.total - job.cursor, 0)
     eta = remaining / rate if rate > 0 and job.state == IndexJob.State.RUNNING else None
