@@ -104,12 +104,13 @@ def index_postings() -> dict[str, int]:
         return {representation: int(count) for representation, count in cursor.fetchall()}
 
 
-def stored_node_sample(nodes: int, seed: int = 0) -> dict[str, np.ndarray]:
-    """Up to `nodes` node vectors per representation, from stored formulas drawn at random (as stored: int4)."""
+def stored_node_sample(nodes: int, postings: dict[str, int], seed: int = 0) -> dict[str, np.ndarray]:
+    """Up to `nodes` node vectors per representation, from stored formulas drawn at random (as stored: int4);
+    `postings` (`index_postings()`) says how many formulas that takes."""
     total = Formula.objects.count()
     if not total:
         return {representation: np.zeros((0, 0), dtype=np.float32) for representation in REPRESENTATIONS}
-    per_formula = max(1.0, sum(index_postings().values()) / len(REPRESENTATIONS) / total)
+    per_formula = max(1.0, sum(postings.values()) / len(REPRESENTATIONS) / total)
     # 1.5 × the formulas needed: a formula has more nodes than postings (nodes sharing a centroid post it once)
     percent = min(100.0, 100.0 * 1.5 * nodes / per_formula / total)
     matrices: dict[str, list[np.ndarray]] = {representation: [] for representation in REPRESENTATIONS}

@@ -85,7 +85,7 @@ class Command(BaseCommand):
                 f"{side * side:,} ({max(postings.values()) // (side * side):,} a list)")
             return
         started = time.perf_counter()
-        vectors = stored_node_sample(sample, seed)
+        vectors = stored_node_sample(sample, postings, seed)
         try:
             codebook = fit_codebook(vectors, side, side, seed=seed)
         except CodebookError as error:
