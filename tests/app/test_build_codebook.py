@@ -12,6 +12,8 @@ from searchapp.models import CodebookState, Formula
 from tests.app.conftest import FORMULAS
 
 SHIPPED_MODEL_DIR = settings.MATHSEARCH_MODEL_DIR
+INDEXED = [rf"x_{{{i}}}^{{{i + 1}}} + \frac{{a_{{{i}}}}}{{b + {i}}} = \sqrt{{y_{{{i}}}}}" for i in range(40)]
+"""Enough node vectors for the smallest codebook a refit fits (64 coarse centroids)."""
 
 
 @pytest.fixture
@@ -49,8 +51,7 @@ def site_model_copy(tmp_path, settings):
 
 @pytest.mark.django_db
 def test_from_index_fits_the_codebook_to_the_index_and_posts_every_formula_again(site_model_copy, index_file):
-    formulas = [rf"x_{{{i}}}^{{{i + 1}}} + \frac{{a_{{{i}}}}}{{b + {i}}} = \sqrt{{y_{{{i}}}}}" for i in range(40)]
-    index_file(formulas)
+    index_file(INDEXED)
     shipped = CodebookState.objects.get().fingerprint
     checked = StringIO()
     call_command("build_codebook", "--from-index", "--check", stdout=checked)
@@ -63,8 +64,8 @@ def test_from_index_fits_the_codebook_to_the_index_and_posts_every_formula_again
     assert refitted.centroids["slg"].shape == (64 * 64, 64)  # a small index keeps the smallest side
     assert "64 × 64 centroids per representation" in out.getvalue()
     assert set(index_postings()) == {"slg", "opg"}
-    top = Formula.objects.search(formulas[7], k=3, fusion="f1").hits[0]
-    assert top.formula.latex == formulas[7] and top.score == pytest.approx(1.0, abs=0.01)
+    top = Formula.objects.search(INDEXED[7], k=3, fusion="f1").hits[0]
+    assert top.formula.latex == INDEXED[7] and top.score == pytest.approx(1.0, abs=0.01)
 
 
 @pytest.mark.django_db
@@ -81,8 +82,7 @@ def test_from_index_refuses_another_model(model_copy):
 @pytest.mark.django_db
 def test_a_worker_holding_the_old_codebook_reads_the_refitted_one_before_indexing(site_model_copy, index_file,
                                                                                   settings):
-    formulas = [rf"x_{{{i}}}^{{{i + 1}}} + \frac{{a_{{{i}}}}}{{b + {i}}} = \sqrt{{y_{{{i}}}}}" for i in range(40)]
-    index_file(formulas)
+    index_file(INDEXED)
     shipped = get_codebook()
     call_command("build_codebook", "--from-index", stdout=StringIO())
     settings.MATHSEARCH_MODEL_DIR, refitted_dir = SHIPPED_MODEL_DIR, settings.MATHSEARCH_MODEL_DIR
