@@ -65,8 +65,8 @@ def test_unreachable_database_gives_one_line_and_nonzero_exit():
 def test_healthcheck_checks_a_configured_replica_and_names_it_when_down():
     primary = connections["default"].settings_dict
     url = f"postgresql://{primary['USER']}:@/{primary['NAME']}?host={primary['HOST']}&port={primary['PORT']}"
-    up = run_manage("healthcheck", DATABASE_REPLICA_URL=url)
+    up = run_manage("healthcheck", DATABASE_URL=url, DATABASE_REPLICA_URL=url)
     assert up.returncode == 0, up.stdout + up.stderr
     assert json.loads(up.stdout)["checks"]["replica"]["detail"] == "answers, but is not a standby: searches read a primary"
-    down = run_manage("healthcheck", DATABASE_REPLICA_URL="postgres://nobody@127.0.0.1:1/none")
+    down = run_manage("healthcheck", DATABASE_URL=url, DATABASE_REPLICA_URL=DEAD_DATABASE)
     assert down.returncode == 1 and json.loads(down.stdout)["down"] == ["replica"]
