@@ -42,12 +42,16 @@ def node_labels(graphs) -> dict[str, list[str] | None]:
 
 
 def warm_up() -> None:
-    """Load the model and codebook and embed one formula: a web process's first search would otherwise
-    wait ~1.5 s for them (measured), and the next ones ~20 ms."""
+    """Load the model and codebook and embed one formula, and load the text encoder and the fusion and encode one
+    sentence: a web process's first formula search would otherwise wait ~1.5 s for them, and its first question
+    search 1.0–1.7 s against ~0.1–0.2 s for the next ones (measured)."""
     from ml.formula import parse_latex
+    from ml.text import text_encoder
 
     get_codebook()
     embed_graphs([parse_latex("x^2+1")])
+    text_encoder().embed(["What is the sum of this series?"])
+    get_fusion()
 
 
 @lru_cache(maxsize=1)
