@@ -147,7 +147,11 @@ SCHEMAS = {
         "pairs": {"type": "array", "description": "[query node, result node, cosine], node = pre-order index",
                   "items": {"type": "array", "prefixItems": [INTEGER, INTEGER, NUMBER], "items": False}}}),
     "Snippet": _object({"post_id": INTEGER, "source_id": STRING, "title": STRING, "url": STRING,
-                        "before": STRING, "latex": STRING, "after": STRING}),
+                        "before": {"type": "string", "description": "the post's words before the formula, its own "
+                                   "formulas as $…$, led by … where the post goes on"},
+                        "latex": STRING,
+                        "after": {"type": "string", "description": "the words after it, ending in … where the post "
+                                  "goes on"}}),
     "SearchResults": _object({
         "query": STRING, "notation": NOTATION, "fusion": {"type": "string", "enum": list(ORDERS)},
         "candidates": INTEGER, "elapsed_ms": NUMBER,

@@ -14,11 +14,13 @@ from functools import cached_property
 from django.db.models import Prefetch, prefetch_related_objects
 from django.utils.html import strip_tags
 
+from ml.extraction import extract_formulas
 from ml.formula import ParseError, parse, tree_from_slt_string
 from ml.formula.tree import Tree, node_value
 from ml.ranking.features import FEATURE_HELP
 from searchapp.models import Formula, Occurrence
 from searchapp.search.results import SearchHit, SearchResults
+from searchapp.web import snippets as cuts
 from searchapp.web.trees_svg import tree_svg
 
 SNIPPETS_PER_HIT = 3
@@ -151,17 +153,31 @@ def snippets_for(formulas: list, per_formula: int) -> dict[int, list[Snippet]]:
 
 
 def snippet(occurrence: Occurrence) -> Snippet:
+    """The words around an occurrence, cut between words and never inside another formula (the page renders
+    their `$…$`, and half a formula would pair its stray `$` with the next one); "…" where the post goes on."""
     body, start, end = occurrence.post.body, occurrence.start, occurrence.end
     before = after = ""
     if 0 <= start < end <= len(body):
         window = SNIPPET_CHARS * 4  # room for the markup that strip_tags will remove
-        head, tail = body[max(0, start - window):start], body[end:end + window]
+        first, last = _outside_formulas(body, max(0, start - window), min(len(body), end + window))
+        head, tail = body[first:start], body[end:last]
         if "<" in body:  # HTML: drop the tags cut in half by the window's edges
-            head = _HEAD_PARTIAL_TAG.sub("", head) if start > window else head
+            head = _HEAD_PARTIAL_TAG.sub("", head) if first > 0 else head
             tail = _TAIL_PARTIAL_TAG.sub("", tail)
-        before, after = _plain(head)[-SNIPPET_CHARS:], _plain(tail)[:SNIPPET_CHARS]
+        before = cuts.ending(_plain(head), SNIPPET_CHARS, more=first > 0)
+        after = cuts.snippet(_plain(tail), SNIPPET_CHARS, more=last < len(body))
     post = occurrence.post
     return Snippet(post.pk, post.source_id, post.title or post.source_id, post.url, before, occurrence.latex, after)
+
+
+def _outside_formulas(body: str, first: int, last: int) -> tuple[int, int]:
+    """The window [first, last) of `body` with each edge moved out of any formula it falls inside."""
+    for formula in extract_formulas(body):
+        if formula.start < first < formula.end:
+            first = formula.end
+        if formula.start < last < formula.end:
+            last = formula.start
+    return first, last
 
 
 _HEAD_PARTIAL_TAG = re.compile(r"^[^<]*>")

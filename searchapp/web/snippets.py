@@ -27,16 +27,38 @@ def paragraphs(text: str) -> list[Paragraph]:
     return [Paragraph(part, part.startswith(COMMENT)) for part in parts if part]
 
 
-def snippet(text: str, limit: int) -> str:
+def snippet(text: str, limit: int, more: bool = False) -> str:
     """The start of `text` (whitespace collapsed) in at most `limit` characters with "…" when cut: between words,
-    and before a formula the limit falls in. A formula the text opens with is kept whole, even past the limit."""
+    and before a formula the limit falls in. A formula the text opens with is kept whole, even past the limit.
+    `more`: the text was already cut after its end, so "…" follows it anyway."""
     text = " ".join(text.split())
     if len(text) <= limit:
-        return text
+        return text + ELLIPSIS if more and text else text
     cut = limit - len(ELLIPSIS)
     space = text.rfind(" ", 0, cut + 1)
     cut = space if space > 0 else cut
-    inside = next((formula for formula in extract_formulas(text) if formula.start < cut < formula.end), None)
+    inside = _formula_around(text, cut)
     if inside is not None:
         cut = inside.start or inside.end
-    return text if cut >= len(text) else text[:cut].rstrip() + ELLIPSIS
+    return text if cut >= len(text) and not more else text[:cut].rstrip() + ELLIPSIS
+
+
+def ending(text: str, limit: int, more: bool = False) -> str:
+    """The end of `text` (whitespace collapsed) in at most `limit` characters with "…" in front when cut: between
+    words, and after a formula the limit falls in. A formula the text closes with is kept whole, even past the limit.
+    `more`: the text was already cut before its start, so "…" leads it anyway."""
+    text = " ".join(text.split())
+    if len(text) <= limit:
+        return ELLIPSIS + text if more and text else text
+    cut = len(text) - (limit - len(ELLIPSIS))
+    space = text.find(" ", cut - 1)
+    cut = space + 1 if 0 <= space < len(text) - 1 else cut
+    inside = _formula_around(text, cut)
+    if inside is not None:
+        cut = inside.end if inside.end < len(text) else inside.start
+    return text if cut <= 0 and not more else ELLIPSIS + text[cut:].lstrip()
+
+
+def _formula_around(text: str, position: int):
+    """The formula of `text` that `position` falls strictly inside, if any."""
+    return next((formula for formula in extract_formulas(text) if formula.start < position < formula.end), None)

@@ -1,4 +1,5 @@
 """The search page in a real browser: preview, search, highlight, feedback, phone width."""
+import json
 import re
 import time
 
@@ -118,3 +119,21 @@ def test_phone_width_has_no_horizontal_scroll(page, indexed, screenshot):
     search(page, r"\sum_{n=1}^{\infty} \frac{1}{n^2}")
     assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1")
     screenshot("phone")
+
+
+def test_the_posts_a_result_occurs_in_show_their_math_rendered(page, transactional_db, tmp_path, console_errors):
+    """Titles and the words either side of the matched formula are post text: their own `$…$` are drawn too."""
+    from searchapp.indexing.actions import start_index_job
+    from searchapp.indexing.pipeline import run_job
+
+    body = ("We know $a^2 + b^2 = c^2$ holds for right triangles, so take $3^2 + 4^2 = 5^2$ as the example and "
+            "then $5^2 + 12^2 = 13^2$ too.")
+    path = tmp_path / "posts.jsonl"
+    path.write_text(json.dumps({"id": "p1", "title": "Triples with $a^2 + b^2 = c^2$", "body": body}) + "\n")
+    assert run_job(start_index_job(path, "jsonl", "e2e-posts", enqueue=False)).failed == 0
+    search(page, "3^2 + 4^2 = 5^2")
+    snippet = page.locator(".result", has=page.locator("mark", has_text="3^2")).locator(".snippet").first
+    expect(snippet.locator(".post-title .katex")).to_have_count(1)
+    assert snippet.locator(".tex-text .katex").count() == 3  # the title's, and one formula either side
+    assert "$" not in snippet.inner_text()
+    assert console_errors == []

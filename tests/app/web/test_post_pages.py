@@ -110,8 +110,8 @@ def test_formula_page_and_results_link_posts_to_their_pages(indexed_post, client
     formula = Formula.objects.get(latex="a^2 + b^2 = c^2")
     page = client.get(f"/formula/{formula.pk}").content.decode()
     occurrences = page[page.index('id="posts-title"'):page.index('id="nearest-title"')]
-    assert f'<a href="/post/{indexed_post.pk}">Pythagoras &lt;b&gt;again&lt;/b&gt;</a>' in occurrences
+    assert f'<a class="tex-text" href="/post/{indexed_post.pk}">Pythagoras &lt;b&gt;again&lt;/b&gt;</a>' in occurrences
     assert 'href="https://math.example.org/q/1" rel="noopener nofollow">source</a>' in occurrences
     results = client.get("/", {"q": "a^2 + b^2 = c^2"}).content.decode()
-    assert f'<a class="post-link" href="/post/{indexed_post.pk}">' in results
+    assert f'<a class="post-link tex-text" href="/post/{indexed_post.pk}">' in results
     assert 'class="source-link" href="https://math.example.org/q/1"' in results

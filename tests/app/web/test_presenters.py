@@ -19,13 +19,20 @@ def test_colour_pairs(pairs, query, result):
 
 HTML_POST = "<p>Take <b>this</b> <span>$y$</span> &amp; go</p>"
 TAG_CUT_POST = "a" * 10 + '<span class="long-attribute">' + "<i></i>" * 50 + "bb$q$"
+LONG_FORMULA = "$" + " + ".join(f"a_{{{i}}}" for i in range(60)) + "$"
+FORMULAS_POST = f"Words {LONG_FORMULA} so that $x$ holds and {LONG_FORMULA} again."
+WORDY_POST = " ".join(["word"] * 40) + " $x$ " + " ".join(["more"] * 40)
 
 
 @pytest.mark.parametrize("body, start, end, before, after", [
     pytest.param("Let $x^2$ be.", 4, 9, "Let", "be.", id="plain-text"),
     pytest.param(HTML_POST, HTML_POST.index("<span>"), HTML_POST.index(" &amp;"), "Take this", "& go", id="html"),
-    pytest.param(TAG_CUT_POST, len(TAG_CUT_POST) - 3, len(TAG_CUT_POST), "bb", "", id="window-starts-inside-a-tag"),
+    pytest.param(TAG_CUT_POST, len(TAG_CUT_POST) - 3, len(TAG_CUT_POST), "…bb", "", id="window-starts-inside-a-tag"),
     pytest.param("short", 3, 99, "", "", id="offsets-outside-the-body"),
+    pytest.param(FORMULAS_POST, FORMULAS_POST.index("$x$"), FORMULAS_POST.index("$x$") + 3, "…so that", "holds and…",
+                 id="window-edges-inside-other-formulas"),
+    pytest.param(WORDY_POST, WORDY_POST.index("$x$"), WORDY_POST.index("$x$") + 3, "…" + " ".join(["word"] * 18),
+                 " ".join(["more"] * 18) + "…", id="cut-between-words"),
 ])
 def test_snippet_shows_the_formula_in_plain_context(body, start, end, before, after):
     post = Post(pk=1, source_id="p", title="", body=body)

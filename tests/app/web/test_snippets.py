@@ -2,7 +2,7 @@
 import pytest
 
 from ml.extraction import extract_formulas
-from searchapp.web.snippets import Paragraph, paragraphs, snippet
+from searchapp.web.snippets import Paragraph, ending, paragraphs, snippet
 
 BODY = (r"Let $x^2 + y^2 = 1$ be a circle, and $$\int_0^1 f(x) \, dx$$ its area. Costs \$5 or \$6, "
         r"then \(a + b\) and \[\frac{a}{b} + c\]. Comment: the end $z$.")
@@ -33,6 +33,34 @@ def test_a_snippet_never_ends_inside_a_formula(limit):
     assert BODY.startswith(kept) and (kept == BODY) == (cut == BODY)
     assert not any(f.start < len(kept) < f.end for f in extract_formulas(BODY))
     assert len(cut) <= limit
+
+
+@pytest.mark.parametrize("text, limit, expected", [
+    pytest.param("short text", 50, "short text", id="short-text-unchanged"),
+    pytest.param("alpha beta gamma delta", 14, "…gamma delta", id="cut-between-words"),
+    pytest.param("alphabetagammadelta", 10, "…ammadelta", id="one-long-word-cut-at-the-limit"),
+    pytest.param("Here $a + b + c + d$ we have", 16, "…we have", id="limit-inside-dollars"),
+    pytest.param("More words and $a$ we have", 13, "…$a$ we have", id="limit-before-a-formula"),
+    pytest.param("text then $a + b + c + d + e$", 10, "…$a + b + c + d + e$", id="closing-formula-kept-whole"),
+    pytest.param("$a + b + c + d + e$", 10, "$a + b + c + d + e$", id="text-that-is-one-formula"),
+])
+def test_ending(text, limit, expected):
+    assert ending(text, limit) == expected
+
+
+@pytest.mark.parametrize("limit", range(1, len(BODY) + 2))
+def test_an_ending_never_starts_inside_a_formula(limit):
+    cut = ending(BODY, limit)
+    kept = cut.removeprefix("…")
+    assert BODY.endswith(kept) and (kept == BODY) == (cut == BODY)
+    assert not any(f.start < len(BODY) - len(kept) < f.end for f in extract_formulas(BODY))
+    assert len(cut) <= limit or extract_formulas(kept)[-1].end == len(kept)  # only a closing formula runs over
+
+
+def test_more_marks_text_that_was_cut_before_it_reached_us():
+    assert (snippet("a b", 10, more=True), ending("a b", 10, more=True)) == ("a b…", "…a b")
+    assert (snippet("", 10, more=True), ending("", 10, more=True)) == ("", "")
+    assert snippet("alpha beta gamma", 12, more=True) == "alpha beta…"
 
 
 def test_paragraphs_split_at_blank_lines_and_mark_comments():
