@@ -6,6 +6,15 @@
 (function () {
   "use strict";
 
+  // LaTeXML wrote long formulas over several lines, each broken line ending in `%`; ARQMath's text lost the newlines,
+  // so to KaTeX every such `%` comments out the rest of its formula. Like the parser (ml/formula/latex_tokens.py),
+  // a formula without a newline drops its unescaped `%` instead. Also used by search.js for data-latex formulas.
+  function texSource(latex) {
+    if (latex.indexOf("\n") >= 0) return latex;
+    return latex.replace(/\\[\s\S]|%/g, function (match) { return match === "%" ? "" : match; });
+  }
+  window.texSource = texSource;
+
   const OPTIONS = {
     delimiters: [
       { left: "$$", right: "$$", display: true },
@@ -17,6 +26,7 @@
     trust: false,
     maxSize: 20,
     strict: "ignore",
+    preProcess: texSource,
   };
 
   function render(el) {

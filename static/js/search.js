@@ -9,14 +9,17 @@
 
   function renderMath(root) {
     if (!window.katex) return;
+    const source = window.texSource || String;  // render_math.js, loaded first
     root.querySelectorAll(".math[data-latex]").forEach(function (el) {
       try {
-        window.katex.render(el.dataset.latex, el, {
+        // to a string first: katex.render empties the element before it parses, and a formula it cannot read
+        // would leave an empty box instead of its source
+        el.innerHTML = window.katex.renderToString(source(el.dataset.latex), {
           throwOnError: true, trust: false, displayMode: el.classList.contains("display"),
         });
         el.classList.add("rendered");
       } catch (err) {
-        el.classList.add("unrendered");  // keep the LaTeX source visible
+        el.classList.add("unrendered");  // the LaTeX source stays visible
       }
     });
   }

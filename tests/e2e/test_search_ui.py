@@ -137,3 +137,17 @@ def test_the_posts_a_result_occurs_in_show_their_math_rendered(page, transaction
     assert snippet.locator(".tex-text .katex").count() == 3  # the title's, and one formula either side
     assert "$" not in snippet.inner_text()
     assert console_errors == []
+
+
+def test_results_render_arqmath_line_break_marks_and_keep_what_katex_cannot_read(page, indexed, console_errors):
+    """ARQMath's LaTeX lost LaTeXML's line breaks but kept the `%` before each: to KaTeX the rest was a comment, and
+    katex.render emptied the box before failing. Now the `%` is dropped, and an unreadable formula shows its source."""
+    indexed([r"\frac{1}{x^% {2}} + y", r"\unknownmacro{x} + y"])
+    search(page, "x^2 + y")
+    broken = page.locator(".result", has=page.locator('[data-latex^="\\\\frac"]')).locator(".math.display")
+    expect(broken.locator(".katex")).to_have_count(1)
+    assert broken.locator("annotation").text_content() == r"\frac{1}{x^ {2}} + y"  # all of it, not up to the %
+    unread = page.locator(".result", has=page.locator('[data-latex^="\\\\unknown"]')).locator(".math.display")
+    expect(unread).to_have_class(re.compile("unrendered"))
+    assert unread.inner_text() == r"\unknownmacro{x} + y"
+    assert console_errors == []

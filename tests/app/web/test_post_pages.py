@@ -52,7 +52,7 @@ def test_post_page_loads_katex_and_auto_render_from_the_site(indexed_post, clien
     scripts = re.findall(r"<script([^>]*)>", html)
     assert [re.search(r'src="([^"]+)"', attributes).group(1) for attributes in scripts] == [
         "/static/vendor/katex/katex.min.js", "/static/vendor/katex/contrib/auto-render.min.js",
-        "/static/js/search.js", "/static/js/render_math.js"]
+        "/static/js/render_math.js", "/static/js/search.js"]  # search.js reads render_math.js's texSource
     assert "cdn" not in html.lower()
 
 
