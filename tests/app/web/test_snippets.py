@@ -8,53 +8,40 @@ BODY = (r"Let $x^2 + y^2 = 1$ be a circle, and $$\int_0^1 f(x) \, dx$$ its area.
         r"then \(a + b\) and \[\frac{a}{b} + c\]. Comment: the end $z$.")
 
 
-@pytest.mark.parametrize("text, limit, expected", [
-    pytest.param("short text", 50, "short text", id="short-text-unchanged"),
-    pytest.param("one  two\n\nthree", 50, "one two three", id="whitespace-collapsed"),
-    pytest.param("alpha beta gamma delta", 14, "alpha beta…", id="cut-between-words"),
-    pytest.param("alphabetagammadelta", 10, "alphabeta…", id="one-long-word-cut-at-the-limit"),
-    pytest.param("We have $a + b + c + d$ here", 16, "We have…", id="limit-inside-dollars"),
-    pytest.param("We have $$a + b + c + d$$ here", 16, "We have…", id="limit-inside-double-dollars"),
-    pytest.param(r"We have \(a + b + c + d\) here", 16, "We have…", id="limit-inside-parentheses"),
-    pytest.param(r"We have \[a + b + c + d\] here", 16, "We have…", id="limit-inside-brackets"),
-    pytest.param("We have $a$ and more words", 13, "We have $a$…", id="limit-after-a-formula"),
-    pytest.param("$a + b + c + d + e$ then text", 10, "$a + b + c + d + e$…", id="opening-formula-kept-whole"),
-    pytest.param("$a + b + c + d + e$", 10, "$a + b + c + d + e$", id="text-that-is-one-formula"),
-    pytest.param(r"It costs \$5 and more \$6 now", 20, r"It costs \$5 and…", id="escaped-dollars-are-text"),
+@pytest.mark.parametrize("cut, text, limit, expected", [
+    pytest.param(snippet, "short text", 50, "short text", id="start-short-text-unchanged"),
+    pytest.param(snippet, "one  two\n\nthree", 50, "one two three", id="start-whitespace-collapsed"),
+    pytest.param(snippet, "alpha beta gamma delta", 14, "alpha beta…", id="start-cut-between-words"),
+    pytest.param(snippet, "alphabetagammadelta", 10, "alphabeta…", id="start-one-long-word-cut-at-the-limit"),
+    pytest.param(snippet, "We have $a + b + c + d$ here", 16, "We have…", id="start-limit-inside-dollars"),
+    pytest.param(snippet, "We have $$a + b + c + d$$ here", 16, "We have…", id="start-limit-inside-double-dollars"),
+    pytest.param(snippet, r"We have \(a + b + c + d\) here", 16, "We have…", id="start-limit-inside-parentheses"),
+    pytest.param(snippet, r"We have \[a + b + c + d\] here", 16, "We have…", id="start-limit-inside-brackets"),
+    pytest.param(snippet, "We have $a$ and more words", 13, "We have $a$…", id="start-limit-after-a-formula"),
+    pytest.param(snippet, "$a + b + c + d + e$ then text", 10, "$a + b + c + d + e$…", id="start-opening-formula-kept-whole"),
+    pytest.param(snippet, "$a + b + c + d + e$", 10, "$a + b + c + d + e$", id="start-text-that-is-one-formula"),
+    pytest.param(snippet, r"It costs \$5 and more \$6 now", 20, r"It costs \$5 and…", id="start-escaped-dollars-are-text"),
+    pytest.param(ending, "short text", 50, "short text", id="end-short-text-unchanged"),
+    pytest.param(ending, "alpha beta gamma delta", 14, "…gamma delta", id="end-cut-between-words"),
+    pytest.param(ending, "alphabetagammadelta", 10, "…ammadelta", id="end-one-long-word-cut-at-the-limit"),
+    pytest.param(ending, "Here $a + b + c + d$ we have", 16, "…we have", id="end-limit-inside-dollars"),
+    pytest.param(ending, "More words and $a$ we have", 13, "…$a$ we have", id="end-limit-before-a-formula"),
+    pytest.param(ending, "text then $a + b + c + d + e$", 10, "…$a + b + c + d + e$", id="end-closing-formula-kept-whole"),
+    pytest.param(ending, "$a + b + c + d + e$", 10, "$a + b + c + d + e$", id="end-text-that-is-one-formula"),
 ])
-def test_snippet(text, limit, expected):
-    assert snippet(text, limit) == expected
+def test_snippet_and_ending(cut, text, limit, expected):
+    """`snippet` keeps the start of a text, `ending` its end."""
+    assert cut(text, limit) == expected
 
 
 @pytest.mark.parametrize("limit", range(1, len(BODY) + 2))
-def test_a_snippet_never_ends_inside_a_formula(limit):
-    cut = snippet(BODY, limit)
-    kept = cut.removesuffix("…")
-    assert BODY.startswith(kept) and (kept == BODY) == (cut == BODY)
-    assert not any(f.start < len(kept) < f.end for f in extract_formulas(BODY))
-    assert len(cut) <= limit
-
-
-@pytest.mark.parametrize("text, limit, expected", [
-    pytest.param("short text", 50, "short text", id="short-text-unchanged"),
-    pytest.param("alpha beta gamma delta", 14, "…gamma delta", id="cut-between-words"),
-    pytest.param("alphabetagammadelta", 10, "…ammadelta", id="one-long-word-cut-at-the-limit"),
-    pytest.param("Here $a + b + c + d$ we have", 16, "…we have", id="limit-inside-dollars"),
-    pytest.param("More words and $a$ we have", 13, "…$a$ we have", id="limit-before-a-formula"),
-    pytest.param("text then $a + b + c + d + e$", 10, "…$a + b + c + d + e$", id="closing-formula-kept-whole"),
-    pytest.param("$a + b + c + d + e$", 10, "$a + b + c + d + e$", id="text-that-is-one-formula"),
-])
-def test_ending(text, limit, expected):
-    assert ending(text, limit) == expected
-
-
-@pytest.mark.parametrize("limit", range(1, len(BODY) + 2))
-def test_an_ending_never_starts_inside_a_formula(limit):
-    cut = ending(BODY, limit)
-    kept = cut.removeprefix("…")
-    assert BODY.endswith(kept) and (kept == BODY) == (cut == BODY)
-    assert not any(f.start < len(BODY) - len(kept) < f.end for f in extract_formulas(BODY))
-    assert len(cut) <= limit or extract_formulas(kept)[-1].end == len(kept)  # only a closing formula runs over
+def test_snippets_and_endings_never_cut_inside_a_formula(limit):
+    start, end = snippet(BODY, limit), ending(BODY, limit)
+    head, tail = start.removesuffix("…"), end.removeprefix("…")
+    assert BODY.startswith(head) and (head == BODY) == (start == BODY)
+    assert BODY.endswith(tail) and (tail == BODY) == (end == BODY)
+    assert not any(f.start < cut < f.end for f in extract_formulas(BODY) for cut in (len(head), len(BODY) - len(tail)))
+    assert len(start) <= limit and len(end) <= limit
 
 
 def test_more_marks_text_that_was_cut_before_it_reached_us():
