@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from ml.extraction import extract_formulas
+from ml.extraction import FoundFormula, extract_formulas
 
 ELLIPSIS = "…"
 COMMENT = "Comment: "
@@ -59,6 +59,6 @@ def ending(text: str, limit: int, more: bool = False) -> str:
     return text if cut <= 0 and not more else ELLIPSIS + text[cut:].lstrip()
 
 
-def _formula_around(text: str, position: int):
+def _formula_around(text: str, position: int) -> FoundFormula | None:
     """The formula of `text` that `position` falls strictly inside, if any."""
     return next((formula for formula in extract_formulas(text) if formula.start < position < formula.end), None)
