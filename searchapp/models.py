@@ -20,6 +20,7 @@ from ml.retrieval.structure import unpack_terms
 from ml.text import TEXT_DIM
 from searchapp.search.candidates import PROBES, SHORTLIST_SIZE, candidate_ids_of
 from searchapp.search.context import CONTEXT_WEIGHT, context_similarity, context_vector, with_context
+from searchapp.search.duplicates import first_of_each
 from searchapp.search.posts import DEFAULT_MODE, MODES, Question, read_question, score_posts
 from searchapp.search.query import Query, parse_query
 from searchapp.search.ranking import DEFAULT_ORDER, ORDERS, order_candidates
@@ -61,12 +62,15 @@ class PostQuerySet(models.QuerySet):
         posts = self.answers().filter(corpus__name=corpus) if corpus else self.answers()
         scores = score_posts(posts, Occurrence.objects, Formula.objects, question, corpus)
         combined = scores.combined(mode, weight)
-        order = np.argsort(-combined, kind="stable")[offset:offset + min(k, MAX_K)]
+        distinct, copies = first_of_each(np.argsort(-combined, kind="stable"), scores.keys)
+        order = distinct[offset:offset + min(k, MAX_K)]
+        shown = [j for i in order for j in (i, *copies.get(i, ()))]
         by_id = self.model.objects.select_related("corpus", "parent").defer("embedding", "fused").in_bulk(
-            [scores.ids[i] for i in order])
-        hits = [PostHit(by_id[scores.ids[i]], float(combined[i]), rank, scores.parts(i), scores.best_formula.get(scores.ids[i]))
+            [scores.ids[i] for i in shown])
+        hits = [PostHit(by_id[scores.ids[i]], float(combined[i]), rank, scores.parts(i), scores.best_formula.get(scores.ids[i]),
+                        [by_id[scores.ids[j]] for j in copies.get(i, ())])
                 for rank, i in enumerate(order, start=offset + 1)]
-        return PostResults(question, scores.mode_used(mode), hits, len(scores.ids), (time.perf_counter() - started) * 1000)
+        return PostResults(question, scores.mode_used(mode), hits, len(distinct), (time.perf_counter() - started) * 1000)
 
 
 class Post(models.Model):
@@ -124,16 +128,18 @@ class FormulaQuerySet(models.QuerySet):
         if context.strip():
             similarity = context_similarity(scored.ids, context_vector(context))
             scores, parts = with_context(ordering, similarity, context_weight), {**parts, "context": similarity}
-        order = np.argsort(-scores, kind="stable")[offset:offset + min(k, MAX_K)]
+        distinct, copies = first_of_each(np.argsort(-scores, kind="stable"), scored.keys)
+        order = distinct[offset:offset + min(k, MAX_K)]
+        shown = [j for i in order for j in (i, *copies.get(i, ()))]
         by_id = self.model.objects.select_related("corpus").defer("slg_matrix", "opg_matrix", "structure").in_bulk(
-            [scored.ids[i] for i in order])
+            [scored.ids[i] for i in shown])
         hits = []
         for rank, i in enumerate(order, start=offset + 1):
             formula = by_id[scored.ids[i]]
             hits.append(SearchHit(formula, float(scores[i]), {name: float(part[i]) for name, part in parts.items()}, rank,
                                   alignment(query.vectors, query.labels, formula.node_labels, scored.decoded, i),
-                                  ordering.signals(i)))
-        return SearchResults(query, ordering.order, hits, len(scored.ids), (time.perf_counter() - started) * 1000)
+                                  ordering.signals(i), [by_id[scored.ids[j]] for j in copies.get(i, ())]))
+        return SearchResults(query, ordering.order, hits, len(distinct), (time.perf_counter() - started) * 1000)
 
     def scored_candidates(self, query: Query, size: int, corpus: str | None = None, probes: int = PROBES) -> Scored:
         """The first stage and exact scoring: `size` is the shortlist per representation. A collection no
@@ -155,20 +161,21 @@ class FormulaQuerySet(models.QuerySet):
         ids = list(self.values_list("id", flat=True)[:size + 1])
         return ids if len(ids) <= size else None
 
-    def _matrices(self) -> list[tuple[int, bytes, bytes, bytes]]:
-        """(id, slg blob, opg blob, packed structure terms) rows, ~2 MB of node matrices per query: read in binary."""
-        return binary_rows(self.values_list("id", "slg_matrix", "opg_matrix", "structure"))
+    def _matrices(self) -> list[tuple[int, bytes, bytes, bytes, str]]:
+        """(id, slg blob, opg blob, packed structure terms, visual key) rows, ~2 MB of node matrices per query: read
+        in binary."""
+        return binary_rows(self.values_list("id", "slg_matrix", "opg_matrix", "structure", "visual_key"))
 
 
-def _scored(query: Query, rows: list[tuple[int, bytes, bytes, bytes]]) -> Scored:
-    """Exact scores and ranking inputs of `query` against its candidates' (id, slg, opg, structure) rows."""
+def _scored(query: Query, rows: list[tuple[int, bytes, bytes, bytes, str]]) -> Scored:
+    """Exact scores and ranking inputs of `query` against its candidates' (id, slg, opg, structure, key) rows."""
     decoded = {name: decode([row[column] for row in rows]) for column, name in ((1, "slg"), (2, "opg"))}
     parts = score(query.vectors, decoded)
     structures = [unpack_terms(row[3]) for row in rows]
     candidates = Candidates(np.concatenate(structures) if rows else np.zeros(0, dtype=np.int32),
                             np.array([len(terms) for terms in structures], dtype=np.int64),
                             decoded["slg"].sizes, parts["slg"], parts["opg"])
-    return Scored([row[0] for row in rows], decoded, parts, candidates)
+    return Scored([row[0] for row in rows], [row[4] for row in rows], decoded, parts, candidates)
 
 
 def slg_matrices(formula_ids: list[int]) -> dict[int, np.ndarray]:

@@ -26,6 +26,8 @@ class SearchHit:
     alignment: dict[str, Alignment] = field(default_factory=dict)
     signals: list[tuple[str, float]] = field(default_factory=list)
     """The learned ranker's features that raised this hit most, with their contributions (`ml.ranking.features`)."""
+    also: list[Any] = field(default_factory=list)
+    """The same formula in other corpora searched (`Formula` rows with their corpus), below it in the order."""
 
     @property
     def formula_id(self) -> int:
@@ -52,6 +54,8 @@ class PostHit:
     """Its text, full-text and formula scores, whatever the mode combined."""
     formula_id: int | None = None
     """Its formula most similar to the question's formulas, if any was scored."""
+    also: list[Any] = field(default_factory=list)
+    """The same post in other corpora searched (`Post` rows with their corpus), below it in the order."""
 
 
 @dataclass

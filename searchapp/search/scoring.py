@@ -32,9 +32,12 @@ class Decoded:
 
 @dataclass(frozen=True)
 class Scored:
-    """A query's exactly scored candidates: formula ids, their decoded matrices, maxsim parts and ranking inputs."""
+    """A query's exactly scored candidates: formula ids and keys, their decoded matrices, maxsim parts and ranking
+    inputs."""
 
     ids: list[int]
+    keys: list[str]
+    """Their visual keys: a formula held by several corpora has one key."""
     decoded: dict[str, Decoded]
     parts: dict[str, np.ndarray]
     candidates: Candidates

@@ -16,7 +16,7 @@ from searchapp.web.error_views import is_api
 from searchapp.web.openapi import schema as openapi_schema
 from searchapp.web.params import question_params, search_params
 from searchapp.web.post_results import post_results_dict
-from searchapp.web.presenters import formula_detail, present, results_dict
+from searchapp.web.presenters import corpora_of, formula_detail, present, results_dict
 from searchapp.web.searching import run_search
 
 
@@ -65,6 +65,7 @@ def formula(request: HttpRequest, pk: int) -> JsonResponse:
     return JsonResponse({
         "id": found.pk, "latex": found.latex, "notation": found.notation, "corpus": found.corpus.name,
         "slt_string": found.slt_string, "occurrences": detail.occurrence_count,
+        "also_in": corpora_of(detail.elsewhere),
         "posts": [asdict(snippet) for snippet in detail.snippets],
         "trees": {name: None if tree is None else {"labels": tree.labels, "edges": tree.edges}
                   for name, tree in detail.trees.items()},

@@ -146,6 +146,7 @@ SCHEMAS = {
         "query_labels": {"type": "array", "items": STRING}, "result_labels": {"type": "array", "items": STRING},
         "pairs": {"type": "array", "description": "[query node, result node, cosine], node = pre-order index",
                   "items": {"type": "array", "prefixItems": [INTEGER, INTEGER, NUMBER], "items": False}}}),
+    "Elsewhere": _object({"id": INTEGER, "corpus": STRING}),
     "Snippet": _object({"post_id": INTEGER, "source_id": STRING, "title": STRING, "url": STRING,
                         "before": {"type": "string", "description": "the post's words before the formula, its own "
                                    "formulas as $…$, led by … where the post goes on"},
@@ -157,6 +158,8 @@ SCHEMAS = {
         "candidates": INTEGER, "elapsed_ms": NUMBER,
         "results": {"type": "array", "items": _object({
             "id": INTEGER, "rank": INTEGER, "latex": STRING, "notation": NOTATION, "corpus": STRING, "score": NUMBER,
+            "also_in": {"type": "array", "description": "the same formula in the other corpora searched: listed once, "
+                        "here", "items": _ref("schemas", "Elsewhere")},
             "parts": {"type": "object", "description": "the scores fused: slg, opg, context when words were given",
                       "additionalProperties": NUMBER},
             "alignment": {"type": "object", "additionalProperties": _ref("schemas", "Alignment")},
@@ -176,10 +179,14 @@ SCHEMAS = {
             "post": _object({
                 "id": INTEGER, "source_id": STRING, "corpus": STRING, "title": STRING, "url": STRING, "snippet": STRING,
                 "question": {**_object({"id": INTEGER, "title": STRING, "url": STRING}), "type": ["object", "null"]}}),
+            "also_in": {"type": "array", "description": "the same post (same source address) in the other corpora "
+                        "searched: listed once, here", "items": _ref("schemas", "Elsewhere")},
             "matched_formula": {**_object({"id": INTEGER, "latex": STRING}), "type": ["object", "null"]}})}}),
     "Formula": _object({
         "id": INTEGER, "latex": STRING, "notation": NOTATION, "corpus": STRING, "slt_string": STRING,
         "occurrences": INTEGER, "posts": {"type": "array", "items": _ref("schemas", "Snippet")},
+        "also_in": {"type": "array", "description": "the same formula in other corpora",
+                    "items": _ref("schemas", "Elsewhere")},
         "trees": _object({"slt": TREE, "opt": TREE})}),
     "FeedbackInput": _object({
         "query": TEXT, "formula_id": {"type": "integer", "minimum": 1, "maximum": MAX_FORMULA_ID},

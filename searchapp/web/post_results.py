@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from searchapp.models import Formula
 from searchapp.search.results import PostResults
+from searchapp.web.presenters import corpora_of
 from searchapp.web.snippets import snippet
 
 SNIPPET_CHARS = 300
@@ -20,6 +21,7 @@ def post_results_dict(results: PostResults) -> dict:
                      "title": hit.post.title, "url": hit.post.url, "snippet": snippet(hit.post.body, SNIPPET_CHARS),
                      "question": None if hit.post.parent is None else {
                          "id": hit.post.parent.pk, "title": hit.post.parent.title, "url": hit.post.parent.url}},
+            "also_in": corpora_of(hit.also),
             "matched_formula": None if hit.formula_id is None else {"id": hit.formula_id, "latex": latex.get(hit.formula_id, "")},
         } for hit in results.hits],
     }

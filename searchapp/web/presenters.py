@@ -103,6 +103,7 @@ def results_dict(results: SearchResults, items: list[ResultItem]) -> dict:
                 "latex": item.hit.formula.latex,
                 "notation": item.hit.formula.notation,
                 "corpus": item.hit.formula.corpus.name,
+                "also_in": corpora_of(item.hit.also),
                 "score": round(item.hit.score, 5),
                 "parts": {name: round(value, 5) for name, value in item.hit.parts.items()},
                 "alignment": {name: asdict(a) for name, a in item.hit.alignment.items()},
@@ -112,6 +113,11 @@ def results_dict(results: SearchResults, items: list[ResultItem]) -> dict:
             for item in items
         ],
     }
+
+
+def corpora_of(rows: list) -> list[dict]:
+    """The same formula or post in other corpora, as the JSON names it: {"id", "corpus"}."""
+    return [{"id": row.pk, "corpus": row.corpus.name} for row in rows]
 
 
 def colour_pairs(pairs: list[tuple[int, int, float]]) -> tuple[dict[int, int], dict[int, int]]:
@@ -196,6 +202,8 @@ class FormulaDetail:
     """{"slt": ..., "opt": ...}; either is None when it cannot be built."""
     snippets: list[Snippet]
     occurrence_count: int
+    elsewhere: list[Formula]
+    """The same formula in other corpora, with their corpus."""
 
 
 def formula_detail(formula: Formula, max_snippets: int = MAX_OCCURRENCES) -> FormulaDetail:
@@ -204,4 +212,6 @@ def formula_detail(formula: Formula, max_snippets: int = MAX_OCCURRENCES) -> For
         trees = {"slt": graphs.slt, "opt": graphs.opt}
     except ParseError:  # a row stored by an older parser; the page still shows the rest
         trees = {"slt": None, "opt": None}
-    return FormulaDetail(trees, snippets_for([formula], max_snippets)[formula.pk], formula.occurrences.count())
+    elsewhere = Formula.objects.filter(visual_key=formula.visual_key).exclude(pk=formula.pk).select_related("corpus")
+    return FormulaDetail(trees, snippets_for([formula], max_snippets)[formula.pk], formula.occurrences.count(),
+                         list(elsewhere.defer("slg_matrix", "opg_matrix", "structure").order_by("corpus__name")))

@@ -20,6 +20,7 @@ def read_query(text: str, notation: str) -> Query:
 
 
 def neighbours(formula: Formula, k: int = 10) -> list[SearchHit]:
-    """The formula's nearest formulas by the search itself, from its stored vectors (its own row excluded)."""
+    """The formula's nearest formulas by the search itself, from its stored vectors (itself excluded, in every
+    corpus: the page names the corpora that hold it too)."""
     query = stored_query(formula)
-    return Formula.objects.exclude(pk=formula.pk).search(query, k=k).hits
+    return Formula.objects.exclude(visual_key=formula.visual_key).search(query, k=k).hits

@@ -95,7 +95,8 @@ def formula(request: HttpRequest, pk: int) -> HttpResponse:
             for name, tree in detail.trees.items() if tree is not None}
     return render(request, "searchapp/formula.html", {
         "formula": found, "svgs": svgs, "opt_error": found.opt_error, "occurrences": detail.snippets,
-        "occurrence_count": detail.occurrence_count, "nearest": neighbours(found), "query": request.GET.get("q", ""),
+        "occurrence_count": detail.occurrence_count, "elsewhere": detail.elsewhere, "nearest": neighbours(found),
+        "query": request.GET.get("q", ""),
     })
 
 

@@ -127,3 +127,17 @@ def test_with_a_fusion_indexing_stores_marf_vectors_and_marf_ranks_by_them(train
     results = Post.objects.search("Are the eigenvalues of a symmetric matrix real? $A^T = A$", k=3, mode="marf")
     assert results.mode == "marf" and results.hits[0].post.source_id == "12"
     assert results.hits[0].score == results.hits[0].parts["marf"] > results.hits[1].parts["marf"]
+
+
+def test_an_answer_held_by_overlapping_corpora_is_listed_once_naming_the_others(tmp_path, client):
+    index_thread_pages(tmp_path / "pages", PAGES, corpus="threads")
+    index_thread_pages(tmp_path / "pages", PAGES, corpus="threads-again")
+    results = Post.objects.search("Are the eigenvalues of a symmetric matrix always real?", k=10, mode="text")
+    urls = [hit.post.url for hit in results.hits]
+    assert urls[0] and len(urls) == len(set(urls)) == results.candidates == 4
+    top = results.hits[0]
+    assert top.post.corpus.name == "threads" and [(p.corpus.name, p.url) for p in top.also] == [("threads-again", urls[0])]
+    answer = client.get("/api/posts", {"q": "symmetric matrix eigenvalues", "k": 1}).json()["results"][0]
+    assert answer["also_in"] == [{"id": top.also[0].pk, "corpus": "threads-again"}]
+    page = client.get("/questions", {"q": "symmetric matrix eigenvalues"}).content.decode()
+    assert f'href="/post/{top.also[0].pk}">threads-again</a>' in page

@@ -122,3 +122,27 @@ def test_a_stored_formula_is_searched_from_its_vectors_without_parsing(indexed, 
     assert formula.pk not in [hit.formula_id for hit in hits]
     assert hits[0].formula.latex == "x^2 + y^2 = z^2"
     assert hits[0].alignment["slg"].query_labels == formula.node_labels["slt"]
+
+
+def test_a_formula_held_by_overlapping_corpora_is_listed_once_naming_the_others(index_file):
+    index_file(corpus="sample")
+    index_file(corpus="full", name="full.txt")
+    index_file(["p^2 + q^2 = r^2"], corpus="other", name="other.txt")
+    results = Formula.objects.search(r"\sin^2 x + \cos^2 x = 1", k=100)
+    latex = [hit.formula.latex for hit in results.hits]
+    assert len(latex) == len(set(latex)) == results.candidates == Formula.objects.values("visual_key").distinct().count()
+    top = results.hits[0]
+    assert top.formula.corpus.name == "sample"  # equal scores: the first indexed leads
+    assert [(f.corpus.name, f.latex) for f in top.also] == [("full", top.formula.latex)]
+    assert next(hit for hit in results.hits if hit.formula.latex == "p^2 + q^2 = r^2").also == []
+    one_corpus = Formula.objects.search(r"\sin^2 x + \cos^2 x = 1", corpus="full").hits
+    assert [hit.formula.corpus.name for hit in one_corpus] == ["full"] * 7 and not any(hit.also for hit in one_corpus)
+
+
+def test_pages_of_overlapping_corpora_never_repeat_a_formula(index_file):
+    index_file(corpus="sample")
+    index_file(corpus="full", name="full.txt")
+    pages = [Formula.objects.search("a^2 + b^2 = c^2", k=3, offset=offset).hits for offset in (0, 3, 6)]
+    keys = [hit.formula.visual_key for page in pages for hit in page]
+    assert len(keys) == len(set(keys)) == 7  # the 7 distinct formulas, then the pages end
+    assert [hit.rank for page in pages for hit in page] == list(range(1, 8))

@@ -114,6 +114,22 @@ def test_formula_page_lists_posts_trees_and_neighbours(index_file, client):
     assert re.search(r'href="/formula/\d+"', nearest)
 
 
+def test_a_formula_page_names_the_other_corpora_holding_it_and_its_neighbours_are_other_formulas(index_file, client):
+    index_file(corpus="sample")
+    index_file(corpus="full", name="full.txt")
+    here, there = (Formula.objects.get(latex="a^2 + b^2 = c^2", corpus__name=name) for name in ("sample", "full"))
+    html = client.get(f"/formula/{here.pk}").content.decode()
+    assert f'also in <a href="/formula/{there.pk}">full</a>' in html
+    nearest = html[html.index('id="nearest-title"'):]
+    assert f'href="/formula/{there.pk}"' not in nearest and "a^2 + b^2 = c^2" not in nearest
+    assert len(re.findall(r'href="/formula/\d+"', nearest)) == 6  # the other distinct formulas, each once
+    assert client.get(f"/api/formulas/{here.pk}").json()["also_in"] == [{"id": there.pk, "corpus": "full"}]
+    results = client.get("/api/search", {"q": "a^2 + b^2 = c^2", "k": 3}).json()["results"]
+    assert results[0]["also_in"] == [{"id": there.pk, "corpus": "full"}]
+    search_page = client.get("/", {"q": "a^2 + b^2 = c^2"}).content.decode()
+    assert f'also in <a href="/formula/{there.pk}">full</a>' in search_page
+
+
 def test_unknown_formula_is_404(client):
     assert client.get("/formula/999999").status_code == 404
 
