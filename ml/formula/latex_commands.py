@@ -15,6 +15,7 @@ from ml.formula.normalise import (
     restyle,
     symbol_box,
     text_box,
+    variable_box,
 )
 
 _NEGATIONS = {"=": "≠", "∈": "∉", "<": "≮", ">": "≯", "≤": "≰", "≥": "≱", "⊂": "⊄", "⊆": "⊈", "≡": "≢",
@@ -170,15 +171,19 @@ def skip_argument(parser, token, boxes, depth) -> None:
 
 
 def query_variable(parser, token, boxes, depth) -> None:
-    """`\\qvar@construct{?}`, as ARQMath's LaTeXML run wrote a stray character; a bare `\\qvar` stays text."""
-    name = "".join(token.text for token in parser.tokens[parser.i:parser.i + 10])
-    if name != "@construct":
-        boxes.append(Box("T!qvar"))
+    """`\\qvar{x}`, a query variable named x; `\\qvar@construct{…}` as LaTeXML writes one, or ARQMath's stray
+    character (`query_variable_box`). A `\\qvar` without a name stays text."""
+    tokens = parser.tokens
+    if "".join(token.text for token in tokens[parser.i:parser.i + 10]) == "@construct":
+        parser.i += 10
+        box = query_variable_box(parser.raw_group())
+        if box is not None:
+            boxes.append(box)
         return
-    parser.i += 10
-    box = query_variable_box(parser.raw_group())
-    if box is not None:
-        boxes.append(box)
+    name = parser.raw_group().strip() if parser.i < len(tokens) and tokens[parser.i].kind == "{" else ""
+    if not name or "{" in name or "}" in name:
+        raise ParseError(r"\qvar needs a name in braces, like \qvar{x}", token.pos, "missing_argument")
+    boxes.append(variable_box(name))
 
 
 def skip_dimension(parser, token, boxes, depth) -> None:

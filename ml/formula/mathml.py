@@ -28,6 +28,7 @@ from ml.formula.normalise import (
     query_variable_box,
     symbol_box,
     text_box,
+    variable_box,
 )
 from ml.formula.tree import Node
 
@@ -81,6 +82,9 @@ def _boxes(element: ET.Element, depth: int) -> list[Box]:
         return []
     if tag in ("mi", "mn", "mo", "mtext", "ms"):
         return _token(tag, element)
+    if tag == "qvar":  # NTCIR's `<mws:qvar name="x0"/>`
+        name = (element.get("name") or _text(element)).strip()
+        return [variable_box(name)] if name else []
     handler = _HANDLERS.get(tag)
     if handler is not None:
         return handler(element, depth)

@@ -13,11 +13,13 @@ written in different ways gives one SLT (MaRF's appendix A normalises its inputs
 """
 from __future__ import annotations
 
+import re
 import unicodedata
 from collections.abc import Callable
 
 from ml.formula import latex_symbols as sym
 from ml.formula.layout import CLOSERS, OPENERS, Box, group_fences, mark_differentials
+from ml.formula.tree import QUERY_VARIABLE
 
 CHAR_ALIASES = {
     "−": "-", "–": "-", "·": "⋅", "（": "(", "）": ")", "，": ",", "µ": "μ",
@@ -81,6 +83,9 @@ def text_box(text: str) -> Box | None:
     text = unicodedata.normalize("NFKC", text).strip()
     if not text:
         return None
+    variable = _TEXT_VARIABLE.fullmatch(text)
+    if variable:
+        return variable_box(variable.group(1))
     if len(text) == 1 and text.isalpha():
         return symbol_box(text)
     if is_name(text):
@@ -154,10 +159,24 @@ def attach_prescripts(boxes: list[Box]) -> list[Box]:
 
 
 def query_variable_box(content: str) -> Box | None:
-    """ARQMath's LaTeXML run marked stray characters as query variables (`\\qvar@construct{?}`, `<mi>qvar_?</mi>`):
-    a stray `$` is nothing, anything else a text node."""
+    """What LaTeXML wrote as `\\qvar@construct{…}` or `<mi>qvar_…</mi>`. NTCIR's topics mark their query variables
+    so (`x0`, `x1`: a letter and digits), which become `W!x0`; ARQMath's run marked stray characters so (`$`, `?`,
+    `missing`): a stray `$` is nothing, anything else a text node."""
     content = content.replace("\\ ", " ").strip()
+    if _LATEXML_VARIABLE.fullmatch("".join(content.split())):
+        return variable_box(content)
     return Box("T!" + content) if content and content != "$" else None
+
+
+def variable_box(name: str) -> Box:
+    """A query variable: `\\qvar{x}` (Approach0's syntax, also NTCIR-12's `\\qvar{*1*}`), a LaTeXML `x0`. Its name
+    loses styles and spaces (NTCIR's MathML wraps `x0` over lines, or sets it bold)."""
+    return Box(f"{QUERY_VARIABLE}!" + "".join(unicodedata.normalize("NFKC", name).split()))
+
+
+_LATEXML_VARIABLE = re.compile(r"[A-Za-z][0-9]*")
+_TEXT_VARIABLE = re.compile(r"\?\{([A-Za-z][0-9]*)\}")
+"""NTCIR's other spelling of a query variable, `\\text{?{x0}}`."""
 
 
 def join_plain_names(boxes: list[Box]) -> list[Box]:

@@ -186,8 +186,8 @@ def _symbol(label: str, limits: bool) -> str:
     kind, value = _split(label)
     if kind == "T":
         return r"\text{" + "".join(_TEXT_ESCAPES.get(char, char) for char in value) + "}"
-    if kind == "W":
-        return r"\boxed{" + _characters(value) + "}" if value else r"\square"
+    if kind == "W":  # a query variable, as the parser reads it back
+        return r"\qvar{" + value + "}" if value else r"\square"
     if kind == "*" and value in _OPERATOR_COMMANDS:
         return _OPERATOR_COMMANDS[value]
     if _is_name(kind, value):

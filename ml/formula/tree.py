@@ -14,6 +14,10 @@ from functools import cached_property
 
 NODE_TYPES = ("N", "V", "C", "F", "T", "M", "U", "O", "E", "*")
 """Node type letters; `E` marks an error/unknown node, `*` a bare operator symbol of an SLT."""
+QUERY_VARIABLE = "W"
+"""Type letter of a query variable (Tangent-S's wildcard `W!`, named `W!x0` after NTCIR's qvar `x0`): in a query it
+stands for any sub-expression. Not a type the encoders know (it embeds as `E`); searches score around it
+(`searchapp.search.query`)."""
 SLT_EDGE_LABELS = ("n", "a", "b", "o", "u", "c", "d", "e", "w")
 """Layout relations: next, above, below, over, under, pre-above, pre-below, element, within."""
 
@@ -98,6 +102,10 @@ def node_type(label: str) -> str:
     """The type letter of a label (`V` for `V!x`); `*` for a bare operator symbol such as `+`."""
     head, sep, _ = label.partition("!")
     return head if sep else "*"
+
+
+def is_query_variable(label: str) -> bool:
+    return label.startswith(QUERY_VARIABLE + "!")
 
 
 def node_value(label: str) -> str:

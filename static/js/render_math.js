@@ -15,6 +15,13 @@
   }
   window.texSource = texSource;
 
+  // A query variable, \qvar{x} (ml/formula/latex_commands.py), stands for any sub-expression: drawn as its boxed name.
+  // A fresh copy for each render, since KaTeX keeps what a formula's \gdef defines in the object it is given.
+  function texMacros() {
+    return { "\\qvar": "\\boxed{\\mathsf{#1}}" };
+  }
+  window.texMacros = texMacros;
+
   const OPTIONS = {
     delimiters: [
       { left: "$$", right: "$$", display: true },
@@ -32,7 +39,7 @@
   function render(el) {
     if (!window.renderMathInElement) return;  // without it the text stays readable, formulas as their source
     try {
-      window.renderMathInElement(el, OPTIONS);
+      window.renderMathInElement(el, Object.assign({ macros: texMacros() }, OPTIONS));
     } catch (err) {
       el.classList.add("unrendered");  // one element's failure must not stop the others
     }

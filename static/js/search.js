@@ -10,12 +10,13 @@
   function renderMath(root) {
     if (!window.katex) return;
     const source = window.texSource || String;  // render_math.js, loaded first
+    const macros = window.texMacros || Object;
     root.querySelectorAll(".math[data-latex]").forEach(function (el) {
       try {
         // to a string first: katex.render empties the element before it parses, and a formula it cannot read
         // would leave an empty box instead of its source
         el.innerHTML = window.katex.renderToString(source(el.dataset.latex), {
-          throwOnError: true, trust: false, displayMode: el.classList.contains("display"),
+          throwOnError: true, trust: false, displayMode: el.classList.contains("display"), macros: macros(),
         });
         el.classList.add("rendered");
       } catch (err) {
@@ -52,7 +53,9 @@
       }
       preview.hidden = false;
       try {
-        window.katex.render(latex, preview, { throwOnError: true, trust: false, displayMode: true });
+        window.katex.render(latex, preview, {
+          throwOnError: true, trust: false, displayMode: true, macros: (window.texMacros || Object)(),
+        });
       } catch (err) {
         preview.textContent = "";
         const pos = typeof err.position === "number" ? err.position : null;

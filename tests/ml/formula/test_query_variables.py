@@ -1,0 +1,65 @@
+"""Query variables (NTCIR's qvar, Tangent-S's wildcard): every notation reads them as the same `W!name` node."""
+import xml.etree.ElementTree as ET
+
+import pytest
+
+from ml.formula import ParseError, parse, to_slt_string
+from ml.formula.slt_latex import slt_to_latex
+from ml.formula.tree import is_query_variable
+
+F_OF_X0 = "[V!f[M!()1x1,w[V!z]],b[W!x0]]"
+
+
+@pytest.mark.parametrize("text, notation", [
+    (r"f_{\qvar{x0}}(z)", "latex"),
+    (r"f_{\qvar{ x0 }}(z)", "latex"),
+    (r"f_{\qvar@construct{x0}}(z)", "latex"),  # LaTeXML, NTCIR-11's topics
+    (r"f_{\text{?{x0}}}(z)", "latex"),  # NTCIR-11's other spelling
+    ('<math xmlns:mws="http://search.mathweb.org/ns"><msub><mi>f</mi><mws:qvar name="x&#10;0"/></msub>'
+     "<mo>(</mo><mi>z</mi><mo>)</mo></math>", "mathml"),
+    ("<math><msub><mi>f</mi><mi>qvar_x0</mi></msub><mo>(</mo><mi>z</mi><mo>)</mo></math>", "mathml"),
+    (F_OF_X0, "slt"),
+])
+def test_each_notation_reads_a_query_variable_as_one_named_node(text, notation):
+    assert to_slt_string(parse(text, notation).slt) == F_OF_X0
+
+
+@pytest.mark.parametrize("latex, label", [
+    (r"x=\qvar@construct{missing}", "T!missing"),  # ARQMath's LaTeXML marked stray characters so
+    (r"x=\qvar@construct{?}", "T!?"),
+    (r"x=\text{?}", "T!?"),
+])
+def test_stray_characters_latexml_marked_stay_text(latex, label):
+    labels = parse(latex, "latex").slt.labels
+    assert label in labels and not any(is_query_variable(other) for other in labels)
+
+
+@pytest.mark.parametrize("latex", [r"x + \qvar", r"x + \qvar{}", r"\qvar{a{b}}"])
+def test_a_query_variable_needs_a_plain_name(latex):
+    with pytest.raises(ParseError, match=r"\\qvar needs a name") as raised:
+        parse(latex, "latex")
+    assert raised.value.kind == "missing_argument" and raised.value.pos == latex.index(r"\qvar")
+
+
+def test_the_operator_tree_keeps_the_variable_as_an_operand_and_latex_reads_back():
+    graphs = parse(r"\frac{\qvar{a}}{\qvar{b}} + \qvar{a}", "latex")
+    assert [label for label in graphs.opt.labels if is_query_variable(label)] == ["W!a", "W!b", "W!a"]
+    assert slt_to_latex(graphs.slt) == r"\frac{\qvar{a}}{\qvar{b}} + \qvar{a}"
+    assert parse(slt_to_latex(graphs.slt), "latex").slt == graphs.slt
+
+
+def test_ntcir11_topics_read_alike_from_their_latex_and_their_mathml(shared_data):
+    """All 100 NTCIR-11 Wikipedia topics parse in both notations; a third hold query variables, named alike."""
+    ns = {"t": "http://ntcir-math.nii.ac.jp/", "m": "http://www.w3.org/1998/Math/MathML"}
+    root = ET.parse(shared_data / "ntcir11-wiki/Ntcir11MathWikipediaTopicsParticipants.xml").getroot()
+    formulas = list(root.iter(f"{{{ns['t']}}}formula"))
+    agree = with_variables = 0
+    for formula in formulas:
+        latex = formula.find(".//m:annotation[@encoding='application/x-tex']", ns).text
+        math = ET.Element(f"{{{ns['m']}}}math")
+        math.extend(formula.find(".//m:annotation-xml[@encoding='MathML-Presentation']", ns))
+        names = [sorted({label for label in parse(source, notation).slt.labels if is_query_variable(label)})
+                 for source, notation in ((latex, "latex"), (ET.tostring(math, encoding="unicode"), "mathml"))]
+        with_variables += bool(names[0])
+        agree += names[0] == names[1]
+    assert len(formulas) == 100 and with_variables >= 33 and agree >= 98
