@@ -25,13 +25,16 @@ class ApiError(Exception):
         return JsonResponse(body, status=self.status)
 
 
+QUERY_KINDS = ("too_large", "only_variables")
+
+
 def parse_error(error, notation: str) -> ApiError:
     """An `ml.formula.ParseError` as a 400 answer that names the notation and points at the position.
 
-    A query too large to search (kind `too_large`) is one in every notation, so its code is `query_too_large`,
-    like `query_too_long`.
+    A query too large to search (kind `too_large`), or of query variables alone (`only_variables`), is one in every
+    notation, so its code is `query_too_large` (like `query_too_long`) or `query_only_variables`.
     """
-    code = "query_too_large" if error.kind == "too_large" else f"{notation}_{error.kind}"
+    code = f"query_{error.kind}" if error.kind in QUERY_KINDS else f"{notation}_{error.kind}"
     return ApiError(code, error.message, pos=error.pos)
 
 

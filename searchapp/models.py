@@ -21,6 +21,7 @@ from ml.text import TEXT_DIM
 from searchapp.search.candidates import PROBES, SHORTLIST_SIZE, candidate_ids_of
 from searchapp.search.context import CONTEXT_WEIGHT, context_similarity, context_vector, with_context
 from searchapp.search.duplicates import first_of_each
+from searchapp.search.patterns import pattern_matches
 from searchapp.search.posts import DEFAULT_MODE, MODES, Question, read_question, score_posts
 from searchapp.search.query import Query, parse_query
 from searchapp.search.ranking import DEFAULT_ORDER, ORDERS, order_candidates
@@ -114,7 +115,9 @@ class FormulaQuerySet(models.QuerySet):
         A string is read as LaTeX (`ml.formula.ParseError` if it cannot be); candidates come from the codebook's
         posting lists and from shared sub-expressions, or are the whole queryset when it is no larger than a
         shortlist (then exact scoring is as cheap, and complete). `fusion` orders them: the learned ranker
-        (`searchapp.search.ranking`), or a dense fusion of the mean cosines, in [-1, 1]. Words of `context` (what
+        (`searchapp.search.ranking`), or a dense fusion of the mean cosines, in [-1, 1]. A query with query variables
+        ranks the formulas that hold it exactly, whatever stands in the variables' places, first
+        (`searchapp.search.patterns`). Words of `context` (what
         surrounds the formula the user looks for) are fused with the words around each candidate's occurrences
         (`searchapp.search.context`); the hits' `parts` then carry their "context" similarity.
         """
@@ -128,7 +131,10 @@ class FormulaQuerySet(models.QuerySet):
         if context.strip():
             similarity = context_similarity(scored.ids, context_vector(context))
             scores, parts = with_context(ordering, similarity, context_weight), {**parts, "context": similarity}
-        distinct, copies = first_of_each(np.argsort(-scores, kind="stable"), scored.keys)
+        patterns = pattern_matches(query, scored, self)
+        exact = np.zeros(len(scores), dtype=bool)
+        exact[list(patterns)] = True
+        distinct, copies = first_of_each(np.lexsort((-scores, ~exact)), scored.keys)  # exact matches of a pattern first
         order = distinct[offset:offset + min(k, MAX_K)]
         shown = [j for i in order for j in (i, *copies.get(i, ()))]
         by_id = self.model.objects.select_related("corpus").defer("slg_matrix", "opg_matrix", "structure").in_bulk(
@@ -138,7 +144,8 @@ class FormulaQuerySet(models.QuerySet):
             formula = by_id[scored.ids[i]]
             hits.append(SearchHit(formula, float(scores[i]), {name: float(part[i]) for name, part in parts.items()}, rank,
                                   alignment(query.vectors, query.labels, formula.node_labels, scored.decoded, i),
-                                  ordering.signals(i), [by_id[scored.ids[j]] for j in copies.get(i, ())]))
+                                  ordering.signals(i), [by_id[scored.ids[j]] for j in copies.get(i, ())],
+                                  patterns.get(i)))
         return SearchResults(query, ordering.order, hits, len(distinct), (time.perf_counter() - started) * 1000)
 
     def scored_candidates(self, query: Query, size: int, corpus: str | None = None, probes: int = PROBES) -> Scored:
@@ -153,7 +160,7 @@ class FormulaQuerySet(models.QuerySet):
         formulas = self.filter(corpus__name=corpus) if corpus else self
         everything = formulas._all_if_at_most(size)
         found = [set(everything) for _ in queries] if everything is not None else candidate_ids_of(
-            [(query.vectors, query.terms) for query in queries], probes, size, corpus)
+            [(query.free_vectors, query.terms) for query in queries], probes, size, corpus)
         rows = {row[0]: row for row in formulas.filter(pk__in=id_array(set().union(*found)))._matrices()}
         return [_scored(query, [rows[i] for i in sorted(ids) if i in rows]) for query, ids in zip(queries, found)]
 
@@ -170,7 +177,7 @@ class FormulaQuerySet(models.QuerySet):
 def _scored(query: Query, rows: list[tuple[int, bytes, bytes, bytes, str]]) -> Scored:
     """Exact scores and ranking inputs of `query` against its candidates' (id, slg, opg, structure, key) rows."""
     decoded = {name: decode([row[column] for row in rows]) for column, name in ((1, "slg"), (2, "opg"))}
-    parts = score(query.vectors, decoded)
+    parts = score(query, decoded)
     structures = [unpack_terms(row[3]) for row in rows]
     candidates = Candidates(np.concatenate(structures) if rows else np.zeros(0, dtype=np.int32),
                             np.array([len(terms) for terms in structures], dtype=np.int64),

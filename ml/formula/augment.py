@@ -54,7 +54,7 @@ def substitute_variables(tree: Tree, rng: random.Random) -> Tree:
         **_renaming(labels, "V", VARIABLE_POOL, rng),
         **_renaming(labels, "N", NUMBER_POOL, rng),
     }
-    return Tree(_rebuild(tree, labels=[mapping.get(label, label) for label in labels]), tree.kind)
+    return relabelled(tree, [mapping.get(label, label) for label in labels])
 
 
 def substitute_substructures(tree: Tree, rng: random.Random, p: tuple[float, ...] = (0.3, 0.005, 0.002)) -> Tree:
@@ -69,10 +69,14 @@ def substitute_substructures(tree: Tree, rng: random.Random, p: tuple[float, ...
     return Tree(_rebuild(tree, labels=labels, cut=chosen), tree.kind)
 
 
+def relabelled(tree: Tree, labels: list[str]) -> Tree:
+    """The same tree with new labels, in pre-order."""
+    return Tree(_rebuild(tree, labels=labels), tree.kind)
+
+
 def mask_attributes(tree: Tree, rng: random.Random, p: float = 0.01) -> Tree:
     """Hide each node's value with probability p, keeping its type (SSEmb attribute masking)."""
-    labels = [f"{node_type(label)}!{MASK_VALUE}" if rng.random() < p else label for label in tree.labels]
-    return Tree(_rebuild(tree, labels=labels), tree.kind)
+    return relabelled(tree, [f"{node_type(label)}!{MASK_VALUE}" if rng.random() < p else label for label in tree.labels])
 
 
 def _renaming(labels: list[str], kind: str, pool: tuple[str, ...], rng: random.Random) -> dict[str, str]:

@@ -23,7 +23,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from ml.formula.tree import Node, Tree, node_type
+from ml.formula.tree import Node, Tree, is_query_variable, node_type
 
 KINDS = ("pair", "path", "subtree", "operator", "symbol", "unified_path")
 PAIR_WINDOW = 2
@@ -76,9 +76,10 @@ def subtree_terms(terms: np.ndarray) -> np.ndarray:
 
 
 def structure_terms(slt: Tree, opt: Tree | None) -> np.ndarray:
-    """The formula's distinct terms, sorted, as int32 (the OPT kinds are absent without an OPT)."""
+    """The formula's distinct terms, sorted, as int32 (the OPT kinds are absent without an OPT). A query variable
+    stands for anything, so no term holds one: a sub-expression around it is matched by its other terms."""
     terms = set(_slt_pairs(slt))
-    terms.update(_common_term("symbol", label) for label in slt.labels)
+    terms.update(_common_term("symbol", label) for label in slt.labels if not is_query_variable(label))
     if opt is not None:
         terms.update(_opt_paths(opt))
         terms.update(_opt_subtrees(opt))
@@ -95,7 +96,8 @@ def _slt_pairs(slt: Tree) -> set[int]:
         frontier = [(ancestor, "")]
         for _ in range(PAIR_WINDOW):
             frontier = [(child, path + edge) for node, path in frontier for child, edge in children.get(node, ())]
-            pairs.update(_common_term("pair", f"{labels[ancestor]}\t{labels[node]}\t{path}") for node, path in frontier)
+            pairs.update(_common_term("pair", f"{labels[ancestor]}\t{labels[node]}\t{path}") for node, path in frontier
+                         if not (is_query_variable(labels[ancestor]) or is_query_variable(labels[node])))
     return pairs
 
 
@@ -105,6 +107,8 @@ def _opt_paths(opt: Tree) -> set[int]:
     labels = opt.labels
     paths = set()
     for leaf in set(range(len(labels))) - {parent for parent, _ in parents.values()}:
+        if is_query_variable(labels[leaf]):
+            continue
         text, node = "", leaf
         for length in range(1, PATH_LENGTH + 1):
             if node not in parents:
@@ -126,6 +130,7 @@ def _opt_subtrees(opt: Tree) -> set[int]:
     hashed stays short however deep the tree), and one per operator label."""
     terms: set[int] = set()
     seen: dict[int, tuple[int, int]] = {}  # id(node) → (hash, size); shared sub-trees are walked once
+    open_ended: set[int] = set()  # id(node) of sub-trees holding a query variable
     stack: list[tuple[Node, bool]] = [(opt.root, False)]
     while stack:  # iterative post-order: deep formulas cannot hit the recursion limit
         node, expanded = stack.pop()
@@ -139,7 +144,10 @@ def _opt_subtrees(opt: Tree) -> set[int]:
         text = node.label + "(" + ",".join(f"{edge}:{digest}" for edge, digest, _ in children) + ")"
         size = 1 + sum(size for _, _, size in children)
         seen[id(node)] = (zlib.crc32(text.encode()) if children else zlib.crc32(node.label.encode()), size)
+        if is_query_variable(node.label) or any(id(child) in open_ended for _, child in node.children):
+            open_ended.add(id(node))
         if children:
             terms.add(_common_term("operator", node.label))
-            terms.add(term("subtree", text, size))
+            if id(node) not in open_ended:
+                terms.add(term("subtree", text, size))
     return terms

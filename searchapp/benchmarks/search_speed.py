@@ -119,7 +119,7 @@ def exhaustive_overlap(top: dict[str, list[int]], k: int = 10) -> tuple[float, l
     The formulas are read once, in chunks, and every query is scored against each chunk, so memory stays flat
     at a million formulas.
     """
-    queries = [query.vectors for query in parse_queries(list(top))[0]]  # the vectors the search itself used
+    queries = parse_queries(list(top))[0]  # the vectors the search itself used
     best = [np.full(k, -np.inf, dtype=np.float32) for _ in queries]
     approximate = [dict.fromkeys(ids, -np.inf) for ids in top.values()]
     milliseconds = [0.0] * len(queries)

@@ -10,10 +10,14 @@ from dataclasses import dataclass
 import numpy as np
 
 from ml.formula import FormulaGraphs, ParseError, parse
+from ml.formula.query_variables import for_embedding
+from ml.formula.tree import is_query_variable
 from ml.retrieval.structure import structure_terms, unpack_terms
 from searchapp.embedding import embed_graphs, node_labels
 from searchapp.vectors import as_stored, decode_matrix
 
+TREES = {"slg": "slt", "opg": "opt"}
+"""The tree whose labels name each representation's rows."""
 MAX_QUERY_CHARS = 5000
 MAX_QUERY_NODES = 168
 """Three times the largest of the 485 ARQMath 2020-2022 Task 2 topic queries (56 SLT nodes, B.26). Search cost grows
@@ -33,6 +37,24 @@ class Query:
     """Sorted int32 structure terms (`ml.retrieval.structure`)."""
     graphs: FormulaGraphs | None = None
     """The parsed trees, for a query given as text (drawn on the results page)."""
+
+    @property
+    def variables(self) -> dict[str, int]:
+        """Per representation, how many of its rows are query variables: each matches anything."""
+        return {representation: int(self._variable_rows(representation).sum()) for representation in self.vectors}
+
+    @property
+    def free_vectors(self) -> dict[str, np.ndarray]:
+        """The rows that must find a match: all but the query variables'."""
+        return {representation: matrix[~self._variable_rows(representation)]
+                for representation, matrix in self.vectors.items()}
+
+    def _variable_rows(self, representation: str) -> np.ndarray:
+        labels = self.labels.get(TREES[representation])
+        rows = len(self.vectors[representation])
+        if labels is None or len(labels) != rows:
+            return np.zeros(rows, dtype=bool)
+        return np.array([is_query_variable(label) for label in labels], dtype=bool)
 
 
 def parse_query(text: str, notation: str = "latex") -> Query:
@@ -58,12 +80,15 @@ def _parsed(text: str, notation: str) -> FormulaGraphs:
     if len(graphs.slt) > MAX_QUERY_NODES:
         raise ParseError(f"the query has {len(graphs.slt)} symbols (Symbol Layout Tree nodes); the limit is "
                          f"{MAX_QUERY_NODES}", None, "too_large")
+    if all(is_query_variable(label) for label in graphs.slt.labels):
+        raise ParseError(r"the query is only query variables (\qvar), which match every formula: write what "
+                         "surrounds them", None, "only_variables")
     return graphs
 
 
 def _embedded(parsed: list[tuple[str, FormulaGraphs]], notation: str) -> list[Query]:
     vectors = [{representation: as_stored(matrix) for representation, matrix in formula.items()}
-               for formula in embed_graphs([graphs for _, graphs in parsed])]
+               for formula in embed_graphs([for_embedding(graphs) for _, graphs in parsed])]
     return [Query(text, notation, formula_vectors, node_labels(graphs), structure_terms(graphs.slt, graphs.opt), graphs)
             for (text, graphs), formula_vectors in zip(parsed, vectors)]
 

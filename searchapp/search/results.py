@@ -28,6 +28,8 @@ class SearchHit:
     """The learned ranker's features that raised this hit most, with their contributions (`ml.ranking.features`)."""
     also: list[Any] = field(default_factory=list)
     """The same formula in other corpora searched (`Formula` rows with their corpus), below it in the order."""
+    bindings: list[tuple[str, str]] | None = None
+    """For a query with query variables, when this formula holds it exactly: (variable, the LaTeX in its place)."""
 
     @property
     def formula_id(self) -> int:

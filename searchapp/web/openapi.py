@@ -57,7 +57,8 @@ SEARCH = {
         "summary": "Formulas most similar to a query formula (LaTeX, MathML or a Tangent SLT string)",
         "operationId": "search",
         "parameters": [
-            _query("q", "the query formula, in `notation`", TEXT, required=True),
+            _query("q", "the query formula, in `notation`; a query variable (`\\qvar{x}` in LaTeX, `<mws:qvar name=\"x\"/>` "
+                   "in MathML, `W!x` in an SLT string) stands for any sub-expression", TEXT, required=True),
             _query("notation", "how q is written; `auto` reads `<math …>` as MathML and `[V!x…]` as a Tangent SLT string",
                    {"type": "string", "enum": list(QUERY_NOTATIONS), "default": "latex"}),
             *PAGING,
@@ -71,7 +72,8 @@ SEARCH = {
         ],
         "responses": {"200": _json("ranked results", _ref("schemas", "SearchResults")),
                       "400": _error("missing or invalid parameter, or a query that cannot be read in its notation "
-                                    "(code `<notation>_<kind>`, with pos) or is too large to search"),
+                                    "(code `<notation>_<kind>`, with pos), is too large to search (`query_too_large`) "
+                                    "or is query variables alone (`query_only_variables`)"),
                       "503": _ref("responses", "Unavailable"), "500": _ref("responses", "ServerError")},
     },
 }
@@ -160,6 +162,10 @@ SCHEMAS = {
             "id": INTEGER, "rank": INTEGER, "latex": STRING, "notation": NOTATION, "corpus": STRING, "score": NUMBER,
             "also_in": {"type": "array", "description": "the same formula in the other corpora searched: listed once, "
                         "here", "items": _ref("schemas", "Elsewhere")},
+            "bindings": {"type": ["object", "null"], "additionalProperties": STRING,
+                         "description": "for a query with query variables (`\\qvar{x}`), when this formula holds the "
+                                        "query exactly: the LaTeX each variable stands for (such results come first); "
+                                        "else null"},
             "parts": {"type": "object", "description": "the scores fused: slg, opg, context when words were given",
                       "additionalProperties": NUMBER},
             "alignment": {"type": "object", "additionalProperties": _ref("schemas", "Alignment")},

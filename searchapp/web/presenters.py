@@ -104,6 +104,7 @@ def results_dict(results: SearchResults, items: list[ResultItem]) -> dict:
                 "notation": item.hit.formula.notation,
                 "corpus": item.hit.formula.corpus.name,
                 "also_in": corpora_of(item.hit.also),
+                "bindings": None if item.hit.bindings is None else dict(item.hit.bindings),
                 "score": round(item.hit.score, 5),
                 "parts": {name: round(value, 5) for name, value in item.hit.parts.items()},
                 "alignment": {name: asdict(a) for name, a in item.hit.alignment.items()},

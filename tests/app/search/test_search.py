@@ -146,3 +146,25 @@ def test_pages_of_overlapping_corpora_never_repeat_a_formula(index_file):
     keys = [hit.formula.visual_key for page in pages for hit in page]
     assert len(keys) == len(set(keys)) == 7  # the 7 distinct formulas, then the pages end
     assert [hit.rank for page in pages for hit in page] == list(range(1, 8))
+
+
+def test_formulas_holding_a_pattern_rank_first_and_say_what_its_variables_stand_for(index_file):
+    index_file([r"\frac{1}{n^2}", r"\frac{1}{x+y} = z", r"\frac{2}{n^2}", r"\sqrt{n^2}", r"\frac{1}{2}+\frac{1}{3}"],
+               corpus="fractions")
+    hits = Formula.objects.search(r"\frac{1}{\qvar{x}} + \frac{1}{\qvar{y}}", k=5).hits
+    assert (hits[0].formula.latex, hits[0].bindings) == (r"\frac{1}{2}+\frac{1}{3}", [("x", "2"), ("y", "3")])
+    assert all(hit.bindings is None for hit in hits[1:])
+    hits = Formula.objects.search(r"\frac{1}{\qvar{x}}", k=5).hits
+    assert {(hit.formula.latex, tuple(hit.bindings)) for hit in hits[:3]} == {
+        (r"\frac{1}{n^2}", (("x", "n^{2}"),)), (r"\frac{1}{x+y} = z", (("x", "x + y"),)),
+        (r"\frac{1}{2}+\frac{1}{3}", (("x", "2"),))}
+    assert [hit.bindings for hit in hits[3:]] == [None, None]
+    assert all(hit.alignment["slg"].query_labels[i] != "W!x" for hit in hits for i, _, _ in hit.alignment["slg"].pairs)
+    same = Formula.objects.search(r"\frac{1}{\qvar{x}} + \frac{1}{\qvar{x}}", k=5).hits
+    assert all(hit.bindings is None for hit in same)  # one name, one sub-expression: 2 and 3 differ
+
+
+def test_a_query_of_query_variables_alone_is_refused(indexed):
+    with pytest.raises(ParseError, match="only query variables") as raised:
+        Formula.objects.search(r"\qvar{x}")
+    assert raised.value.kind == "only_variables"

@@ -112,3 +112,13 @@ def test_api_reports_parse_errors_with_position(client):
     assert response.status_code == 400
     body = response.json()
     assert body["code"].startswith("latex_") and isinstance(body["pos"], int)
+
+
+def test_a_pattern_search_says_what_each_variable_stands_for_and_variables_alone_are_refused(index_file, client):
+    index_file([r"\frac{1}{n^2}", r"\sqrt{n^2}"])
+    results = client.get("/api/search", {"q": r"\frac{1}{\qvar{x}}"}).json()["results"]
+    assert [(r["latex"], r["bindings"]) for r in results] == [(r"\frac{1}{n^2}", {"x": "n^{2}"}), (r"\sqrt{n^2}", None)]
+    page = client.get("/", {"q": r"\frac{1}{\qvar{x}}"}).content.decode()
+    assert "Matches your pattern with" in page and 'data-latex="\\qvar{ x } = n^{2}"' in page
+    refused = client.get("/api/search", {"q": r"\qvar{a}^{\qvar{b}}"})
+    assert (refused.status_code, refused.json()["code"]) == (400, "query_only_variables")

@@ -1,0 +1,47 @@
+"""Query variables at search time: the formulas that hold the query exactly, whatever stands in its variables'
+places, rank before the others, and say what each variable stood for (`ml.formula.query_variables`).
+
+Only a candidate holding all the query's layout terms (its symbols and symbol pairs; none spans a variable) can
+hold the query, so only those are read and matched.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ml.formula import ParseError, tree_from_slt_string
+from ml.formula.query_variables import match
+from ml.formula.slt_latex import slt_to_latex
+from ml.formula.tree import Tree
+from ml.retrieval.structure import KINDS, kinds_of
+from searchapp.search.query import Query
+from searchapp.search.scoring import Scored
+from searchapp.sql import id_array
+
+LAYOUT_KINDS = [KINDS.index("pair"), KINDS.index("symbol")]
+Bindings = list[tuple[str, str]]
+"""(variable name, the LaTeX it stands for), by name."""
+
+
+def pattern_matches(query: Query, scored: Scored, formulas) -> dict[int, Bindings]:
+    """Candidate index → its bindings, for the candidates of `scored` (rows of the `formulas` queryset) that hold
+    the query exactly; empty for a query without variables."""
+    if query.graphs is None or not any(query.variables.values()):
+        return {}
+    possible = _holding_all(query.terms[np.isin(kinds_of(query.terms), LAYOUT_KINDS)], scored)
+    layouts = dict(formulas.filter(pk__in=id_array([scored.ids[i] for i in possible])).values_list("id", "slt_string"))
+    found = {}
+    for i in possible:
+        try:
+            bound = match(query.graphs.slt, tree_from_slt_string(layouts[scored.ids[i]]))
+        except ParseError:  # a row stored by an older parser: ranked by similarity alone
+            continue
+        if bound is not None:
+            found[int(i)] = [(name, slt_to_latex(Tree(node, "slt"))) for name, node in sorted(bound.items())]
+    return found
+
+
+def _holding_all(wanted: np.ndarray, scored: Scored) -> np.ndarray:
+    candidates = scored.candidates
+    held = np.concatenate(([0], np.cumsum(np.isin(candidates.terms, wanted))))
+    ends = np.cumsum(candidates.term_counts)
+    return np.flatnonzero(held[ends] - held[ends - candidates.term_counts] == len(wanted))
