@@ -4,8 +4,9 @@ import xml.etree.ElementTree as ET
 import pytest
 
 from ml.formula import ParseError, parse, to_slt_string
+from ml.formula.query_variables import STAND_IN, for_embedding, match
 from ml.formula.slt_latex import slt_to_latex
-from ml.formula.tree import is_query_variable
+from ml.formula.tree import Tree, is_query_variable
 
 F_OF_X0 = "[V!f[M!()1x1,w[V!z]],b[W!x0]]"
 
@@ -63,3 +64,36 @@ def test_ntcir11_topics_read_alike_from_their_latex_and_their_mathml(shared_data
         with_variables += bool(names[0])
         agree += names[0] == names[1]
     assert len(formulas) == 100 and with_variables >= 33 and agree >= 98
+
+
+def bindings(query: str, candidate: str) -> dict[str, str] | None:
+    bound = match(parse(query, "latex").slt, parse(candidate, "latex").slt)
+    return None if bound is None else {name: slt_to_latex(Tree(node, "slt")) for name, node in bound.items()}
+
+
+@pytest.mark.parametrize("query, candidate, expected", [
+    (r"\frac{1}{\qvar{x}}", r"\frac{1}{n^2}", {"x": "n^{2}"}),
+    (r"\frac{1}{\qvar{x}}", r"\sum_{n=1}^{\infty} \frac{1}{n^2+1} = c", {"x": "n^{2} + 1"}),  # inside, and going on
+    (r"x^{\qvar{n}}", r"y = x^{2k+1}", {"n": "2 k + 1"}),
+    (r"\frac{\qvar{a}}{2}", r"\frac{x+1}{2}", {"a": "x + 1"}),  # several symbols, to the baseline's end
+    (r"\qvar{a} + 1 = 0", r"2x - y + 1 = 0", {"a": "y"}),  # or up to what follows it in the query
+    (r"\qvar{a} + 1", r"y = 2x + 1", {"a": "x"}),  # the place binding fewest symbols
+    (r"\qvar{a} + \qvar{a}", r"2x + 2x", {"a": "2 x"}),
+    (r"\qvar{a} + \qvar{b}", r"2x + 3x", {"a": "x", "b": "3 x"}),
+    (r"\qvar{a} + \qvar{a}", r"2x + 3x", None),  # one name, one sub-expression
+    (r"x^{\qvar{n}} + 1", r"x + 1", None),  # the superscript must be there
+    (r"x + 1", r"x^2 + 1", None),  # and no script the query lacks
+    (r"\frac{1}{\qvar{x}}", r"\frac{2}{n}", None),
+    (r"\sqrt{\qvar{x}}", r"\sqrt[3]{y}", None),
+])
+def test_a_pattern_matches_where_the_query_occurs_whatever_is_in_its_variables_places(query, candidate, expected):
+    assert bindings(query, candidate) == expected
+
+
+def test_the_encoders_see_a_stand_in_where_a_variable_is_and_the_same_tree_without_one():
+    graphs = parse(r"f_{\qvar{n}}(z)", "latex")
+    embedded = for_embedding(graphs)
+    assert embedded.slt.labels == [STAND_IN if is_query_variable(label) else label for label in graphs.slt.labels]
+    assert [label for label in embedded.opt.labels if label == STAND_IN] == [STAND_IN]
+    plain = parse("f_n(z)", "latex")
+    assert for_embedding(plain) is plain

@@ -33,6 +33,20 @@ def test_a_query_shares_all_its_sub_expressions_and_paths_with_a_formula_contain
     assert not of_kind(query, "subtree") <= of_kind(terms("x^3+1"), "subtree")
 
 
+@pytest.mark.parametrize("pattern, formula", [
+    (r"\frac{x^{\qvar{n}}+1}{y}", r"\frac{x^{2k}+1}{y} = 3"),
+    (r"f_{\qvar{a}}(z) = z^2 + c", r"f_{n+1}(z) = z^2 + c"),
+])
+def test_no_term_spans_a_query_variable_so_a_pattern_shares_all_its_terms_with_a_formula_holding_it(pattern, formula):
+    held, holding = terms(pattern), terms(formula)
+    assert set(held.tolist()) <= set(holding.tolist()) and len(held) >= 20
+
+
+def test_only_the_sub_expressions_around_a_query_variable_lose_their_terms():
+    assert len(of_kind(terms(r"f_{\qvar{a}}(z) = z^2 + c"), "subtree")) == 2  # z², z² + c
+    assert len(of_kind(terms(r"f_{n}(z) = z^2 + c"), "subtree")) == 5
+
+
 def test_renamed_variables_share_operators_but_not_symbol_pairs():
     a, b = terms("x^2+1"), terms("y^2+1")
     assert of_kind(a, "operator") == of_kind(b, "operator")
