@@ -131,7 +131,7 @@ class FormulaQuerySet(models.QuerySet):
         if context.strip():
             similarity = context_similarity(scored.ids, context_vector(context))
             scores, parts = with_context(ordering, similarity, context_weight), {**parts, "context": similarity}
-        patterns = pattern_matches(query, scored, self)
+        patterns = pattern_matches(query, scored, scores, offset + min(k, MAX_K), self)
         exact = np.zeros(len(scores), dtype=bool)
         exact[list(patterns)] = True
         distinct, copies = first_of_each(np.lexsort((-scores, ~exact)), scored.keys)  # exact matches of a pattern first

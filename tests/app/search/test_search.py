@@ -159,6 +159,8 @@ def test_formulas_holding_a_pattern_rank_first_and_say_what_its_variables_stand_
         (r"\frac{1}{n^2}", (("x", "n^{2}"),)), (r"\frac{1}{x+y} = z", (("x", "x + y"),)),
         (r"\frac{1}{2}+\frac{1}{3}", (("x", "2"),))}
     assert [hit.bindings for hit in hits[3:]] == [None, None]
+    paged = [Formula.objects.search(r"\frac{1}{\qvar{x}}", k=1, offset=offset).hits[0] for offset in range(5)]
+    assert [hit.formula_id for hit in paged] == [hit.formula_id for hit in hits]  # each page reads only what it needs
     assert all(hit.alignment["slg"].query_labels[i] != "W!x" for hit in hits for i, _, _ in hit.alignment["slg"].pairs)
     same = Formula.objects.search(r"\frac{1}{\qvar{x}} + \frac{1}{\qvar{x}}", k=5).hits
     assert all(hit.bindings is None for hit in same)  # one name, one sub-expression: 2 and 3 differ
