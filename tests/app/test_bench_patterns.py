@@ -1,0 +1,33 @@
+"""`bench_patterns` on a small indexed corpus, in this process: it is scored whole, so every holder is found."""
+import json
+from io import StringIO
+
+import pytest
+from django.core.management import CommandError, call_command
+
+pytestmark = pytest.mark.django_db
+
+FORMULAS = [r"x^{2} + 1", r"x^{3} - x", r"\frac{1}{n^2}", r"\frac{1}{x+1}", r"\frac{a}{b}", r"e^{i\pi} + 1 = 0",
+            r"\sqrt{x^{2}+1}", r"a_{n+1} = a_{n} + 2", r"\sum_{n=1}^{\infty} \frac{1}{n^2}", r"y_{1} + y_{2}"]
+
+
+def test_a_pattern_search_finds_every_holder_of_a_small_corpus_and_is_timed_beside_typing_a_letter(index_file):
+    index_file(FORMULAS, corpus="small")
+    out = StringIO()
+    call_command("bench_patterns", corpus="small", queries=6, json=True, stdout=out)
+    report = json.loads(out.getvalue())
+    assert (report["corpus"], report["formulas"], report["queries"]) == ("small", 10, 6)
+    assert report["variable"]["holders_in_top10"] == [1.0, 1.0, 1.0]
+    assert report["letter"]["holders_in_top10"][0] <= 1.0
+    assert all(0 < report[mode]["p50_ms"] <= report[mode]["p95_ms"] for mode in ("variable", "letter"))
+    assert report["p50_ratio_variable_to_letter"] > 0
+
+
+@pytest.mark.parametrize("options, message", [
+    ({"corpus": "nowhere"}, "no formulas in a corpus named 'nowhere'"),
+    ({"corpus": "small", "queries": 0}, "--queries must be at least 1"),
+])
+def test_bad_arguments_are_named(index_file, options, message):
+    index_file(FORMULAS, corpus="small")
+    with pytest.raises(CommandError, match=message):
+        call_command("bench_patterns", **options)
