@@ -151,3 +151,22 @@ def test_results_render_arqmath_line_break_marks_and_keep_what_katex_cannot_read
     expect(unread).to_have_class(re.compile("unrendered"))
     assert unread.inner_text() == r"\unknownmacro{x} + y"
     assert console_errors == []
+
+
+def test_a_pattern_with_query_variables_is_previewed_and_its_matches_say_what_the_variables_stand_for(
+        page, indexed, console_errors, screenshot):
+    indexed([r"\frac{1}{n^2} + 1", r"\frac{2}{n} + 1", r"\sqrt{n^2}"])
+    page.goto("/")
+    page.fill("#q", r"\frac{1}{\qvar{x}} + 1")
+    expect(page.locator("#preview .katex .fbox")).to_have_count(1)  # the variable, drawn as its boxed name
+    assert page.locator("#preview-error").inner_text() == ""
+    page.press("#q", "Enter")
+    page.wait_for_selector(".result")
+    first = page.locator(".result").first
+    assert first.locator(".formula-link .math").get_attribute("data-latex") == r"\frac{1}{n^2} + 1"
+    binding = first.locator(".bindings .katex")
+    expect(binding).to_have_count(1)
+    assert binding.locator("annotation").text_content() == r"\qvar{ x } = n^{2}"
+    expect(page.locator(".result").nth(1).locator(".bindings")).to_have_count(0)
+    screenshot("pattern")
+    assert console_errors == []
