@@ -20,7 +20,7 @@ from ml.retrieval.structure import unpack_terms
 from ml.text import TEXT_DIM
 from searchapp.search.candidates import PROBES, SHORTLIST_SIZE, candidate_ids_of
 from searchapp.search.context import CONTEXT_WEIGHT, context_similarity, context_vector, with_context
-from searchapp.search.duplicates import first_of_each
+from searchapp.search.duplicates import first_of_each, with_copies
 from searchapp.search.patterns import pattern_matches
 from searchapp.search.posts import DEFAULT_MODE, MODES, Question, read_question, score_posts
 from searchapp.search.query import Query, parse_query
@@ -65,9 +65,8 @@ class PostQuerySet(models.QuerySet):
         combined = scores.combined(mode, weight)
         distinct, copies = first_of_each(np.argsort(-combined, kind="stable"), scores.keys)
         order = distinct[offset:offset + min(k, MAX_K)]
-        shown = [j for i in order for j in (i, *copies.get(i, ()))]
         by_id = self.model.objects.select_related("corpus", "parent").defer("embedding", "fused").in_bulk(
-            [scores.ids[i] for i in shown])
+            [scores.ids[i] for i in with_copies(order, copies)])
         hits = [PostHit(by_id[scores.ids[i]], float(combined[i]), rank, scores.parts(i), scores.best_formula.get(scores.ids[i]),
                         [by_id[scores.ids[j]] for j in copies.get(i, ())])
                 for rank, i in enumerate(order, start=offset + 1)]
@@ -136,9 +135,8 @@ class FormulaQuerySet(models.QuerySet):
         exact[list(patterns)] = True
         distinct, copies = first_of_each(np.lexsort((-scores, ~exact)), scored.keys)  # exact matches of a pattern first
         order = distinct[offset:offset + min(k, MAX_K)]
-        shown = [j for i in order for j in (i, *copies.get(i, ()))]
         by_id = self.model.objects.select_related("corpus").defer("slg_matrix", "opg_matrix", "structure").in_bulk(
-            [scored.ids[i] for i in shown])
+            [scored.ids[i] for i in with_copies(order, copies)])
         hits = []
         for rank, i in enumerate(order, start=offset + 1):
             formula = by_id[scored.ids[i]]

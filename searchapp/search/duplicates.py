@@ -25,3 +25,8 @@ def first_of_each(order: Iterable[int], keys: Sequence[Hashable | None]) -> tupl
             first[key] = i
             kept.append(i)
     return kept, copies
+
+
+def with_copies(page: list[int], copies: dict[int, list[int]]) -> list[int]:
+    """The candidates of a page and their copies: the rows a page reads."""
+    return [j for i in page for j in (i, *copies.get(i, ()))]

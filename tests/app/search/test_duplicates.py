@@ -2,7 +2,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from searchapp.search.duplicates import first_of_each
+from searchapp.search.duplicates import first_of_each, with_copies
 
 
 @pytest.mark.parametrize("order, keys, kept, copies", [
@@ -27,3 +27,7 @@ def test_every_candidate_is_kept_or_a_copy_of_an_earlier_one_with_its_key(keys, 
     assert len(named) == len(set(named))
     for first, later in copies.items():
         assert all(keys[i] == keys[first] and order.index(i) > order.index(first) for i in later)
+
+
+def test_a_page_reads_its_candidates_and_their_copies():
+    assert with_copies([2, 1], {2: [0, 3]}) == [2, 0, 3, 1]
