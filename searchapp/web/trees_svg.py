@@ -10,7 +10,7 @@ from html import escape
 
 from django.utils.safestring import SafeString, mark_safe
 
-from ml.formula.tree import Tree, node_type, node_value
+from ml.formula.tree import Tree, is_query_variable, node_type, node_value
 
 X_STEP = 44
 Y_STEP = 52
@@ -93,7 +93,8 @@ def _unrecursed(function: Callable[..., Generator[tuple, int, int]], arguments: 
 
 
 def short_label(label: str) -> str:
-    value = node_value(label)
+    """The node's value, cut to MAX_CHARS; a query variable's with a `?` before it, as a hole to fill."""
+    value = ("?" if is_query_variable(label) else "") + node_value(label)
     return value if len(value) <= MAX_CHARS else value[:MAX_CHARS - 1] + "…"
 
 

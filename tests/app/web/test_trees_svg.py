@@ -36,7 +36,7 @@ def test_svg_marks_nodes_and_colours_and_escapes_labels():
 
 @pytest.mark.parametrize("label, short", [
     pytest.param("V!x", "x", id="value"), pytest.param("+", "+", id="bare-symbol"),
-    pytest.param("F!arctanh", "arct…", id="long-is-cut"),
+    pytest.param("F!arctanh", "arct…", id="long-is-cut"), pytest.param("W!x0", "?x0", id="query-variable"),
 ])
 def test_short_label(label, short):
     assert short_label(label) == short
