@@ -47,6 +47,13 @@ class Corpus(models.Model):
 
 
 class PostQuerySet(models.QuerySet):
+    def copies_of(self, post: Post) -> PostQuerySet:
+        """The same post in other corpora (the same source address), with their corpus; none without an address."""
+        if not post.url:
+            return self.none()
+        return self.filter(url=post.url).exclude(pk=post.pk).select_related("corpus").defer("embedding", "fused") \
+            .order_by("corpus__name")
+
     def answers(self) -> PostQuerySet:
         """The posts a question search returns: answers, and posts that are neither question nor answer."""
         answered = Post.objects.filter(parent=models.OuterRef("pk"))
@@ -106,6 +113,11 @@ class Post(models.Model):
 
 
 class FormulaQuerySet(models.QuerySet):
+    def copies_of(self, formula: Formula) -> FormulaQuerySet:
+        """The same formula in other corpora (the same visual key), with their corpus."""
+        return self.filter(visual_key=formula.visual_key).exclude(pk=formula.pk).select_related("corpus") \
+            .defer("slg_matrix", "opg_matrix", "structure").order_by("corpus__name")
+
     def search(self, query: Query | str, k: int = 10, offset: int = 0, fusion: str = DEFAULT_ORDER, corpus: str | None = None,
                probes: int = PROBES, shortlist_size: int = SHORTLIST_SIZE, context: str = "",
                context_weight: float = CONTEXT_WEIGHT) -> SearchResults:

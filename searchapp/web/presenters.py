@@ -213,6 +213,5 @@ def formula_detail(formula: Formula, max_snippets: int = MAX_OCCURRENCES) -> For
         trees = {"slt": graphs.slt, "opt": graphs.opt}
     except ParseError:  # a row stored by an older parser; the page still shows the rest
         trees = {"slt": None, "opt": None}
-    elsewhere = Formula.objects.filter(visual_key=formula.visual_key).exclude(pk=formula.pk).select_related("corpus")
     return FormulaDetail(trees, snippets_for([formula], max_snippets)[formula.pk], formula.occurrences.count(),
-                         list(elsewhere.defer("slg_matrix", "opg_matrix", "structure").order_by("corpus__name")))
+                         list(Formula.objects.copies_of(formula)))

@@ -141,3 +141,5 @@ def test_an_answer_held_by_overlapping_corpora_is_listed_once_naming_the_others(
     assert answer["also_in"] == [{"id": top.also[0].pk, "corpus": "threads-again"}]
     page = client.get("/questions", {"q": "symmetric matrix eigenvalues"}).content.decode()
     assert f'href="/post/{top.also[0].pk}">threads-again</a>' in page
+    post_page = client.get(f"/post/{top.post.pk}").content.decode()
+    assert f'also in <a href="/post/{top.also[0].pk}">threads-again</a>' in post_page
