@@ -68,9 +68,9 @@ def test_a_question_lists_its_answers_and_an_answer_names_its_question(thread, c
     assert 'id="answers-title"' not in answer_page
 
 
-def test_post_page_reads_three_queries_however_many_answers(thread, client, django_assert_num_queries):
+def test_post_page_reads_four_queries_however_many_answers(thread, client, django_assert_num_queries):
     question, _ = thread
-    with django_assert_num_queries(3):  # the post with its corpus and question, its answers, its occurrences
+    with django_assert_num_queries(4):  # the post with its corpus and question, its answers, its occurrences, its copies
         assert client.get(f"/post/{question.pk}").status_code == 200
 
 
