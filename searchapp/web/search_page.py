@@ -24,11 +24,13 @@ EXAMPLES = [
     r"\frac{a}{b} + \frac{c}{d}",
     r"\lim_{n \to \infty} \left(1 + \frac{1}{n}\right)^n",
     r"e^{i\pi} + 1 = 0",
+    r"\sum_{n=1}^{\infty} \frac{1}{\qvar{x}}",
 ]
 PALETTE = [  # (button text, inserted LaTeX)
     ("a/b", r"\frac{}{}"), ("x²", "^{}"), ("xᵢ", "_{}"), ("√", r"\sqrt{}"), ("Σ", r"\sum_{i=1}^{n}"),
     ("∫", r"\int_{a}^{b}"), ("lim", r"\lim_{x \to 0}"), ("∞", r"\infty"), ("α", r"\alpha"), ("π", r"\pi"),
     ("≤", r"\le"), ("≠", r"\neq"), ("(n k)", r"\binom{n}{k}"), ("|x|", r"\left| \right|"),
+    ("?x", r"\qvar{x}"),  # a query variable: any sub-expression
 ]
 
 

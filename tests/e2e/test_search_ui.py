@@ -157,7 +157,11 @@ def test_a_pattern_with_query_variables_is_previewed_and_its_matches_say_what_th
         page, indexed, console_errors, screenshot):
     indexed([r"\frac{1}{n^2} + 1", r"\frac{2}{n} + 1", r"\sqrt{n^2}"])
     page.goto("/")
-    page.fill("#q", r"\frac{1}{\qvar{x}} + 1")
+    expect(page.locator(".examples .katex .fbox")).to_have_count(1)  # the example pattern, its variable boxed
+    page.fill("#q", r"\frac{1}{} + 1")
+    page.locator("#q").evaluate("el => el.setSelectionRange(9, 9)")
+    page.click('.palette-item[data-insert="\\\\qvar{x}"]')
+    assert page.input_value("#q") == r"\frac{1}{\qvar{x}} + 1"
     expect(page.locator("#preview .katex .fbox")).to_have_count(1)  # the variable, drawn as its boxed name
     assert page.locator("#preview-error").inner_text() == ""
     page.press("#q", "Enter")

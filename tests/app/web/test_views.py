@@ -27,6 +27,7 @@ def test_home_without_query_offers_the_query_box_palette_and_examples(client):
     assert response.status_code == 200
     assert '<label for="q"' in html and 'id="q"' in html
     assert html.count('class="palette-item"') >= 10
+    assert 'data-insert="\\qvar{x}"' in html and "%5Cqvar%7Bx%7D" in html  # a query variable: a button, an example
     assert 'href="?q=x%5E2%20%2B%20y%5E2%20%3D%20z%5E2"' in html
     assert "vendor/katex/katex.min.js" in html and "cdn" not in html.lower()
     assert "csrftoken" in response.cookies
