@@ -6,6 +6,7 @@ whose node vectors and labels are already in its row (a formula page's neighbour
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 
@@ -38,23 +39,26 @@ class Query:
     graphs: FormulaGraphs | None = None
     """The parsed trees, for a query given as text (drawn on the results page)."""
 
-    @property
+    @cached_property
     def variables(self) -> dict[str, int]:
         """Per representation, how many of its rows are query variables: each matches anything."""
-        return {representation: int(self._variable_rows(representation).sum()) for representation in self.vectors}
+        return {representation: int(rows.sum()) for representation, rows in self._variable_rows.items()}
 
-    @property
+    @cached_property
     def free_vectors(self) -> dict[str, np.ndarray]:
         """The rows that must find a match: all but the query variables'."""
-        return {representation: matrix[~self._variable_rows(representation)]
+        return {representation: matrix[~self._variable_rows[representation]]
                 for representation, matrix in self.vectors.items()}
 
-    def _variable_rows(self, representation: str) -> np.ndarray:
-        labels = self.labels.get(TREES[representation])
-        rows = len(self.vectors[representation])
-        if labels is None or len(labels) != rows:
-            return np.zeros(rows, dtype=bool)
-        return np.array([is_query_variable(label) for label in labels], dtype=bool)
+    @cached_property
+    def _variable_rows(self) -> dict[str, np.ndarray]:
+        """Per representation, which rows are query variables: read once, however often a search scores."""
+        found = {}
+        for representation, matrix in self.vectors.items():
+            labels = self.labels.get(TREES[representation])
+            found[representation] = (np.zeros(len(matrix), dtype=bool) if labels is None or len(labels) != len(matrix)
+                                     else np.array([is_query_variable(label) for label in labels], dtype=bool))
+        return found
 
 
 def parse_query(text: str, notation: str = "latex") -> Query:
