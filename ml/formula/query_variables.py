@@ -59,7 +59,7 @@ def _matched(q: Node, c: Node, bound: dict[str, Node]) -> dict[str, Node] | None
 
 def _variable(q: Node, c: Node, bound: dict[str, Node]) -> dict[str, Node] | None:
     """Bind q's name to c and the symbols after it on c's baseline, as few as let the rest of the query match."""
-    following = q.child("n")
+    name, following = node_value(q.label), q.child("n")
     taken: list[Node] = []
     current: Node | None = c
     while current is not None:
@@ -67,9 +67,9 @@ def _variable(q: Node, c: Node, bound: dict[str, Node]) -> dict[str, Node] | Non
         after = current.child("n")
         if following is None:
             if after is None:
-                return _bind(node_value(q.label), taken, bound)
+                return _bind(name, taken, bound)
         elif after is not None:
-            result = _bind(node_value(q.label), taken, bound)
+            result = _bind(name, taken, bound)
             result = result and _matched(following, after, result)
             if result is not None:
                 return result
