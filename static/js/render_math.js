@@ -16,9 +16,11 @@
   window.texSource = texSource;
 
   // A query variable, \qvar{x} (ml/formula/latex_commands.py), stands for any sub-expression: drawn as its boxed name.
+  // LaTeXML writes it \qvar@construct{x0} (NTCIR's topics); KaTeX reads `@` as a letter of a command's name.
   // A fresh copy for each render, since KaTeX keeps what a formula's \gdef defines in the object it is given.
   function texMacros() {
-    return { "\\qvar": "\\boxed{\\mathsf{#1}}" };
+    const variable = "\\boxed{\\mathsf{#1}}";
+    return { "\\qvar": variable, "\\qvar@construct": variable };
   }
   window.texMacros = texMacros;
 
