@@ -60,16 +60,19 @@ class Ranker:
     capacity: Capacity
 
     def scores(self, features: np.ndarray) -> np.ndarray:
+        """On the dense F1 score's scale (the trees' scale ÷ BASE_WEIGHT): a candidate's formula similarity plus the
+        trees' correction, so a learned score reads like a fused one and mixes with other cosines (SSEmb)."""
         if not len(features):
             return np.zeros(0)
-        return base_scores(features) + np.asarray(self.booster.predict(features, num_threads=1))
+        return (base_scores(features) + np.asarray(self.booster.predict(features, num_threads=1))) / BASE_WEIGHT
 
     def contributions(self, features: np.ndarray) -> np.ndarray:
         """(n, len(FEATURES)) each feature's additive share of the trees' correction to the dense score (SHAP
-        values; the bias column dropped)."""
+        values; the bias column dropped), on the scale of `scores`."""
         if not len(features):
             return np.zeros((0, len(FEATURES)))
-        return np.asarray(self.booster.predict(features, pred_contrib=True, num_threads=1))[:, :len(FEATURES)]
+        shares = self.booster.predict(features, pred_contrib=True, num_threads=1)
+        return np.asarray(shares)[:, :len(FEATURES)] / BASE_WEIGHT
 
     def save(self, directory: Path, report: dict) -> None:
         """The model and `report` (what it was trained on and how it cross-validated) into `directory`."""

@@ -1,18 +1,17 @@
 """The words around a formula in formula search: SSEmb's S = λ·S_formula + (1 − λ)·cos(text_q, text_c).
 
 A formula's context similarity is the best over its occurrences (it may stand in many posts); a formula
-stored without words (formats without text) counts as unrelated, 0. The formula part is the ordering's score
-in cosine units: the learned ranker's score divided by its BASE_WEIGHT (it boosts from BASE_WEIGHT × dense F1).
+stored without words (formats without text) counts as unrelated, 0. The formula part is the ordering's score,
+on the dense F1 scale whether the learned ranker or a fusion ordered the candidates.
 """
 from __future__ import annotations
 
 import numpy as np
 
-from ml.ranking.ranker import BASE_WEIGHT
 from ml.retrieval.post_scores import ssemb
 from ml.text import text_encoder
 from searchapp.search.database import search_connection
-from searchapp.search.ranking import LEARNED, Ordering
+from searchapp.search.ranking import Ordering
 from searchapp.vectors import vector_literal
 
 CONTEXT_WEIGHT = 0.5
@@ -35,5 +34,4 @@ def context_similarity(formula_ids: list[int], vector: np.ndarray) -> np.ndarray
 
 
 def with_context(ordering: Ordering, similarity: np.ndarray, weight: float = CONTEXT_WEIGHT) -> np.ndarray:
-    formula = ordering.scores / BASE_WEIGHT if ordering.order == LEARNED else ordering.scores
-    return ssemb(formula, similarity, weight)
+    return ssemb(ordering.scores, similarity, weight)

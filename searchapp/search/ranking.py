@@ -43,7 +43,7 @@ class Ordering:
             return []
         contributions = self.ranker.contributions(self.features[candidate:candidate + 1])[0]
         top = np.argsort(-contributions, kind="stable")[:SIGNALS_SHOWN]
-        return [(FEATURES[i], round(float(contributions[i]), 4)) for i in top if contributions[i] > 0]
+        return [(FEATURES[i], round(float(contributions[i]), 5)) for i in top if contributions[i] > 0]
 
 
 def order_candidates(order: str, query: Query, candidates: Candidates, corpus: str | None) -> Ordering:

@@ -159,7 +159,10 @@ SCHEMAS = {
         "query": STRING, "notation": NOTATION, "fusion": {"type": "string", "enum": list(ORDERS)},
         "candidates": INTEGER, "elapsed_ms": NUMBER,
         "results": {"type": "array", "items": _object({
-            "id": INTEGER, "rank": INTEGER, "latex": STRING, "notation": NOTATION, "corpus": STRING, "score": NUMBER,
+            "id": INTEGER, "rank": INTEGER, "latex": STRING, "notation": NOTATION, "corpus": STRING,
+            "score": {"type": "number", "description": "how alike: the F1 (or chosen fusion) of the SLG and OPG "
+                      "scores, mean cosines in [-1, 1]; with `learned`, plus the ranker's correction; with `context`, "
+                      "fused with the words' cosine"},
             "also_in": {"type": "array", "description": "the same formula in the other corpora searched: listed once, "
                         "here", "items": _ref("schemas", "Elsewhere")},
             "bindings": {"type": ["object", "null"], "additionalProperties": STRING,
@@ -169,7 +172,8 @@ SCHEMAS = {
             "parts": {"type": "object", "description": "the scores fused: slg, opg, context when words were given",
                       "additionalProperties": NUMBER},
             "alignment": {"type": "object", "additionalProperties": _ref("schemas", "Alignment")},
-            "signals": {"type": "array", "description": "the learned ranker's features that raised this result most",
+            "signals": {"type": "array", "description": "the learned ranker's features that raised this result most, "
+                        "each with its share of the correction to `score` (SHAP)",
                         "items": _object({"feature": {"type": "string", "enum": list(FEATURES)}, "meaning": STRING,
                                           "contribution": NUMBER})},
             "posts": {"type": "array", "items": _ref("schemas", "Snippet")}})}}),

@@ -3,6 +3,7 @@ import pytest
 
 from ml.ranking.features import FEATURES
 from ml.ranking.ranker import Capacity, RankerError, TrainingTopic, fit, load
+from ml.retrieval.fusion import fuse
 
 
 def topics(count: int = 12, seed: int = 0) -> list[TrainingTopic]:
@@ -56,6 +57,7 @@ def test_the_trees_correct_the_dense_order_rather_than_replace_it():
     features = topics(1, seed=3)[0].features
     features[:, 0] = features[:, 1] = np.linspace(0.2, 0.9, 40)
     scores = ranker.scores(features)
+    assert np.abs(scores - fuse(features[:, 0], features[:, 1], "f1")).max() < 0.05  # on the dense score's scale
     assert scores[:10].max() < scores[-10:].min()  # dense scores 0.5 apart keep their order whatever the trees say
     assert not np.all(np.diff(scores) > 0)  # close neighbours are reordered by the signal the trees learned
 
