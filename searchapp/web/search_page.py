@@ -48,9 +48,13 @@ def _page_link(params: QueryDict, page: int) -> str:
     return "?" + linked.urlencode()
 
 
-def error_context(message: str, pos: int | None) -> dict:
-    """A search error for the page; `caret` points under the offending character of the query."""
-    return {"message": message, "pos": pos, "caret": None if pos is None else " " * pos + "^"}
+def error_context(message: str, pos: int | None, query: str) -> dict:
+    """A search error for the page: where it is, counted from 1 as people count (the API's `pos` is an offset
+    from 0), and a `caret` under the offending character of the query."""
+    if pos is None:
+        return {"message": message, "where": None, "caret": None}
+    where = "at the end" if pos >= len(query) else f"at character {pos + 1}"
+    return {"message": message, "where": where, "caret": " " * pos + "^"}
 
 
 def query_tree_svg(query: Query) -> str:

@@ -44,7 +44,7 @@ def home(request: HttpRequest) -> HttpResponse:
         try:
             context.update(_search(request))
         except ApiError as error:
-            context["error"], status = search_page.error_context(error.message, error.pos), error.status
+            context["error"], status = search_page.error_context(error.message, error.pos, context["query"]), error.status
     return render(request, "searchapp/search.html", context, status=status)
 
 
@@ -72,7 +72,7 @@ def questions(request: HttpRequest) -> HttpResponse:
         try:
             context.update(_ask(request))
         except ApiError as error:
-            context["error"], status = search_page.error_context(error.message, error.pos), error.status
+            context["error"], status = search_page.error_context(error.message, error.pos, context["query"]), error.status
     return render(request, "searchapp/questions.html", context, status=status)
 
 

@@ -36,6 +36,7 @@
     const preview = document.getElementById("preview");
     const status = document.getElementById("preview-error");
     if (!input || !preview || !window.katex) return;
+    const serverError = document.querySelector(".error[role=alert]");
     let timer = null;
     function update() {
       const latex = input.value;
@@ -59,9 +60,11 @@
       } catch (err) {
         preview.textContent = "";
         const pos = typeof err.position === "number" ? err.position : null;
-        status.textContent = (pos === null ? "" : "At character " + pos + ": ") +
-          String(err.message || err).replace(/^KaTeX parse error: /, "");
         input.setAttribute("aria-invalid", "true");
+        // the server's error for the query just searched says it already, in the parser's words: not twice
+        if (!(serverError && latex === input.defaultValue)) {
+          status.textContent = where(pos, latex) + String(err.message || err).replace(/^KaTeX parse error: /, "");
+        }
         if (pos !== null) showErrorPosition(preview, latex, pos);
       }
     }
@@ -71,6 +74,12 @@
     });
     input.addEventListener("preview", update);
     update();
+  }
+
+  // KaTeX's error offset (from 0) as people count characters, from 1, like the server's errors.
+  function where(pos, latex) {
+    if (pos === null) return "";
+    return pos >= latex.length ? "At the end: " : "At character " + (pos + 1) + ": ";
   }
 
   // The notation the search box detects besides LaTeX (searchapp.web.params.detect_notation), or "".

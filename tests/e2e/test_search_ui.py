@@ -2,6 +2,7 @@
 import json
 import re
 import time
+from urllib.parse import quote
 
 import pytest
 from playwright.sync_api import expect
@@ -37,9 +38,20 @@ def test_typing_shows_a_katex_preview_and_errors_inline(page, screenshot):
     assert page.locator("#preview-error").inner_text() == ""
     screenshot("preview")
     page.fill("#q", r"x^{2")
-    expect(page.locator("#preview-error")).not_to_be_empty()
+    expect(page.locator("#preview-error")).to_contain_text("At the end: ")  # KaTeX's offset 4, the text's end
     assert page.get_attribute("#q", "aria-invalid") == "true"
     screenshot("preview-error")
+    page.fill("#q", r"x^{2 + \nomacro")
+    expect(page.locator("#preview-error")).to_contain_text("At character 8: ")  # counted from 1, as the server does
+
+
+def test_a_searched_bad_query_is_explained_once_and_the_preview_speaks_again_when_it_is_edited(page):
+    page.goto("/?q=" + quote(r"\frac{1}{"))
+    expect(page.locator(".error[role=alert]")).to_contain_text("'{' is never closed (at character 9)")
+    assert page.get_attribute("#q", "aria-invalid") == "true"
+    assert page.locator("#preview-error").inner_text() == ""  # not a second wording of the same error
+    page.fill("#q", r"\frac{1}{2")
+    expect(page.locator("#preview-error")).to_contain_text("At the end: ")
 
 
 

@@ -57,7 +57,8 @@ def test_results_explain_the_match_with_colour_linked_nodes(indexed, client):
 
 
 @pytest.mark.parametrize("query, status, message", [
-    pytest.param(r"\frac{1}{", 400, "at character", id="unbalanced-brace"),
+    pytest.param(r"\frac{1}{", 400, "(at character 9)", id="unbalanced-brace"),  # the 9th, counted from 1
+    pytest.param(r"x^", 400, "(at the end)", id="nothing-after-the-script"),
     pytest.param("x" * 5001, 400, "limit is 5000", id="too-long"),
 ])
 def test_bad_queries_explain_themselves(indexed, client, query, status, message):
