@@ -64,12 +64,11 @@ def indexed(transactional_db, tmp_path):
 
 @pytest.fixture
 def console_errors(page) -> list[str]:
-    """Errors the page logs (CSP violations and missing files among them) and uncaught exceptions; the site has no
-    favicon, which the browser asks for on its own."""
+    """Errors the page logs (CSP violations and missing files, the site's icon among them) and uncaught exceptions."""
     errors: list[str] = []
 
     def logged(message):
-        if message.type == "error" and not message.location.get("url", "").endswith("/favicon.ico"):
+        if message.type == "error":
             errors.append(f"{message.text} ({message.location.get('url')})")
     page.on("console", logged)
     page.on("pageerror", lambda error: errors.append(str(error)))
