@@ -84,9 +84,14 @@ def redis_url(url: str) -> str:
 def cache_url(broker_url: str) -> str:
     """The broker's server with the next database number: the cache's `clear()` flushes its whole database,
     which must never hold Celery's queues."""
-    parts = urlsplit(broker_url)
+    return shifted_database(broker_url, 1)
+
+
+def shifted_database(url: str, by: int) -> str:
+    """The same Redis-protocol server, `by` database numbers further on."""
+    parts = urlsplit(url)
     database = int(parts.path.lstrip("/") or 0)
-    return urlunsplit(parts._replace(path=f"/{database + 1}"))
+    return urlunsplit(parts._replace(path=f"/{database + by}"))
 
 
 def _redacted(url: str) -> str:

@@ -41,7 +41,8 @@ def service_env(django_db_setup, django_db_blocker) -> dict:
 
     with django_db_blocker.unblock():
         url = database_url(connection.settings_dict)
-    return {**os.environ, "DATABASE_URL": url, "REDIS_URL": settings.REDIS_URL, "PYTHONUNBUFFERED": "1"}
+    return {**os.environ, "DJANGO_SETTINGS_MODULE": "mathsearch.settings", "DATABASE_URL": url,
+            "REDIS_URL": settings.REDIS_URL, "PYTHONUNBUFFERED": "1"}
 
 
 def start_worker(env: dict, queues: str = "celery,index") -> subprocess.Popen:

@@ -1,3 +1,5 @@
+from urllib.parse import urlsplit
+
 import pytest
 from django.core.exceptions import ImproperlyConfigured
 
@@ -59,6 +61,16 @@ def test_redis_url_rejects_malformed(url, message):
 ])
 def test_cache_uses_the_next_database_of_the_broker(broker, cache):
     assert cache_url(broker) == cache
+
+
+def test_the_tests_queue_and_cache_on_databases_of_their_own_beside_the_sites(settings):
+    """A site served from this checkout shares the embedded broker server; its worker must not take tests' tasks."""
+    from mathsearch import settings as site
+
+    site_uses = {site.CELERY_BROKER_URL, site.CACHES["default"]["LOCATION"]}
+    tests_use = {settings.CELERY_BROKER_URL, settings.CELERY_RESULT_BACKEND, settings.CACHES["default"]["LOCATION"]}
+    assert len(tests_use) == 2 and site_uses.isdisjoint(tests_use)
+    assert {urlsplit(url).netloc for url in site_uses | tests_use} == {urlsplit(site.REDIS_URL).netloc}
 
 
 def test_env_helpers_read_present_absent_and_malformed(monkeypatch):
