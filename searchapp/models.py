@@ -111,6 +111,13 @@ class Post(models.Model):
     def __str__(self) -> str:
         return self.title or self.source_id
 
+    @property
+    def display_title(self) -> str:
+        """Its title; an answer has none of its own, so it is named after its question (select_related("parent"))."""
+        if self.title or self.parent_id is None:
+            return self.title or self.source_id
+        return f"Answer to: {self.parent.title or self.parent.source_id}"
+
 
 class FormulaQuerySet(models.QuerySet):
     def copies_of(self, formula: Formula) -> FormulaQuerySet:

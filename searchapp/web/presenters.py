@@ -154,7 +154,7 @@ def _explained(item: ResultItem) -> ResultItem:
 def snippets_for(formulas: list, per_formula: int) -> dict[int, list[Snippet]]:
     """The first posts each formula occurs in, with the formula cut out of the post body in context: one
     query for all formulas, sliced per formula (a formula in 10,000 posts reads `per_formula` rows)."""
-    first = Occurrence.objects.select_related("post").order_by("post_id", "position")[:per_formula]
+    first = Occurrence.objects.select_related("post__parent").order_by("post_id", "position")[:per_formula]
     prefetch_related_objects(formulas, Prefetch("occurrences", queryset=first, to_attr="first_occurrences"))
     return {formula.pk: [snippet(occurrence) for occurrence in formula.first_occurrences] for formula in formulas}
 
@@ -174,7 +174,7 @@ def snippet(occurrence: Occurrence) -> Snippet:
         before = cuts.ending(_plain(head), SNIPPET_CHARS, more=first > 0)
         after = cuts.snippet(_plain(tail), SNIPPET_CHARS, more=last < len(body))
     post = occurrence.post
-    return Snippet(post.pk, post.source_id, post.title or post.source_id, post.url, before, occurrence.latex, after)
+    return Snippet(post.pk, post.source_id, post.display_title, post.url, before, occurrence.latex, after)
 
 
 def _outside_formulas(body: str, first: int, last: int) -> tuple[int, int]:

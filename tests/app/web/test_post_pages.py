@@ -115,3 +115,15 @@ def test_formula_page_and_results_link_posts_to_their_pages(indexed_post, client
     results = client.get("/", {"q": "a^2 + b^2 = c^2"}).content.decode()
     assert f'<a class="post-link tex-text" href="/post/{indexed_post.pk}">' in results
     assert 'class="source-link" href="https://math.example.org/q/1"' in results
+
+
+def test_an_answer_a_formula_occurs_in_is_named_after_its_question_not_its_number(index_file, client):
+    lines = [json.dumps({"id": "q7", "title": "Why is $e^{i\\pi} = -1$?", "body": "Asking."}),
+             json.dumps({"id": "a8", "body": "Because $e^{i\\theta} = \\cos\\theta + i\\sin\\theta$."})]
+    index_file(lines, corpus="threads", name="thread.jsonl", format="jsonl")
+    Post.objects.filter(source_id="a8").update(parent=Post.objects.get(source_id="q7"))  # JSONL has no threads
+    answer = Post.objects.get(source_id="a8")
+    formula = Formula.objects.get(occurrences__post=answer)
+    expected = f'href="/post/{answer.pk}">Answer to: Why is $e^{{i\\pi}} = -1$?</a>'
+    assert expected in client.get(f"/formula/{formula.pk}").content.decode()
+    assert expected in client.get("/", {"q": r"e^{i\theta}"}).content.decode()
