@@ -48,11 +48,12 @@ class Corpus(models.Model):
 
 class PostQuerySet(models.QuerySet):
     def copies_of(self, post: Post) -> PostQuerySet:
-        """The same post in other corpora (the same source address), with their corpus; none without an address."""
+        """The same post in other corpora (the same source address and id), with their corpus; none without an
+        address."""
         if not post.url:
             return self.none()
-        return self.filter(url=post.url).exclude(pk=post.pk).select_related("corpus").defer("embedding", "fused") \
-            .order_by("corpus__name")
+        return self.filter(url=post.url, source_id=post.source_id).exclude(pk=post.pk).select_related("corpus") \
+            .defer("embedding", "fused").order_by("corpus__name")
 
     def answers(self) -> PostQuerySet:
         """The posts a question search returns: answers, and posts that are neither question nor answer."""

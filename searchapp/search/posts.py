@@ -79,8 +79,9 @@ class Question:
 @dataclass(frozen=True)
 class PostScores:
     ids: list[int]
-    keys: list[str | None]
-    """Their source addresses, None for a post without one: a page held by several corpora has one key."""
+    keys: list[tuple[str, str] | None]
+    """Their source address and id, None for a post without an address: a post held by several corpora has one key,
+    and distinct posts citing one page (a corpus's notes on one Wikipedia article) have several."""
     text: np.ndarray
     bm25: np.ndarray
     formula: np.ndarray
@@ -135,15 +136,16 @@ def score_posts(posts, occurrences, formulas, question: Question, corpus: str | 
         holding = {post_id for post_id, _ in occurrences}
         wanted = Q(pk__in=id_array(set(_nearest_in_words(posts, question.vector)) | set(by_words) | holding)) \
             | Q(parent__in=id_array(holding))
-    rows = {post_id: (parent, own, thread, marf, url) for post_id, parent, own, thread, marf, url
+    rows = {post_id: (parent, own, thread, marf, (url, source_id) if url else None)
+            for post_id, parent, own, thread, marf, url, source_id
             in posts.filter(wanted).annotate(**_similarities(question)).values_list(
-                "id", "parent", "own_words", "thread_words", "marf", "url")}
+                "id", "parent", "own_words", "thread_words", "marf", "url", "source_id")}
     ids = sorted(rows)
     words = with_thread(_scores([rows[i][1] for i in ids]), _scores([rows[i][2] for i in ids]),
                         np.array([rows[i][2] is not None for i in ids], dtype=bool), THREAD_WEIGHT)
     formula, best = _formula_scores(occurrences, formula_hits, ids, [rows[i][0] for i in ids])
     marf = _scores([rows[i][3] for i in ids]) if get_fusion() is not None else None
-    return PostScores(ids, [rows[i][4] or None for i in ids], words,
+    return PostScores(ids, [rows[i][4] for i in ids], words,
                       np.array([lexical.get(post_id, 0.0) for post_id in ids], dtype=np.float32),
                       formula, marf, best)
 

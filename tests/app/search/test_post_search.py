@@ -1,3 +1,5 @@
+import json
+
 import pytest
 
 from searchapp.models import Post
@@ -143,3 +145,16 @@ def test_an_answer_held_by_overlapping_corpora_is_listed_once_naming_the_others(
     assert f'href="/post/{top.also[0].pk}">threads-again</a>' in page
     post_page = client.get(f"/post/{top.post.pk}").content.decode()
     assert f'also in <a href="/post/{top.also[0].pk}">threads-again</a>' in post_page
+
+
+def test_distinct_posts_of_one_corpus_citing_one_page_are_each_listed(index_file, client):
+    """The starter corpus has five notes on Wikipedia's Logarithm article: one address, five posts."""
+    article = "https://en.wikipedia.org/wiki/Logarithm"
+    notes = [json.dumps({"id": f"log-{n}", "title": f"Logarithm rule {n}", "url": article,
+                         "body": f"A rule of logarithms: $\\log(x^{n}) = {n}\\log x$."}) for n in (2, 3, 4)]
+    index_file(notes, corpus="notes", name="notes.jsonl", format="jsonl")
+    results = Post.objects.search("rules of logarithms", k=10, mode="text")
+    assert sorted(hit.post.source_id for hit in results.hits) == ["log-2", "log-3", "log-4"]
+    assert results.candidates == 3 and all(hit.also == [] for hit in results.hits)
+    note = Post.objects.get(source_id="log-2")
+    assert "also in" not in client.get(f"/post/{note.pk}").content.decode()
