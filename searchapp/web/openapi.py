@@ -189,7 +189,7 @@ SCHEMAS = {
             "post": _object({
                 "id": INTEGER, "source_id": STRING, "corpus": STRING, "title": STRING, "url": STRING, "snippet": STRING,
                 "question": {**_object({"id": INTEGER, "title": STRING, "url": STRING}), "type": ["object", "null"]}}),
-            "also_in": {"type": "array", "description": "the same post (same source address) in the other corpora "
+            "also_in": {"type": "array", "description": "the same post (same source address and id) in the other corpora "
                         "searched: listed once, here", "items": _ref("schemas", "Elsewhere")},
             "matched_formula": {**_object({"id": INTEGER, "latex": STRING}), "type": ["object", "null"]}})}}),
     "Formula": _object({
