@@ -21,6 +21,8 @@
         return ("0" + Math.round(Math.min(1, Number(v)) * 255).toString(16)).slice(-2);
       }).join("") + "}";
     }],
+    // a colour name with spaces around it, \color{ red} (LaTeXML broke the line inside the braces)
+    [/\\(color|textcolor|colorbox)\s*\{\s*(#?\w+)\s*\}/g, "\\$1{$2}"],
     // LaTeXML's marks of stray characters, as the parser reads them (ml/formula/normalise.py): a query variable is a
     // letter and digits (boxed by its macro below); a stray $ is nothing; anything else is text
     [/\\qvar@construct\{([^{}]*)\}/g, function (whole, content) {

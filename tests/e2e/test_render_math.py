@@ -18,6 +18,7 @@ DRAWN = [
     pytest.param(r"{\chi_{A}}(x)=\left\{{\begin{array}[]{*{20}{c}}1&{x\in A}\\ 0&{x\notin A}\end{array}}\right.",
                  "∉", id="array-position-and-repeated-columns"),
     pytest.param(r"\color[rgb]{1,0,0}{x}", "#ff0000", id="rgb-colour"),
+    pytest.param(r"\circ\ \color{red}{\bullet}\ \color{% red}{\bullet}", "red", id="colour-name-broken-over-lines"),
     pytest.param(r"\dfrac{1}{2}+\dfrac{1}{4}=\qvar@construct{$}\par", "4", id="latexml-stray-dollar"),
     pytest.param(r"x=\qvar@construct{missing}", "missing", id="latexml-stray-text"),
     pytest.param(r"f_{\qvar@construct{x0}}(z)", "x0", id="latexml-query-variable"),
