@@ -186,12 +186,34 @@
     });
   }
 
+  // ---- copy a formula's LaTeX -------------------------------------------------
+  // Shown only where it works: the Clipboard API needs a secure context (HTTPS, or this machine's own address).
+  const COPIED_MS = 1500;
+
+  function setupCopy() {
+    if (!navigator.clipboard || !window.isSecureContext) return;
+    document.querySelectorAll("button.copy-latex").forEach(function (button) {
+      const label = button.textContent;
+      button.hidden = false;
+      button.addEventListener("click", function () {
+        navigator.clipboard.writeText(button.dataset.copy).then(function () {
+          button.textContent = "Copied";
+        }, function () {
+          button.textContent = "Could not copy";
+        }).then(function () {
+          setTimeout(function () { button.textContent = label; }, COPIED_MS);
+        });
+      });
+    });
+  }
+
   function start() {
     renderMath(document);
     setupPreview();
     setupPalette();
     setupHighlights();
     setupFeedback();
+    setupCopy();
   }
 
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);

@@ -190,3 +190,19 @@ def test_a_pattern_with_query_variables_is_previewed_and_its_matches_say_what_th
     expect(page.locator(".result").nth(1).locator(".bindings")).to_have_count(0)
     screenshot("pattern")
     assert console_errors == []
+
+
+def test_a_results_latex_is_copied_with_one_click(page, indexed, console_errors):
+    indexed([r"\frac{1}{n^2} + 1", r"\sqrt{n^2}"])
+    page.context.grant_permissions(["clipboard-read", "clipboard-write"])
+    search(page, r"\frac{1}{n^2}")
+    first = page.locator(".result").first
+    button = first.locator("button.copy-latex")
+    button.click()
+    expect(button).to_have_text("Copied")
+    assert page.evaluate("navigator.clipboard.readText()") == r"\frac{1}{n^2} + 1"
+    expect(button).to_have_text("Copy LaTeX")  # back, ready for the next
+    first.locator("a.formula-link").click()
+    page.locator("button.copy-latex").click()
+    expect(page.locator("button.copy-latex")).to_have_text("Copied")
+    assert console_errors == []
