@@ -6,8 +6,11 @@ with a subscript, not for a bare `f`.
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from ml.formula.api import FormulaGraphs
 from ml.formula.augment import relabelled
+from ml.formula.opt_symbols import INFIX, SEP
 from ml.formula.tree import Node, Tree, is_query_variable, node_value
 
 STAND_IN = "V!x"
@@ -28,12 +31,16 @@ def match(query: Tree, candidate: Tree) -> dict[str, Node] | None:
     """What each query variable stands for where `query` occurs exactly in `candidate`, or None.
 
     The query may occur anywhere, and the candidate may go on after it; each symbol's scripts and arguments must
-    be the query's. A variable stands for one symbol with its scripts, or for several along a baseline up to what
-    follows it in the query (to the baseline's end if nothing does), and a name used twice stands for the same
-    thing both times. Of several places, the one binding the fewest symbols: in `y = 2x + 1`, `\\qvar{a} + 1`
-    binds a to `x`, not to `y = 2x`. A binding is a baseline chain of `Node`s.
+    be the query's. A variable stands for one symbol with its scripts, or for several along a baseline, and a name
+    used twice stands for the same thing both times. Beside an infix operator of the query a variable is an operand,
+    as in the operator tree (`ml.formula.opt_symbols` gives the binding powers): in `y = 2x + 1`, `\\qvar{a} + 1`
+    binds a to `2x`, not to `x` nor to `y = 2x`; in `2x - y + 1`, to `2x - y` (read left to right); and
+    `1 + \\qvar{b}` in `1 + x = 3` binds b to `x`. A variable with no operator beside it takes the symbols up to
+    what follows it in the query, or to its baseline's end. Of several places, the one binding the fewest symbols.
+    A binding is a baseline chain of `Node`s.
     """
-    found = (_matched(query.root, node, {}) for node in candidate.nodes)
+    matcher = _Matcher({id(child): node for node in candidate.nodes for edge, child in node.children if edge == "n"})
+    found = (matcher.matched(query.root, node, {}) for node in candidate.nodes)
     return min((bound for bound in found if bound is not None), key=_bound_size, default=None)
 
 
@@ -41,40 +48,77 @@ def _bound_size(bound: dict[str, Node]) -> int:
     return sum(len(Tree(node, "slt")) for node in bound.values())
 
 
-def _matched(q: Node, c: Node, bound: dict[str, Node]) -> dict[str, Node] | None:
-    if is_query_variable(q.label):
-        return _variable(q, c, bound)
-    if q.label != c.label or _scripts(q) != _scripts(c):
+SEPARATORS = frozenset({",", ";"})
+
+
+def _binding_power(label: str) -> int | None:
+    """How tightly a baseline symbol binds if it is an infix operator (higher is tighter); None for an operand."""
+    if label in SEPARATORS:
+        return SEP
+    operator = INFIX.get(label)
+    return operator.prec if operator is not None else None
+
+
+@dataclass(frozen=True)
+class _Matcher:
+    before: dict[int, Node]
+    """The candidate's symbols by the id of the one after them on their baseline."""
+
+    def matched(self, q: Node, c: Node, bound: dict[str, Node], q_before: str | None = None) -> dict[str, Node] | None:
+        if is_query_variable(q.label):
+            return self._variable(q, c, bound, q_before)
+        if q.label != c.label or _scripts(q) != _scripts(c):
+            return None
+        for edge, child in q.children:
+            other = c.child(edge)
+            if other is None:
+                return None
+            result = self.matched(child, other, bound, q.label if edge == "n" else None)
+            if result is None:
+                return None
+            bound = result
+        return bound
+
+    def _variable(self, q: Node, c: Node, bound: dict[str, Node], q_before: str | None) -> dict[str, Node] | None:
+        """Bind q's name to c and the symbols after it on c's baseline: the operand the query's operators beside it
+        delimit, else as few symbols as let the rest of the query match."""
+        name, following = node_value(q.label), q.child("n")
+        left = _binding_power(following.label) if following is not None else None  # the variable is its left operand
+        right = _binding_power(q_before) if q_before is not None else None  # its right operand
+        if q_before is None and left is not None and not self._operand_starts_at(c, left):
+            return None
+        taken: list[Node] = []
+        current: Node | None = c
+        while current is not None:
+            power = _binding_power(current.label)
+            if power is not None and ((left is not None and power < left) or (right is not None and power <= right)):
+                break  # an operator binding more loosely than the query's: the operand ended before it
+            taken.append(current)
+            after = current.child("n")
+            if following is None:
+                if after is None or (right is not None and _ends_operand(after, right)):
+                    return _bind(name, taken, bound)
+            elif after is not None:
+                result = _bind(name, taken, bound)
+                result = result and self.matched(following, after, result, q.label)
+                if result is not None:
+                    return result
+            current = after
         return None
-    for edge, child in q.children:
-        other = c.child(edge)
-        if other is None:
-            return None
-        result = _matched(child, other, bound)
-        if result is None:
-            return None
-        bound = result
-    return bound
+
+    def _operand_starts_at(self, c: Node, left: int) -> bool:
+        """Whether a left operand of an operator of binding power `left` may start at c: at its baseline's start, or
+        after an operator binding more loosely (`=` before `2x + 1`'s 2x; not the 2 before its x)."""
+        previous = self.before.get(id(c))
+        if previous is None:
+            return True
+        power = _binding_power(previous.label)
+        return power is not None and power < left
 
 
-def _variable(q: Node, c: Node, bound: dict[str, Node]) -> dict[str, Node] | None:
-    """Bind q's name to c and the symbols after it on c's baseline, as few as let the rest of the query match."""
-    name, following = node_value(q.label), q.child("n")
-    taken: list[Node] = []
-    current: Node | None = c
-    while current is not None:
-        taken.append(current)
-        after = current.child("n")
-        if following is None:
-            if after is None:
-                return _bind(name, taken, bound)
-        elif after is not None:
-            result = _bind(name, taken, bound)
-            result = result and _matched(following, after, result)
-            if result is not None:
-                return result
-        current = after
-    return None
+def _ends_operand(after: Node, right: int) -> bool:
+    power = _binding_power(after.label)
+    return power is not None and power <= right
 
 
 def _bind(name: str, taken: list[Node], bound: dict[str, Node]) -> dict[str, Node] | None:

@@ -76,10 +76,16 @@ def bindings(query: str, candidate: str) -> dict[str, str] | None:
     (r"\frac{1}{\qvar{x}}", r"\sum_{n=1}^{\infty} \frac{1}{n^2+1} = c", {"x": "n^{2} + 1"}),  # inside, and going on
     (r"x^{\qvar{n}}", r"y = x^{2k+1}", {"n": "2 k + 1"}),
     (r"\frac{\qvar{a}}{2}", r"\frac{x+1}{2}", {"a": "x + 1"}),  # several symbols, to the baseline's end
-    (r"\qvar{a} + 1 = 0", r"2x - y + 1 = 0", {"a": "y"}),  # or up to what follows it in the query
-    (r"\qvar{a} + 1", r"y = 2x + 1", {"a": "x"}),  # the place binding fewest symbols
+    (r"\qvar{a} + 1", r"y = 2x + 1", {"a": "2 x"}),  # beside an operator, an operand: not x, nor y = 2x
+    (r"\qvar{a} + 1 = 0", r"2x - y + 1 = 0", {"a": "2 x - y"}),  # read left to right: (2x - y) + 1
+    (r"\qvar{a} \cdot 2", r"x + y \cdot 2", {"a": "y"}),  # · binds tighter than +
+    (r"1 + \qvar{b}", r"1 + x = 3", {"b": "x"}),  # a right operand ends at an operator binding as loosely
+    (r"1 + \qvar{b}", r"1 + 2x \cdot y - 4", {"b": r"2 x \cdot y"}),
+    (r"\qvar{a} = \qvar{b}", r"f(x) = 2x + 1", {"a": r"f \left( x \right)", "b": "2 x + 1"}),
+    (r"2\qvar{a} + 1", r"2xy + 1", {"a": "x y"}),  # after a symbol, up to what follows it in the query
+    (r"\qvar{a} + 1", r"2x + 1 = y + 1", {"a": "y"}),  # of several places, the one binding fewest symbols
     (r"\qvar{a} + \qvar{a}", r"2x + 2x", {"a": "2 x"}),
-    (r"\qvar{a} + \qvar{b}", r"2x + 3x", {"a": "x", "b": "3 x"}),
+    (r"\qvar{a} + \qvar{b}", r"2x + 3x", {"a": "2 x", "b": "3 x"}),
     (r"\qvar{a} + \qvar{a}", r"2x + 3x", None),  # one name, one sub-expression
     (r"x^{\qvar{n}} + 1", r"x + 1", None),  # the superscript must be there
     (r"x + 1", r"x^2 + 1", None),  # and no script the query lacks
