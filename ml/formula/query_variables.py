@@ -91,8 +91,10 @@ class _Matcher:
         current: Node | None = c
         while current is not None:
             power = _binding_power(current.label)
-            if power is not None and ((left is not None and power < left) or (right is not None and power <= right)):
-                break  # an operator binding more loosely than the query's: the operand ended before it
+            if taken and power is not None and ((left is not None and power < left) or
+                                                (right is not None and power <= right)):
+                break  # an operator binding more loosely than the query's: the operand ended before it (a first one
+                # is a sign: `-y` in `x + -y`)
             taken.append(current)
             after = current.child("n")
             if following is None:

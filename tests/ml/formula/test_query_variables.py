@@ -81,6 +81,7 @@ def bindings(query: str, candidate: str) -> dict[str, str] | None:
     (r"\qvar{a} \cdot 2", r"x + y \cdot 2", {"a": "y"}),  # · binds tighter than +
     (r"1 + \qvar{b}", r"1 + x = 3", {"b": "x"}),  # a right operand ends at an operator binding as loosely
     (r"1 + \qvar{b}", r"1 + 2x \cdot y - 4", {"b": r"2 x \cdot y"}),
+    (r"x + \qvar{b}", r"x + -y", {"b": "- y"}),  # a sign starts an operand
     (r"\qvar{a} = \qvar{b}", r"f(x) = 2x + 1", {"a": r"f \left( x \right)", "b": "2 x + 1"}),
     (r"2\qvar{a} + 1", r"2xy + 1", {"a": "x y"}),  # after a symbol, up to what follows it in the query
     (r"\qvar{a} + 1", r"2x + 1 = y + 1", {"a": "y"}),  # of several places, the one binding fewest symbols
