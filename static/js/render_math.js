@@ -32,6 +32,9 @@
     // the end of a paragraph LaTeXML kept, and MathJax's loading of an extension
     [/(?<!\\)\\par(?![a-zA-Z])/g, ""],
     [/(?<!\\)\\require\s*(\{[^{}]*\}|\\[a-zA-Z]+)/g, ""],
+    // alignment rows LaTeXML kept without their environment, a&=b\\c&=d (an escaped \& or an HTML entity is no column)
+    [/^(?![\s\S]*\\(?:begin|eqalign|matrix|pmatrix|cases)(?![a-zA-Z]))[\s\S]*(?<!\\)&(?!(?:lt|gt|amp)\b)[\s\S]*$/,
+      function (rows) { return "\\begin{aligned}" + rows + "\\end{aligned}"; }],
   ];
 
   // LaTeXML wrote long formulas over several lines, each broken line ending in `%`; ARQMath's text lost the newlines,

@@ -26,6 +26,7 @@ DRAWN = [
     pytest.param(r"\eqalign{a&=b\cr c&=d}", "d", id="eqalign"),
     pytest.param(r"\require{cancel}\cancel{n^{4}}+n", "n", id="mathjax-require"),
     pytest.param(r"\frac{1}{x^% {2}}dx=2", "2", id="latexml-line-break-mark"),
+    pytest.param(r"2\left(a-b\right)&=1\\ a-b&=\frac{1}{2}", "frac", id="rows-without-their-environment"),
 ]
 
 
@@ -37,7 +38,8 @@ def test_spellings_katex_does_not_read_are_drawn(page, latex, shown):
     assert shown in drawn
 
 
-def test_a_stray_dollar_mark_is_dropped_and_an_escaped_one_kept(page):
+def test_stray_marks_are_dropped_and_escaped_characters_kept(page):
     page.goto("/")
     assert page.evaluate("texSource", r"a=\qvar@construct{$}\par") == "a="
     assert page.evaluate("texSource", r"\$5 \\par") == r"\$5 \\par"  # a price, and a line break before "par"
+    assert page.evaluate("texSource", r"1,2~{}\&~{}4") == r"1,2~{}\&~{}4"  # an escaped & is no column
