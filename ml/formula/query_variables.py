@@ -90,15 +90,12 @@ class _Matcher:
         taken: list[Node] = []
         current: Node | None = c
         while current is not None:
-            power = _binding_power(current.label)
-            if taken and power is not None and ((left is not None and power < left) or
-                                                (right is not None and power <= right)):
-                break  # an operator binding more loosely than the query's: the operand ended before it (a first one
-                # is a sign: `-y` in `x + -y`)
+            if taken and _ends_operand(current, left, right):  # a first operator is a sign: `-y` in `x + -y`
+                break
             taken.append(current)
             after = current.child("n")
             if following is None:
-                if after is None or (right is not None and _ends_operand(after, right)):
+                if after is None or _ends_operand(after, left, right):
                     return _bind(name, taken, bound)
             elif after is not None:
                 result = _bind(name, taken, bound)
@@ -109,18 +106,18 @@ class _Matcher:
         return None
 
     def _operand_starts_at(self, c: Node, left: int) -> bool:
-        """Whether a left operand of an operator of binding power `left` may start at c: at its baseline's start, or
-        after an operator binding more loosely (`=` before `2x + 1`'s 2x; not the 2 before its x)."""
+        """Whether a left operand may start at c: at its baseline's start, or after an operator binding more loosely
+        (`=` before `2x + 1`'s 2x; not the 2 before its x)."""
         previous = self.before.get(id(c))
-        if previous is None:
-            return True
-        power = _binding_power(previous.label)
-        return power is not None and power < left
+        return previous is None or _ends_operand(previous, left, None)
 
 
-def _ends_operand(after: Node, right: int) -> bool:
-    power = _binding_power(after.label)
-    return power is not None and power <= right
+def _ends_operand(node: Node, left: int | None, right: int | None) -> bool:
+    """Whether node is an operator binding more loosely than the query's operators beside a variable, so that an
+    operand of theirs cannot hold it: looser than the one after the variable (`left`), or at most as tight as the one
+    before it (`right`: `1 + b` in `1 + x - y` is read `(1 + x) - y`)."""
+    power = _binding_power(node.label)
+    return power is not None and ((left is not None and power < left) or (right is not None and power <= right))
 
 
 def _bind(name: str, taken: list[Node], bound: dict[str, Node]) -> dict[str, Node] | None:
