@@ -22,7 +22,7 @@ from searchapp.search.candidates import PROBES, SHORTLIST_SIZE, candidate_ids_of
 from searchapp.search.context import CONTEXT_WEIGHT, context_similarity, context_vector, with_context
 from searchapp.search.duplicates import first_of_each, with_copies
 from searchapp.search.patterns import pattern_matches
-from searchapp.search.posts import DEFAULT_MODE, MODES, Question, read_question, score_posts
+from searchapp.search.posts import DEFAULT_MODE, MODES, Question, read_bm25, read_question, score_posts
 from searchapp.search.query import Query, parse_query
 from searchapp.search.ranking import DEFAULT_ORDER, ORDERS, order_candidates
 from searchapp.search.results import PostHit, PostResults, SearchHit, SearchResults
@@ -70,9 +70,12 @@ class PostQuerySet(models.QuerySet):
         question = read_question(question) if isinstance(question, str) else question
         posts = self.answers().filter(corpus__name=corpus) if corpus else self.answers()
         scores = score_posts(posts, Occurrence.objects, Formula.objects, question, corpus)
+        if scores.mode_used(mode) == "bm25":
+            read_bm25(scores, posts, question, corpus, range(len(scores.ids)))
         combined = scores.combined(mode, weight)
         distinct, copies = first_of_each(np.argsort(-combined, kind="stable"), scores.keys)
         order = distinct[offset:offset + min(k, MAX_K)]
+        read_bm25(scores, posts, question, corpus, order)
         by_id = self.model.objects.select_related("corpus", "parent").defer("embedding", "fused").in_bulk(
             [scores.ids[i] for i in with_copies(order, copies)])
         hits = [PostHit(by_id[scores.ids[i]], float(combined[i]), rank, scores.parts(i), scores.best_formula.get(scores.ids[i]),

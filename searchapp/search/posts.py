@@ -84,6 +84,7 @@ class PostScores:
     and distinct posts citing one page (a corpus's notes on one Wikipedia article) have several."""
     text: np.ndarray
     bm25: np.ndarray
+    """NaN for a candidate the full-text channel did not read until `read_bm25` reads it."""
     formula: np.ndarray
     marf: np.ndarray | None
     """The MaRF similarity, None without a trained fusion."""
@@ -127,8 +128,7 @@ def score_posts(posts, occurrences, formulas, question: Question, corpus: str | 
     formula_hits = _formula_hits(formulas, question.formulas, corpus)
     hit_ids = sorted({formula_id for hits in formula_hits for formula_id in hits})
     occurrences = list(occurrences.filter(formula_id__in=hit_ids).values_list("post_id", "formula_id")) if hit_ids else []
-    lexical = _lexical_scores(posts.model.objects.filter(corpus__name=corpus) if corpus else posts.model.objects.all(),
-                              question.text, candidates)
+    lexical = _lexical_scores(_collection(posts, corpus), question.text, candidates)
     by_words = sorted(lexical, key=lexical.get, reverse=True)[:CHANNEL_SIZE]
     if candidates is not None:
         wanted = Q(pk__in=id_array(candidates))
@@ -145,9 +145,25 @@ def score_posts(posts, occurrences, formulas, question: Question, corpus: str | 
                         np.array([rows[i][2] is not None for i in ids], dtype=bool), THREAD_WEIGHT)
     formula, best = _formula_scores(occurrences, formula_hits, ids, [rows[i][0] for i in ids])
     marf = _scores([rows[i][3] for i in ids]) if get_fusion() is not None else None
+    unread = np.nan if candidates is None else 0.0  # given candidates were all read; a post without the words is 0
     return PostScores(ids, [rows[i][4] for i in ids], words,
-                      np.array([lexical.get(post_id, 0.0) for post_id in ids], dtype=np.float32),
+                      np.array([lexical.get(post_id, unread) for post_id in ids], dtype=np.float32),
                       formula, marf, best)
+
+
+def read_bm25(scores: PostScores, posts, question: Question, corpus: str | None, indices) -> None:
+    """Fill in the BM25 of the candidates at `indices` that the full-text channel did not read: it reads only the
+    posts holding the question's rarest stems, but a post found by its formulas or by HNSW may hold the common ones.
+    A `bm25` ranking needs every candidate's (~0.1 ms a post); the other modes only the hits they show."""
+    missing = [i for i in indices if np.isnan(scores.bm25[i])]
+    if missing:
+        read = _lexical_scores(_collection(posts, corpus), question.text, [scores.ids[i] for i in missing])
+        scores.bm25[missing] = [read.get(scores.ids[i], 0.0) for i in missing]
+
+
+def _collection(posts, corpus: str | None):
+    """The posts whose statistics BM25 reads: the corpus searched, questions included."""
+    return posts.model.objects.filter(corpus__name=corpus) if corpus else posts.model.objects.all()
 
 
 def _similarities(question: Question) -> dict:

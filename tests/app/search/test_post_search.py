@@ -158,3 +158,19 @@ def test_distinct_posts_of_one_corpus_citing_one_page_are_each_listed(index_file
     assert results.candidates == 3 and all(hit.also == [] for hit in results.hits)
     note = Post.objects.get(source_id="log-2")
     assert "also in" not in client.get(f"/post/{note.pk}").content.decode()
+
+
+def test_an_answer_holding_only_the_questions_common_words_still_scores_and_ranks_by_them(tmp_path):
+    """The full-text channel reads only the posts holding the question's eight rarest stems; an answer found by the
+    other channels holding a more common one has a BM25 of its own, shown and ranked by."""
+    fruit = "apple banana cherry damson elderberry feijoa guava huckleberry"
+    index_thread_pages(tmp_path / "pages", {
+        **PAGES,
+        "51_52.html": ("Fruit", "<p>Which fruit?</p>", f"<p>{fruit}.</p>"),
+        "61_62.html": ("Lemons", "<p>Are lemons sour?</p>", "<p>A lemon is sour.</p>"),
+    })
+    question = f"{fruit} lemon"
+    shown = {hit.post.source_id: hit.parts["bm25"] for hit in Post.objects.search(question, k=10, mode="ssemb").hits}
+    assert shown["52"] > shown["62"] > 0.0 == shown["12"]
+    ranked = [hit.post.source_id for hit in Post.objects.search(question, k=3, mode="bm25").hits]
+    assert ranked[:2] == ["52", "62"]
