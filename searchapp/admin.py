@@ -50,9 +50,14 @@ class CorpusAdmin(admin.ModelAdmin):
 
 @admin.register(Post)
 class PostAdmin(admin.ModelAdmin):
-    list_display = ("title", "corpus", "source_id")
+    list_display = ("display_title", "corpus", "source_id")
+    list_select_related = ("corpus", "parent")
     list_filter = ("corpus",)
-    search_fields = ("title", "source_id")
+    search_fields = ("title", "parent__title", "source_id")
+
+    @admin.display(description="title", ordering="title")
+    def display_title(self, post):
+        return post.display_title
 
 
 @admin.register(IndexJob)

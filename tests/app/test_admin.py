@@ -132,6 +132,17 @@ def test_delete_removes_a_corpus_with_everything_in_it(staff, index_file):
     assert set(PostingList.objects.values_list("corpus_id", flat=True)) == {Corpus.objects.get().pk}
 
 
+def test_the_post_list_names_answers_after_their_question_and_finds_them_by_it(staff, tmp_path):
+    from tests.app.conftest import index_thread_pages
+
+    index_thread_pages(tmp_path / "pages", {"11_12.html": ("Eigenvalues of a symmetric matrix", "<p>Why real?</p>",
+                                                           "<p>Take an eigenvector.</p>")})
+    listing = staff.get("/admin/searchapp/post/").content.decode()
+    assert "Answer to: Eigenvalues of a symmetric matrix" in listing
+    found = staff.get("/admin/searchapp/post/", {"q": "symmetric"}).context["cl"].result_list
+    assert sorted(post.source_id for post in found) == ["11", "12"]
+
+
 def test_feedback_is_listed_per_query(staff, index_file):
     index_file()
     formulas = list(Formula.objects.all()[:3])
