@@ -50,6 +50,9 @@ class CorpusAdmin(admin.ModelAdmin):
 
 @admin.register(Post)
 class PostAdmin(admin.ModelAdmin):
+    """Posts to look up, not to edit: a post changed here would keep its old text vectors and formulas, and one
+    added here would have none. They change by re-indexing their corpus; "View on site" opens the post's page."""
+
     list_display = ("display_title", "corpus", "source_id")
     list_select_related = ("corpus", "parent")
     list_filter = ("corpus",)
@@ -58,6 +61,15 @@ class PostAdmin(admin.ModelAdmin):
     @admin.display(description="title", ordering="title")
     def display_title(self, post):
         return post.display_title
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
 
 
 @admin.register(IndexJob)

@@ -10,6 +10,7 @@ from django.contrib.postgres.indexes import GinIndex
 from django.contrib.postgres.search import SearchVector, SearchVectorField
 from django.db import models
 from django.db.models import GeneratedField
+from django.urls import reverse
 from django.utils import timezone
 from pgvector.django import HalfVectorField, HnswIndex
 
@@ -114,6 +115,9 @@ class Post(models.Model):
 
     def __str__(self) -> str:
         return self.title or self.source_id
+
+    def get_absolute_url(self) -> str:
+        return reverse("post", args=[self.pk])
 
     @property
     def display_title(self) -> str:

@@ -5,7 +5,7 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 
 from searchapp.indexing.pipeline import run_job
-from searchapp.models import Corpus, Feedback, Formula, IndexJob, PostingList
+from searchapp.models import Corpus, Feedback, Formula, IndexJob, Post, PostingList
 
 pytestmark = pytest.mark.django_db
 
@@ -141,6 +141,21 @@ def test_the_post_list_names_answers_after_their_question_and_finds_them_by_it(s
     assert "Answer to: Eigenvalues of a symmetric matrix" in listing
     found = staff.get("/admin/searchapp/post/", {"q": "symmetric"}).context["cl"].result_list
     assert sorted(post.source_id for post in found) == ["11", "12"]
+
+
+
+def test_posts_are_looked_up_not_edited_and_link_to_their_page(staff, index_file):
+    """A post edited or added by hand would miss its text vectors and formulas: posts change by re-indexing."""
+    index_file([r"x^2"])
+    post = Post.objects.get()
+    page = staff.get(f"/admin/searchapp/post/{post.pk}/change/").content.decode()
+    assert '<textarea name="body"' not in page
+    view_on_site = re.search(r'href="([^"]+)" class="viewsitelink"', page).group(1)
+    assert staff.get(view_on_site).url.endswith(f"/post/{post.pk}")
+    assert staff.post(f"/admin/searchapp/post/{post.pk}/change/", {"body": "changed"}).status_code == 403
+    assert staff.get("/admin/searchapp/post/add/").status_code == 403
+    assert staff.post(f"/admin/searchapp/post/{post.pk}/delete/", {"post": "yes"}).status_code == 403
+    assert Post.objects.get().body == post.body
 
 
 def test_feedback_is_listed_per_query(staff, index_file):
