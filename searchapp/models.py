@@ -390,6 +390,11 @@ class IndexJob(models.Model):
         return f"job {self.pk} {self.corpus} {self.state}"
 
     @property
+    def record_unit(self) -> str:
+        """What an error's number counts: a folder of thread pages is read page by page, every other format by line."""
+        return "page" if self.format == self.Format.MSE_HTML else "line"
+
+    @property
     def seconds(self) -> float | None:
         """How long the job ran (so far, while it runs); None before it starts."""
         if self.started_at is None:

@@ -91,7 +91,8 @@ def _run_locked(job: IndexJob) -> None:
         job.refresh_from_db()
         if job.failed and not job.done:  # a file of nothing but bad records is a failed upload, not a done one
             _finish(job, IndexJob.State.FAILED, f"none of the {job.failed} records could be indexed; "
-                                                f"the first error: line {job.errors[0]['line']}: {job.errors[0]['message']}")
+                                                f"the first error: {job.record_unit} {job.errors[0]['line']}: "
+                                                f"{job.errors[0]['message']}")
         else:
             _finish(job, IndexJob.State.DONE, "")
 

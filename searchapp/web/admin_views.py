@@ -104,5 +104,6 @@ def job_progress(job: IndexJob) -> dict:
         "percent": round(100 * job.cursor / job.total, 1) if job.total else (100.0 if job.finished_at else 0.0),
         "rate_per_s": round(rate, 1), "eta_s": None if eta is None else round(eta, 1),
         "elapsed_s": round(elapsed, 1), "message": job.message, "errors": job.errors, "timings": job.timings,
+        "unit": job.record_unit, "errors_total": job.failed + job.formula_errors,
         "finished": job.state in (IndexJob.State.DONE, IndexJob.State.FAILED),
     }

@@ -17,11 +17,12 @@
     const message = document.getElementById("job-message");
     message.hidden = !p.message;
     message.textContent = p.message;
-    document.getElementById("job-error-count").textContent = "(" + p.errors.length + ")";
+    document.getElementById("job-error-count").textContent =
+      "(" + p.errors.length + (p.errors_total > p.errors.length ? " of " + p.errors_total : "") + ")";
     const list = document.getElementById("job-errors");
     list.replaceChildren.apply(list, p.errors.map(function (e) {
       const item = document.createElement("li");
-      item.textContent = "line " + e.line + ": " + e.message;  // textContent: file contents are untrusted
+      item.textContent = p.unit + " " + e.line + ": " + e.message;  // textContent: file contents are untrusted
       return item;
     }));
   }

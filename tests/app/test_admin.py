@@ -6,6 +6,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 
 from searchapp.indexing.pipeline import run_job
 from searchapp.models import Corpus, Feedback, Formula, IndexJob, Post, PostingList
+from tests.ml.data.test_mse_threads import formula_span
 
 pytestmark = pytest.mark.django_db
 
@@ -60,9 +61,23 @@ def test_progress_reports_counts_rate_and_errors(staff, upload_dir):
     progress = staff.get(url).json()
     assert (progress["state"], progress["total"], progress["processed"], progress["finished"]) == ("done", 3, 3, True)
     assert progress["percent"] == 100.0 and progress["rate_per_s"] > 0
-    assert progress["formula_errors"] == 1 and "line" in progress["errors"][0]
+    assert progress["formula_errors"] == 1 and progress["errors"][0]["line"] == 3 and progress["unit"] == "line"
     page = staff.get(f"/admin/searchapp/indexjob/{job.pk}/live/").content.decode()
-    assert 'id="job-bar"' in page and "3 / 3 records" in page
+    assert 'id="job-bar"' in page and "3 / 3 records" in page and "<li>line 3: formula 0: unbalanced_braces" in page
+
+
+def test_errors_of_thread_pages_count_pages_and_say_how_many_were_not_kept(staff, tmp_path, monkeypatch):
+    from searchapp.indexing import pipeline
+    from tests.app.conftest import index_thread_pages
+
+    monkeypatch.setattr(pipeline, "MAX_KEPT_ERRORS", 3)
+    pages = {f"{n}1_{n}2.html": ("Broken", "<p>Why?</p>", f"<p>{formula_span(n, chr(92) + 'frac{1}{')}</p>")
+             for n in range(1, 5)}
+    job = index_thread_pages(tmp_path / "pages", pages)
+    progress = staff.get(f"/admin/searchapp/indexjob/{job.pk}/progress.json").json()
+    assert (progress["unit"], progress["errors_total"], len(progress["errors"])) == ("page", 4, 3)
+    page = staff.get(f"/admin/searchapp/indexjob/{job.pk}/live/").content.decode()
+    assert "(3 of 4)" in page and "<li>page 2: formula 2: unbalanced_braces" in page
 
 
 def test_the_job_list_shows_each_jobs_rate_and_where_its_time_went(staff, upload_dir):

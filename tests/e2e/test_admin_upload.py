@@ -35,6 +35,7 @@ def test_staff_upload_shows_live_progress_until_done(staff_login, celery_worker_
     page.wait_for_selector('#job-state[data-state="done"]', timeout=90_000)
     assert "5 / 5 records" in page.inner_text("#job-counts")
     assert page.locator("#job-errors li").count() == 1  # the unbalanced \frac{1}{
+    assert page.inner_text("#job-errors li").startswith("line ") and page.inner_text("#job-error-count") == "(1)"
     assert page.eval_on_selector("#job-bar", "bar => bar.value") == 100
     screenshot("done")
     job = IndexJob.objects.get()
