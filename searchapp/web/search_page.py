@@ -2,10 +2,12 @@
 from __future__ import annotations
 
 import math
+import re
 
 from django.http import QueryDict
 
 from ml.formula import slt_to_latex
+from ml.formula.normalise import PLAIN_NAMES
 from searchapp.search.posts import MODES
 from searchapp.search.query import Query
 from searchapp.web.trees_svg import tree_svg
@@ -64,3 +66,17 @@ def query_tree_svg(query: Query) -> str:
 def query_latex(query: Query) -> str:
     """LaTeX of a query given in another notation, so the page can show what was read."""
     return slt_to_latex(query.graphs.slt) if query.notation != "latex" and query.graphs is not None else ""
+
+
+_TEXT_ARGUMENT = re.compile(r"\\(?:text\w*|math\w+|operatorname\*?|mbox)\s*\{[^{}]*\}")
+_WORD = re.compile(r"(?<![\\A-Za-z])[A-Za-z]{3,}(?![A-Za-z])")
+
+
+def words_typed(query: Query) -> list[str]:
+    """Words typed as a LaTeX formula (`integral of x squared`): read letter by letter as a product, which is
+    seldom what was meant. Named functions (`sin`, `log`) and the text of `\\text{…}`, `\\mathrm{…}` are formulas'
+    own words; two other words of three letters or more are a question in words, which the Question tab answers."""
+    if query.notation != "latex":
+        return []
+    words = [word for word in _WORD.findall(_TEXT_ARGUMENT.sub(" ", query.text)) if word not in PLAIN_NAMES]
+    return words if len(words) >= 2 else []

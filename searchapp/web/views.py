@@ -57,7 +57,8 @@ def _search(request: HttpRequest) -> dict:
     return {"results": results, "items": present(results), "fusion": params["fusion"],
             "notation_name": search_page.NOTATION_NAMES[query.notation],
             "pager": search_page.page_numbers(results.candidates, page, request.GET),
-            "query_tree": search_page.query_tree_svg(query), "query_latex": search_page.query_latex(query)}
+            "query_tree": search_page.query_tree_svg(query), "query_latex": search_page.query_latex(query),
+            "typed_words": search_page.words_typed(query)}
 
 
 @require_GET

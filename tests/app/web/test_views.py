@@ -1,6 +1,7 @@
 """The search page and the formula page, server-rendered (no JavaScript), on the real database."""
 import json
 import re
+from urllib.parse import quote
 
 import numpy as np
 import pytest
@@ -149,3 +150,20 @@ def test_the_search_box_reads_pasted_mathml_and_says_so(indexed, client):
     page = client.get("/", {"q": mathml}).content.decode()
     assert "read as MathML" in page
     assert 'data-latex="x^2 + y^2 = z^2"' in page
+
+
+@pytest.mark.parametrize("query, words", [
+    ("integral of x squared", ["integral", "squared"]),
+    (r"area of a circle \pi r^2", ["area", "circle"]),
+    (r"\sin x + \log y", []),  # named functions are a formula's own words
+    (r"\text{area} = \pi r^2 \text{ when } r > 0", []),
+    (r"\operatorname{Var}(X) + \mathrm{Cov}(X, Y)", []),
+    (r"abc = 1", []),  # one run of letters is a product, as written
+    (r"\frac{\partial f}{\partial x}", []),
+])
+def test_words_typed_as_a_formula_are_pointed_to_the_question_search(indexed, client, query, words):
+    page = client.get("/", {"q": query}).content.decode()
+    hint = re.search(r'<p class="read-as" id="words-hint">(.*?)</p>', page, re.S)
+    assert (re.findall("“(\\w+)”", hint.group(1)) if hint else []) == words
+    if words:
+        assert f'href="/questions?q={quote(query)}"' in hint.group(1)
