@@ -14,6 +14,8 @@ from searchapp.web.trees_svg import tree_svg
 
 PAGE_SIZE = 20
 MAX_PAGES = 50
+EMPTY_QUESTION = "write your question first: its words, with any formulas between dollar signs"
+"""The Question tab's answer to an empty question (the API's "the query parameter q is required" is for programs)."""
 NOTATION_NAMES = {"latex": "LaTeX", "mathml": "MathML", "slt": "a Tangent SLT string"}
 NOTATION_CHOICES = [("auto", "detect"), ("latex", "LaTeX"), ("mathml", "MathML"), ("slt", "Tangent SLT")]
 MODE_NAMES = {"ssemb": "words and formulas (SSEmb)", "marf": "words fused with formulas (MaRF)", "text": "words (MiniLM)",

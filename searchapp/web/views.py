@@ -73,7 +73,8 @@ def questions(request: HttpRequest) -> HttpResponse:
         try:
             context.update(_ask(request))
         except ApiError as error:
-            context["error"], status = search_page.error_context(error.message, error.pos, context["query"]), error.status
+            message = search_page.EMPTY_QUESTION if error.code == "missing_query" else error.message
+            context["error"], status = search_page.error_context(message, error.pos, context["query"]), error.status
     return render(request, "searchapp/questions.html", context, status=status)
 
 
