@@ -13,10 +13,13 @@ from __future__ import annotations
 
 import html
 import re
-from collections.abc import Iterator
+import zipfile
+import zlib
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
+from functools import partial
 from html.parser import HTMLParser
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 
 from ml.data.records import MSE_URL, IndexRecord, Item, PostRecord, RecordError, SourceFormula
 from ml.data.tolerant import Problem, Read, read_text
@@ -55,6 +58,40 @@ def thread_pages(path: str | Path) -> list[Path]:
     if path.is_file():
         return [path]
     raise ValueError(f"{path}: no such page or folder of pages")
+
+
+MAX_ARCHIVED_PAGE_BYTES = 20_000_000
+"""A page in a zip archive is refused above this size rather than read into memory (the pages have 5–200 KB)."""
+UNREADABLE_PAGE = (OSError, UnicodeDecodeError, ValueError, zipfile.BadZipFile, zlib.error)
+
+
+def page_texts(path: str | Path) -> Iterator[tuple[str, Callable[[], str]]]:
+    """Each page's name and a reader of its text (raising one of UNREADABLE_PAGE): the `.html` pages of a folder
+    or of a zip archive, the way a folder is uploaded, in name order; or the one page given. macOS's `__MACOSX/`
+    copies in an archive are not pages."""
+    path = Path(path)
+    if path.is_file() and zipfile.is_zipfile(path):
+        try:
+            archive = zipfile.ZipFile(path)
+        except zipfile.BadZipFile as error:  # a file problem, as a missing folder is
+            raise ValueError(f"{path.name}: not a readable zip archive ({error})") from None
+        with archive:
+            members = sorted((info for info in archive.infolist() if info.filename.endswith(".html")
+                              and not info.is_dir() and not info.filename.startswith("__MACOSX/")),
+                             key=lambda info: info.filename)
+            for info in members:
+                yield PurePosixPath(info.filename).name, partial(_archived_text, archive, info)
+        return
+    for page in thread_pages(path):
+        yield page.name, partial(read_text, page)
+
+
+def _archived_text(archive: zipfile.ZipFile, info: zipfile.ZipInfo) -> str:
+    with archive.open(info) as member:  # at most one byte past the limit, whatever size the archive declares
+        data = member.read(MAX_ARCHIVED_PAGE_BYTES + 1)
+    if len(data) > MAX_ARCHIVED_PAGE_BYTES:
+        raise ValueError(f"more than {MAX_ARCHIVED_PAGE_BYTES:,} bytes; a page is refused above that")
+    return data.decode("utf-8")
 
 
 def read_thread_page(path: str | Path) -> Read[ThreadPage]:
@@ -114,18 +151,18 @@ MAX_TITLE = 500
 
 
 def thread_records(path: str | Path) -> Iterator[Item]:
-    """Each page of a folder (or the one page) as two records, its question and its answer, numbered by page;
-    a page that cannot be read is one `RecordError` naming the file."""
-    for number, page in enumerate(thread_pages(path), start=1):
+    """Each page of a folder, a zip archive (or the one page) as two records, its question and its answer,
+    numbered by page; a page that cannot be read is one `RecordError` naming the file."""
+    for number, (name, read) in enumerate(page_texts(path), start=1):
         try:
-            text = read_text(page)
-        except (OSError, UnicodeDecodeError) as error:
-            yield RecordError(number, f"{page.name}: {error}")
+            text = read()
+        except UNREADABLE_PAGE as error:
+            yield RecordError(number, f"{name}: {error}")
             continue
         try:
-            yield from thread_posts(text, number, page.name)
+            yield from thread_posts(text, number, name)
         except ValueError as error:
-            yield RecordError(number, f"{page.name}: {error}")
+            yield RecordError(number, f"{name}: {error}")
 
 
 def thread_posts(text: str, number: int, name: str = "") -> tuple[IndexRecord, IndexRecord]:

@@ -1,5 +1,7 @@
 """Staff pages: corpus upload, job progress, corpus re-index / delete, feedback per query."""
+import io
 import re
+import zipfile
 
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
@@ -50,6 +52,22 @@ def test_upload_stores_the_file_and_starts_a_job(staff, upload_dir):
     stored = list(upload_dir.iterdir())
     assert len(stored) == 1 and stored[0].name.endswith("-my_corpus_.txt")
     assert (job.corpus.name, job.format, job.total, job.path) == ("uploaded", "latex", 3, str(stored[0]))
+
+
+def test_a_folder_of_thread_pages_is_uploaded_as_a_zip(staff, upload_dir):
+    from tests.ml.data.test_mse_threads import thread_page
+
+    archive = io.BytesIO()
+    with zipfile.ZipFile(archive, "w", zipfile.ZIP_DEFLATED) as written:
+        written.writestr("threads/11_12.html", thread_page(f"<p>Is {formula_span(1, 'a^2+b^2')} a square?</p>", "<p>No.</p>"))
+        written.writestr("threads/21_22.html", thread_page("<p>Q</p>", "<p>A</p>").replace('"11"', '"21"')
+                         .replace('"12"', '"22"'))
+    upload = SimpleUploadedFile("threads.zip", archive.getvalue(), content_type="application/zip")
+    staff.post(UPLOAD, {"file": upload, "format": "mse_html", "corpus": "pages"})
+    job = run_job(IndexJob.objects.get())
+    assert (job.state, job.total, job.done, job.failed) == ("done", 4, 4, 0)
+    assert sorted(job.corpus.posts.values_list("source_id", flat=True)) == ["11", "12", "21", "22"]
+    assert job.corpus.formulas.filter(latex="a^2+b^2").exists()
 
 
 def test_progress_reports_counts_rate_and_errors(staff, upload_dir):

@@ -1,3 +1,8 @@
+import zipfile
+
+import pytest
+
+from ml.data import mse_threads
 from ml.data.mse_threads import ThreadFormula, parse_thread_page, read_thread_page, thread_pages, thread_posts, thread_records
 from ml.data.records import RecordError
 from ml.data.tolerant import Problem
@@ -79,6 +84,38 @@ def test_a_page_without_its_answer_is_one_error_naming_the_file(tmp_path):
     items = list(thread_records(tmp_path))
     assert items[0] == RecordError(1, "1_2.html: expected a question (question_id) and an answer (answer_id)")
     assert [item.post.source_id for item in items[1:]] == ["11", "12"]
+
+
+def test_a_zip_of_pages_reads_as_the_folder_does_and_its_bad_pages_are_each_reported(tmp_path, monkeypatch):
+    folder = tmp_path / "pages"
+    folder.mkdir()
+    (folder / "3_4.html").write_text(thread_page("<p>Q</p>", "<p>A</p>"))
+    (folder / "5_6.html").write_text(thread_page("<p>Q2</p>", "<p>A2</p>").replace('"11"', '"15"'))
+    limit = max(len(page.read_bytes()) for page in folder.iterdir())
+    archive = tmp_path / "pages.zip"
+    with zipfile.ZipFile(archive, "w", zipfile.ZIP_DEFLATED) as written:
+        written.write(folder / "5_6.html", "pages/5_6.html")
+        written.write(folder / "3_4.html", "pages/3_4.html")
+        written.writestr("__MACOSX/pages/._3_4.html", b"\x00\x05\x16\x07 resource fork")
+        written.writestr("pages/notes.txt", "not a page")
+        written.writestr("pages/7_8.html", b"\xff\xfe not UTF-8")
+        written.writestr("pages/9_10.html", "x" * (limit + 1))
+    monkeypatch.setattr(mse_threads, "MAX_ARCHIVED_PAGE_BYTES", limit)
+    items = list(thread_records(archive))
+    assert items[:4] == list(thread_records(folder))
+    assert [item.line for item in items[4:]] == [3, 4] and all(isinstance(item, RecordError) for item in items[4:])
+    assert items[4].message.startswith("7_8.html: 'utf-8' codec can't decode")
+    assert items[5].message == f"9_10.html: more than {limit:,} bytes; a page is refused above that"
+
+
+def test_a_zip_with_a_broken_directory_is_a_file_error_naming_it(tmp_path):
+    archive = tmp_path / "pages.zip"
+    with zipfile.ZipFile(archive, "w") as written:
+        written.writestr("1_2.html", thread_page("<p>Q</p>", "<p>A</p>"))
+    archive.write_bytes(archive.read_bytes().replace(b"PK\x01\x02", b"XX\x01\x02"))  # the central directory's entry
+    assert zipfile.is_zipfile(archive)
+    with pytest.raises(ValueError, match=r"pages\.zip: not a readable zip archive"):
+        list(thread_records(archive))
 
 
 def test_every_real_page_reads_as_a_question_and_an_answer(shared_data):
