@@ -62,7 +62,8 @@ def thread_pages(path: str | Path) -> list[Path]:
 
 MAX_ARCHIVED_PAGE_BYTES = 20_000_000
 """A page in a zip archive is refused above this size rather than read into memory (the pages have 5–200 KB)."""
-UNREADABLE_PAGE = (OSError, UnicodeDecodeError, ValueError, zipfile.BadZipFile, zlib.error)
+UNREADABLE_PAGE = (OSError, ValueError, zipfile.BadZipFile, zlib.error)
+"""What reading a page may raise (a bad encoding is a ValueError)."""
 
 
 def page_texts(path: str | Path) -> Iterator[tuple[str, Callable[[], str]]]:
