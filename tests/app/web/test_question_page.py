@@ -78,7 +78,7 @@ def test_answers_are_rendered_on_the_server_with_their_question_snippet_matched_
     formula_id = answer.occurrences.get(position=1).formula_id
     assert (f'<a class="formula-link" href="/formula/{formula_id}"><mark class="math" data-latex="A^{{T}}=A">'
             in first)
-    assert re.search(r"text 0\.\d{3}</span>.*BM25 \d+\.\d{3}</span>.*formula 1\.000</span>", first, re.S)  # its own formula
+    assert re.search(r"text 0\.\d{3}</span>.*BM25 \d+\.\d</span>.*formula 1\.000</span>", first, re.S)  # its own formula
     assert f'href="{answer.url}" rel="noopener nofollow">source</a>' in first
     assert html.count('<li class="result post-result"') == 3
     assert html.index(f'href="/post/{answer.pk}"') < html.index(f'href="/post/{Post.objects.get(source_id="22").pk}"')
