@@ -16,6 +16,10 @@ class CorpusAdmin(admin.ModelAdmin):
     search_fields = ("name",)
     actions = ["reindex"]
 
+    def get_readonly_fields(self, request, obj=None):
+        """A corpus keeps its name: searches, uploads and its own ranker's folder (`corpus_ranker_dir`) go by it."""
+        return ("name",) if obj is not None else ()
+
     @admin.action(description="Re-index selected corpora from their uploaded files", permissions=["change"])
     def reindex(self, request, queryset):
         """Asks first, naming what will be deleted: re-indexing empties the corpus, so its formulas get new ids

@@ -16,3 +16,4 @@ class SearchAppConfig(AppConfig):
         threadpool_limits(settings.MATHSEARCH_TORCH_THREADS, user_api="blas")
         from searchapp import checks  # noqa: F401  (registers the start-up checks)
         from searchapp.indexing import uploads  # noqa: F401  (deletes the uploads of deleted jobs)
+        from searchapp.learning import corpus_rankers  # noqa: F401  (deletes the rankers of deleted corpora)

@@ -223,6 +223,34 @@ def test_rankers_page_shows_judgments_and_each_training_before_and_after(staff, 
     assert re.search(r"<td>2</td><td>4</td>", after)
 
 
+def test_a_deleted_corpus_takes_its_own_ranker_with_it(staff, index_file, corpus_rankers,
+                                                     django_capture_on_commit_callbacks):
+    """Else a new corpus of the same name would be ranked by trees trained on the old one's feedback."""
+    from searchapp.search.ranking import corpus_ranker_dir
+
+    index_file()
+    index_file(["z^9"], corpus="keep", name="keep.txt")
+    for name in ("test", "keep"):
+        corpus_ranker_dir(name).mkdir(parents=True)
+        (corpus_ranker_dir(name) / "model.txt").write_text("trees")
+    selection = {"action": "delete_selected", "_selected_action": [Corpus.objects.get(name="test").pk], "post": "yes"}
+    with django_capture_on_commit_callbacks(execute=True):
+        staff.post("/admin/searchapp/corpus/", selection)
+    assert not corpus_ranker_dir("test").exists() and corpus_ranker_dir("keep").exists()
+
+
+def test_a_corpus_keeps_its_name(staff, index_file):
+    """Searches, uploads and its ranker's folder go by the name; the description may change."""
+    index_file()
+    corpus = Corpus.objects.get()
+    change = f"/admin/searchapp/corpus/{corpus.pk}/change/"
+    assert 'name="name"' not in staff.get(change).content.decode()
+    staff.post(change, {"name": "renamed", "description": "ten formulas"})
+    corpus.refresh_from_db()
+    assert (corpus.name, corpus.description) == ("test", "ten formulas")
+    assert 'name="name"' in staff.get("/admin/searchapp/corpus/add/").content.decode()
+
+
 def test_staff_without_permissions_can_neither_upload_nor_reindex(client, django_user_model, index_file, upload_dir):
     from django.contrib.auth.models import Permission
 
