@@ -1,19 +1,21 @@
 """`python manage.py index_corpus PATH --format F --corpus NAME`: create an IndexJob and enqueue it."""
 from pathlib import Path
 
+from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError
 
 from ml.data.corpus_files import FORMATS, PAGE_READERS
 from searchapp.health import BrokerUnavailable
 from searchapp.indexing.actions import start_index_job
 from searchapp.indexing.pipeline import run_job
+from searchapp.models import Corpus
 
 
 class Command(BaseCommand):
     help = "Index a corpus file through the Celery workers (or in this process with --sync)."
 
     def add_arguments(self, parser):
-        parser.add_argument("path", type=Path, help="a file, or a folder of pages for --format mse_html")
+        parser.add_argument("path", type=Path, help="a file, or a folder (or a zip) of pages for --format mse_html")
         parser.add_argument("--format", required=True, choices=FORMATS)
         parser.add_argument("--corpus", required=True, help="corpus name (created if new)")
         parser.add_argument("--sync", action="store_true", help="index here instead of in a worker")
@@ -21,6 +23,10 @@ class Command(BaseCommand):
     def handle(self, *args, path: Path, format: str, corpus: str, sync: bool, **options):
         if not path.is_file() and not (format in PAGE_READERS and path.is_dir()):
             raise CommandError(f"{path} is a directory, not a file" if path.is_dir() else f"no such file: {path}")
+        try:  # the checks the upload form makes: names go into URLs and the ranker's folder
+            Corpus._meta.get_field("name").run_validators(corpus)
+        except ValidationError as error:
+            raise CommandError(f"corpus name {corpus!r}: {' '.join(error.messages)}") from None
         try:
             job = start_index_job(path, format, corpus, enqueue=not sync)
         except BrokerUnavailable as error:

@@ -3,7 +3,7 @@ from io import StringIO
 import pytest
 from django.core.management import CommandError, call_command
 
-from searchapp.models import Formula
+from searchapp.models import Corpus, Formula
 
 pytestmark = pytest.mark.django_db
 
@@ -33,3 +33,16 @@ def test_a_failed_sync_job_exits_non_zero_with_the_reason(tmp_path):
     path.write_text("{not json\n")
     with pytest.raises(CommandError, match="failed: none of the 1 records could be indexed"):
         call_command("index_corpus", str(path), "--format", "jsonl", "--corpus", "bad", "--sync", stdout=StringIO())
+
+
+@pytest.mark.parametrize("name, message", [
+    pytest.param("../elsewhere", "valid “slug”", id="path"),
+    pytest.param("my corpus", "valid “slug”", id="space"),
+    pytest.param("c" * 101, "at most 100 characters", id="long"),
+])
+def test_a_corpus_name_that_is_not_a_slug_is_refused_before_anything_is_stored(tmp_path, name, message):
+    path = tmp_path / "formulas.txt"
+    path.write_text("x^2\n")
+    with pytest.raises(CommandError, match=message):
+        call_command("index_corpus", str(path), "--format", "latex", "--corpus", name, "--sync", stdout=StringIO())
+    assert not Corpus.objects.exists()
