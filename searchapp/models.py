@@ -34,10 +34,26 @@ from searchapp.vectors import VECTOR_DIM, decode_matrix
 MAX_K = 1000
 
 
+NAMED_CORPORA = 10
+"""How many corpus names an unknown name's error lists."""
+
+
+class CorpusQuerySet(models.QuerySet):
+    def unknown(self, name: str) -> str:
+        """Why no corpus is named `name`, naming those there are so that a typo shows at once; "" if one is."""
+        if self.filter(name=name).exists():
+            return ""
+        names = list(self.order_by("name").values_list("name", flat=True)[:NAMED_CORPORA + 1])
+        listed = ", ".join(names[:NAMED_CORPORA]) + (", …" if len(names) > NAMED_CORPORA else "")
+        return f"no corpus named {name!r}; " + (f"the corpora are {listed}" if names else "none is indexed yet")
+
+
 class Corpus(models.Model):
     name = models.SlugField(max_length=100, unique=True)
     description = models.TextField(blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
+
+    objects = CorpusQuerySet.as_manager()
 
     class Meta:
         verbose_name_plural = "corpora"

@@ -51,6 +51,7 @@ NOTATION = {"type": "string", "enum": list(NOTATIONS),
 PAGING = [_query("k", "results to return", {"type": "integer", "minimum": 1, "maximum": MAX_K, "default": DEFAULT_K}),
           _query("offset", "results to skip", {"type": "integer", "minimum": 0, "maximum": MAX_OFFSET, "default": 0})]
 CORPUS = {"type": "string", "maxLength": CORPUS_NAME_CHARS, "pattern": NO_NUL, "description": "empty for every corpus"}
+UNKNOWN_CORPUS = _error("no corpus has the name given as `corpus` (code `unknown_corpus`; the message names those there are)")
 
 SEARCH = {
     "get": {
@@ -74,7 +75,7 @@ SEARCH = {
                       "400": _error("missing or invalid parameter, or a query that cannot be read in its notation "
                                     "(code `<notation>_<kind>`, with pos), is too large to search (`query_too_large`) "
                                     "or is query variables alone (`query_only_variables`)"),
-                      "503": _ref("responses", "Unavailable"), "500": _ref("responses", "ServerError")},
+                      "404": UNKNOWN_CORPUS, "503": _ref("responses", "Unavailable"), "500": _ref("responses", "ServerError")},
     },
 }
 
@@ -93,7 +94,7 @@ POSTS = {
             _query("corpus", "only posts of this corpus", CORPUS),
         ],
         "responses": {"200": _json("ranked answers", _ref("schemas", "PostResults")),
-                      "400": _error("missing or invalid parameter"),
+                      "400": _error("missing or invalid parameter"), "404": UNKNOWN_CORPUS,
                       "503": _ref("responses", "Unavailable"), "500": _ref("responses", "ServerError")},
     },
 }

@@ -3,7 +3,7 @@ import json
 from io import StringIO
 
 import pytest
-from django.core.management import call_command
+from django.core.management import CommandError, call_command
 
 from ml.formula import parse_latex, to_slt_string
 from searchapp.models import Formula
@@ -92,6 +92,11 @@ def test_api_and_command_return_the_same_results(indexed, client):
     assert [r["id"] for r in api["results"]] == [r["id"] for r in command["results"]]
     assert [r["score"] for r in api["results"]] == [r["score"] for r in command["results"]]
     assert api["results"][0]["posts"][0]["source_id"].startswith("line-")
+
+
+def test_the_command_names_the_corpora_when_given_one_that_does_not_exist(indexed):
+    with pytest.raises(CommandError, match="no corpus named 'tset'; the corpora are test"):
+        call_command("search", "a^2+b^2", "--corpus", "tset", stdout=StringIO())
 
 
 @pytest.mark.parametrize("params, code", [

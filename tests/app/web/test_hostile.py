@@ -39,9 +39,17 @@ def test_bad_search_parameters_are_400s_naming_them(client, query_string, messag
     assert page.status_code == 400 and message[:30] in html.unescape(page.content.decode())
 
 
-def test_a_corpus_name_that_fits_but_names_nothing_finds_nothing(client):
-    response = client.get("/api/search", {"q": "x", "corpus": "a" * 100})
-    assert response.status_code == 200 and response.json()["results"] == []
+def test_a_corpus_name_that_fits_but_names_nothing_is_a_404_naming_the_corpora(client, index_file):
+    assert client.get("/api/search", {"q": "x", "corpus": "a" * 100}).json()["message"] == (
+        f"no corpus named '{'a' * 100}'; none is indexed yet")
+    index_file(["x^2"], corpus="starter")
+    for path in ("/api/search", "/api/posts"):
+        response = client.get(path, {"q": "x", "corpus": "startr"})
+        assert response.status_code == 404 and response.json() == {
+            "code": "unknown_corpus", "message": "no corpus named 'startr'; the corpora are starter"}
+    page = client.get("/", {"q": "x", "corpus": "startr"})
+    assert page.status_code == 404 and "no corpus named &#x27;startr&#x27;; the corpora are starter" in page.content.decode()
+    assert client.get("/api/search", {"q": "x", "corpus": "starter"}).json()["results"]
 
 
 MATRIX_OF_1000_ROWS = r"\begin{pmatrix}" + r"\\".join(["1"] * 1000) + r"\end{pmatrix}"
