@@ -1,5 +1,6 @@
 from django.contrib import admin, messages
 from django.contrib.auth.decorators import permission_required
+from django.db import models
 from django.shortcuts import render
 from django.urls import path, reverse
 from django.utils.html import format_html
@@ -59,6 +60,7 @@ class PostAdmin(admin.ModelAdmin):
 
     list_display = ("display_title", "corpus", "source_id")
     list_select_related = ("corpus", "parent")
+    formfield_overrides = {models.URLField: {"assume_scheme": "https"}}  # Django 6's default, without its warning
     list_filter = ("corpus",)
     search_fields = ("title", "parent__title", "source_id")
 
