@@ -45,6 +45,8 @@ BLANK = "".join(f"\\u{ord(c):04x}" for c in map(chr, range(0x10000)) if c.isspac
 U+FEFF). Every whitespace character is in the Basic Multilingual Plane."""
 TEXT = {"type": "string", "minLength": 1, "maxLength": MAX_QUERY_CHARS, "pattern": f"^[^\\x00]*[^\\x00{BLANK}][^\\x00]*$",
         "description": "not blank, no NUL character"}
+QUESTION = {**TEXT, "pattern": f"^[^\\x00]*[^\\x00${BLANK}][^\\x00]*$",
+            "description": "not blank, not only dollar signs, no NUL character"}
 NOTATION = {"type": "string", "enum": list(NOTATIONS),
             "description": "the notation the formula was read from; `latex` is rendered from its SLT when not LaTeX"}
 
@@ -84,7 +86,7 @@ POSTS = {
         "summary": "Answers to a question written as text with $…$ formulas",
         "operationId": "posts",
         "parameters": [
-            _query("q", "the question: words and `$…$` / `$$…$$` formulas", TEXT, required=True),
+            _query("q", "the question: words and `$…$` / `$$…$$` formulas", QUESTION, required=True),
             *PAGING,
             _query("mode", "how answers are scored: `ssemb` weighs formulas and words, `marf` compares the question's "
                    "words fused with its formulas by MaRF's cross-attention to each post's (falls back to `ssemb`, and "

@@ -91,7 +91,10 @@ def context_param(request: HttpRequest) -> str:
 
 def question_params(request: HttpRequest) -> dict:
     """The validated options of a question search: the question, k, offset, mode, corpus."""
-    return {"question": query_param(request), **paging_params(request),
+    question = query_param(request)
+    if not question.replace("$", "").strip():  # `$$`: an empty formula, and no words
+        raise ApiError("missing_query", "the question has neither words nor formulas")
+    return {"question": question, **paging_params(request),
             "mode": choice_param(request, "mode", MODES, DEFAULT_MODE), "corpus": corpus_param(request)}
 
 

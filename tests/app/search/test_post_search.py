@@ -68,7 +68,8 @@ def test_the_api_answers_a_question_with_posts_their_questions_and_scores(thread
     assert {"text", "bm25", "formula"} <= set(first["parts"]) and first["matched_formula"]["latex"] == "A^{T}=A"
 
 
-@pytest.mark.parametrize("params, code", [({}, "missing_query"), ({"q": "x", "mode": "nope"}, "invalid_parameter"),
+@pytest.mark.parametrize("params, code", [({}, "missing_query"), ({"q": "$$"}, "missing_query"),
+                                          ({"q": "x", "mode": "nope"}, "invalid_parameter"),
                                           ({"q": "x", "k": "0"}, "invalid_parameter")])
 def test_the_api_refuses_bad_parameters_by_name(client, params, code):
     response = client.get("/api/posts", params)

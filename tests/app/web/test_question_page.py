@@ -106,6 +106,7 @@ def test_user_text_is_escaped(threads, client):
 
 @pytest.mark.parametrize("params, message", [
     pytest.param({"q": "  "}, "write your question first", id="empty"),
+    pytest.param({"q": "$ $"}, "write your question first", id="empty-formula"),
     pytest.param({"q": "primes", "mode": "nope"}, "mode must be one of ssemb, marf, text, bm25, formula", id="bad-mode"),
     pytest.param({"q": "w" * 5001}, "the limit is 5000", id="too-long"),
     pytest.param({"q": "primes", "page": "0"}, "page must be between 1 and 50", id="bad-page"),
