@@ -7,7 +7,7 @@ from io import StringIO
 
 import pytest
 from django.core.cache import cache
-from django.core.management import call_command
+from django.core.management import CommandError, call_command
 from django.test import Client
 
 from searchapp.feedback.qrels import judgements, query_id
@@ -197,6 +197,13 @@ def test_export_qrels_writes_trec_lines_and_the_query_map(formula, tmp_path):
     assert lines == {f"{q1} 0 {formula.pk} 2", f"{q1} 0 {other.pk} 1", f"{q2} 0 {other.pk} 0"}
     side = dict(line.split("\t") for line in (tmp_path / "feedback.qrels.queries.tsv").read_text().splitlines())
     assert side == {q1: "e^{i\\pi}", q2: "x^2"}
+
+
+def test_export_qrels_of_a_corpus_that_does_not_exist_is_an_error_not_an_empty_file(formula, tmp_path):
+    out = tmp_path / "feedback.qrels"
+    with pytest.raises(CommandError, match=f"no corpus named 'nope'; the corpora are {formula.corpus.name}"):
+        call_command("export_qrels", "--out", str(out), "--corpus", "nope", stdout=StringIO())
+    assert not out.exists()
 
 
 def test_exported_qrels_parse_with_the_benchmark_reader(formula, tmp_path):
