@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from ml.formula.api import FormulaGraphs
 from ml.formula.augment import relabelled
 from ml.formula.opt_symbols import INFIX, SEP
+from ml.formula.opt_tokens import SEPARATORS
 from ml.formula.tree import Node, Tree, is_query_variable, node_value
 
 STAND_IN = "V!x"
@@ -46,9 +47,6 @@ def match(query: Tree, candidate: Tree) -> dict[str, Node] | None:
 
 def _bound_size(bound: dict[str, Node]) -> int:
     return sum(len(Tree(node, "slt")) for node in bound.values())
-
-
-SEPARATORS = frozenset({",", ";"})
 
 
 def _binding_power(label: str) -> int | None:
