@@ -157,7 +157,9 @@ SCHEMAS = {
                                    "formulas as $…$, led by … where the post goes on"},
                         "latex": STRING,
                         "after": {"type": "string", "description": "the words after it, ending in … where the post "
-                                  "goes on"}}),
+                                  "goes on"},
+                        "in_title": {"type": "boolean", "description": "the formula is in the post's title, not its "
+                                     "body (no words around it)"}}),
     "SearchResults": _object({
         "query": STRING, "notation": NOTATION, "fusion": {"type": "string", "enum": list(ORDERS)},
         "candidates": INTEGER, "elapsed_ms": NUMBER,

@@ -41,6 +41,8 @@ class Snippet:
     before: str
     latex: str
     after: str
+    in_title: bool
+    """The formula is in the post's title (shown by the title itself), not its body."""
 
 
 @dataclass(frozen=True)
@@ -174,7 +176,8 @@ def snippet(occurrence: Occurrence) -> Snippet:
         before = cuts.ending(_plain(head), SNIPPET_CHARS, more=first > 0)
         after = cuts.snippet(_plain(tail), SNIPPET_CHARS, more=last < len(body))
     post = occurrence.post
-    return Snippet(post.pk, post.source_id, post.display_title, post.url, before, occurrence.latex, after)
+    return Snippet(post.pk, post.source_id, post.display_title, post.url, before, occurrence.latex, after,
+                   in_title=occurrence.end == 0)
 
 
 def _outside_formulas(body: str, first: int, last: int) -> tuple[int, int]:

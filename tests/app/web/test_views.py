@@ -167,3 +167,24 @@ def test_words_typed_as_a_formula_are_pointed_to_the_question_search(indexed, cl
     assert (re.findall("“(\\w+)”", hint.group(1)) if hint else []) == words
     if words:
         assert f'href="/questions?q={quote(query)}"' in hint.group(1)
+
+
+def test_a_post_holding_the_formula_several_times_is_named_once_and_a_title_formula_is_said_to_be_there(
+        client, tmp_path):
+    """Each occurrence is a snippet, but the post's title leads only its first: three lines each opening with the
+    same title read as three posts. A formula of the title has no words around it, so the page says where it is."""
+    from tests.app.conftest import index_thread_pages
+    from tests.ml.data.test_mse_threads import formula_span
+
+    index_thread_pages(tmp_path / "pages", {"11_12.html": (
+        f"Why is {formula_span(1, 'a^2+b^2')} positive", f"<p>I see {formula_span(2, 'a^2+b^2')} first.</p>"
+        f"<p>Then {formula_span(3, 'a^2+b^2')} again.</p>", "<p>Squares are never negative.</p>")})
+    formula = Formula.objects.get(latex="a^2+b^2")
+    result = client.get("/", {"q": "a^2+b^2"}).content.decode().split('<li class="result"')[1]
+    posts = client.get(f"/formula/{formula.pk}").content.decode().split('id="posts-title"')[1].split("</section>")[0]
+    for html in (result, posts):
+        assert html.count('href="/post/') == 1, "the post is named once, by its first occurrence"
+        assert html.count('class="snippet same-post"') + html.count('class="same-post"') == 2
+        assert "in the title" in html and "I see" in html and "again." in html
+    posts = client.get(f"/api/formulas/{formula.pk}").json()["posts"]
+    assert [snippet["in_title"] for snippet in posts] == [True, False, False]
