@@ -82,3 +82,39 @@ def words_typed(query: Query) -> list[str]:
         return []
     words = [word for word in _WORD.findall(_TEXT_ARGUMENT.sub(" ", query.text)) if word not in PLAIN_NAMES]
     return words if len(words) >= 2 else []
+
+
+_EMPTY_GROUP = re.compile(r"\{\s*\}")
+_SLOT_BEFORE = re.compile(r"(?:\\[dtc]?frac|\\binom|\\sqrt|[\^_}])\s*$")
+"""An empty group is a box left empty where these want an argument: the palette's `\\frac{}{}`, `^{}`, `\\sqrt{}`
+(a `{}` elsewhere, as in `{}^{14}C`, is LaTeX's way to attach to nothing)."""
+_VARIABLE_NAME = re.compile(r"\\qvar\s*\{\s*([^{}]*?)\s*\}")
+
+
+def with_variables(query: Query, params: QueryDict) -> dict | None:
+    """The LaTeX query with each box the palette left empty (`\\frac{1}{}`) made a query variable, and the link that
+    searches it with the request's other `params`; None if no box is empty. An empty box reads as nothing, so
+    `\\frac{}{}` searched for a lone fraction bar and found formulas without one."""
+    latex = _boxes_as_variables(query.text) if query.notation == "latex" else ""
+    if not latex:
+        return None
+    linked = params.copy()
+    linked["q"] = latex
+    linked.pop("page", None)
+    return {"latex": latex, "link": "?" + linked.urlencode()}
+
+
+def _boxes_as_variables(text: str) -> str:
+    """`text` with its empty boxes as query variables ("" if none), each named apart from the query's own variables
+    (one name twice must match one thing)."""
+    slots = [match for match in _EMPTY_GROUP.finditer(text)
+             if _SLOT_BEFORE.search(text[max(0, match.start() - 8):match.start()])]
+    if not slots:
+        return ""
+    used = set(_VARIABLE_NAME.findall(text))
+    names = (name for name in (*"xyzwuv", *(f"x{i}" for i in range(1, len(slots) + 1))) if name not in used)
+    parts, end = [], 0
+    for match, name in zip(slots, names):
+        parts += [text[end:match.start()], f"{{\\qvar{{{name}}}}}"]
+        end = match.end()
+    return "".join(parts) + text[end:]

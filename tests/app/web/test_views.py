@@ -1,7 +1,8 @@
 """The search page and the formula page, server-rendered (no JavaScript), on the real database."""
+import html
 import json
 import re
-from urllib.parse import quote
+from urllib.parse import parse_qs, quote
 
 import numpy as np
 import pytest
@@ -169,6 +170,26 @@ def test_words_typed_as_a_formula_are_pointed_to_the_question_search(indexed, cl
         assert f'href="/questions?q={quote(query)}"' in hint.group(1)
 
 
+
+@pytest.mark.parametrize("query, offered", [
+    (r"\frac{}{}", r"\frac{\qvar{x}}{\qvar{y}}"),  # the palette's fraction, searched as inserted
+    (r"\frac{1}{ }", r"\frac{1}{\qvar{x}}"),
+    (r"a_{} + b^{}", r"a_{\qvar{x}} + b^{\qvar{y}}"),
+    (r"\sqrt{} + \binom{n}{}", r"\sqrt{\qvar{x}} + \binom{n}{\qvar{y}}"),
+    (r"\frac{\qvar{x}}{}", r"\frac{\qvar{x}}{\qvar{y}}"),  # named apart from the query's own variable
+    (r"{}^{14}C", None),  # an empty group that attaches to nothing is LaTeX, not a box left empty
+    (r"\frac{1}{2}", None),
+])
+def test_boxes_left_empty_are_offered_as_query_variables(indexed, client, query, offered):
+    page = client.get("/", {"q": query, "corpus": "test", "page": "2"}).content.decode()
+    hint = re.search(r'<p class="read-as" id="empty-hint">(.*?)</p>', page, re.S)
+    if offered is None:
+        assert hint is None
+    else:
+        link = re.search(r'href="\?([^"]*)"', hint.group(1)).group(1)
+        assert parse_qs(html.unescape(link)) == {"q": [offered], "corpus": ["test"]}, "the options kept, page 1"
+        assert client.get("/", parse_qs(html.unescape(link))).status_code == 200
+
 def test_a_post_holding_the_formula_several_times_is_named_once_and_a_title_formula_is_said_to_be_there(
         client, tmp_path):
     """Each occurrence is a snippet, but the post's title leads only its first: three lines each opening with the
@@ -182,9 +203,9 @@ def test_a_post_holding_the_formula_several_times_is_named_once_and_a_title_form
     formula = Formula.objects.get(latex="a^2+b^2")
     result = client.get("/", {"q": "a^2+b^2"}).content.decode().split('<li class="result"')[1]
     posts = client.get(f"/formula/{formula.pk}").content.decode().split('id="posts-title"')[1].split("</section>")[0]
-    for html in (result, posts):
-        assert html.count('href="/post/') == 1, "the post is named once, by its first occurrence"
-        assert html.count('class="snippet same-post"') + html.count('class="same-post"') == 2
-        assert "in the title" in html and "I see" in html and "again." in html
+    for page in (result, posts):
+        assert page.count('href="/post/') == 1, "the post is named once, by its first occurrence"
+        assert page.count('class="snippet same-post"') + page.count('class="same-post"') == 2
+        assert "in the title" in page and "I see" in page and "again." in page
     posts = client.get(f"/api/formulas/{formula.pk}").json()["posts"]
     assert [snippet["in_title"] for snippet in posts] == [True, False, False]
