@@ -6,6 +6,7 @@ import re
 
 from django.http import QueryDict
 
+from ml.extraction import extract_formulas
 from ml.formula import slt_to_latex
 from ml.formula.normalise import PLAIN_NAMES
 from searchapp.search.posts import MODES
@@ -80,8 +81,25 @@ def words_typed(query: Query) -> list[str]:
     own words; two other words of three letters or more are a question in words, which the Question tab answers."""
     if query.notation != "latex":
         return []
-    words = [word for word in _WORD.findall(_TEXT_ARGUMENT.sub(" ", query.text)) if word not in PLAIN_NAMES]
+    words = _words(query.text)
     return words if len(words) >= 2 else []
+
+
+def _words(latex: str) -> list[str]:
+    return [word for word in _WORD.findall(_TEXT_ARGUMENT.sub(" ", latex)) if word not in PLAIN_NAMES]
+
+
+_LATEX_MARK = re.compile(r"\\[A-Za-z]+|[\^_]")
+
+
+def latex_outside_dollars(question: str, params: QueryDict) -> dict | None:
+    """For a question with no `$…$` formula that still holds LaTeX (`\\int_0^1 x^2 dx`, `why is x^2 > 0`): its
+    formulas were searched as words. A question that is all formula (fewer than two words, as `words_typed` counts)
+    gets the link that searches it between dollar signs; a mix of words and LaTeX only the hint, since where its
+    formulas start and end is the writer's to say."""
+    if extract_formulas(question) or not _LATEX_MARK.search(question):
+        return None
+    return {"link": None if len(_words(question)) >= 2 else _search_link(params, f"${question}$")}
 
 
 _EMPTY_GROUP = re.compile(r"\{\s*\}")
@@ -98,10 +116,15 @@ def with_variables(query: Query, params: QueryDict) -> dict | None:
     latex = _boxes_as_variables(query.text) if query.notation == "latex" else ""
     if not latex:
         return None
+    return {"latex": latex, "link": _search_link(params, latex)}
+
+
+def _search_link(params: QueryDict, query: str) -> str:
+    """The request's search with another query, from its first page."""
     linked = params.copy()
-    linked["q"] = latex
+    linked["q"] = query
     linked.pop("page", None)
-    return {"latex": latex, "link": "?" + linked.urlencode()}
+    return "?" + linked.urlencode()
 
 
 def _boxes_as_variables(text: str) -> str:

@@ -85,7 +85,8 @@ def _ask(request: HttpRequest) -> dict:
                                   offset=(page - 1) * search_page.PAGE_SIZE, mode=params["mode"], corpus=params["corpus"])
     return {"results": post_results_dict(results), "mode_name": search_page.MODE_NAMES[results.mode],
             "unavailable_mode": search_page.MODE_NAMES[params["mode"]] if results.mode != params["mode"] else "",
-            "pager": search_page.page_numbers(results.candidates, page, request.GET)}
+            "pager": search_page.page_numbers(results.candidates, page, request.GET),
+            "bare_latex": search_page.latex_outside_dollars(params["question"], request.GET)}
 
 
 @require_GET

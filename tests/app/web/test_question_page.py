@@ -1,6 +1,8 @@
 """The search page's Question tab and the formula tab's words-around field, server-rendered (no JavaScript), on
 thread pages indexed for real."""
+import html
 import re
+from urllib.parse import parse_qs
 
 import pytest
 from django.http import QueryDict
@@ -98,6 +100,29 @@ def test_formulas_the_question_cannot_read_are_named_and_the_words_still_search(
     assert re.search(r"could not read <code>\$\\frac\{1\$</code>: unbalanced_braces", html)
     assert f'href="/post/{Post.objects.get(source_id="32").pk}"' in first_result(html)
 
+
+
+@pytest.mark.parametrize("question, offered", [
+    (r"\int_0^1 x^2 \, dx", r"$\int_0^1 x^2 \, dx$"),  # all formula: one click searches it as one
+    (r"Why is x^2 + 1 > 0 for every real x?", None),  # words and LaTeX: where the formula ends is the writer's to say
+    (r"How do I evaluate \int_0^1 x^2 dx?", None),
+    (INTEGRAL.join("$$"), "no hint"),  # between dollars: a formula, read as one
+    ("Why are there infinitely many primes?", "no hint"),  # words only
+])
+def test_latex_outside_dollar_signs_is_pointed_out(threads, client, question, offered):
+    page = client.get("/questions", {"q": question, "mode": "formula"}).content.decode()
+    hint = re.search(r'<p class="read-as" id="dollars-hint">(.*?)</p>', page, re.S)
+    if offered == "no hint":
+        assert hint is None
+        return
+    assert "No formula was read" in hint.group(1)
+    link = re.search(r'href="\?([^"]*)"', hint.group(1))
+    if offered is None:
+        assert link is None
+    else:
+        assert parse_qs(html.unescape(link.group(1))) == {"q": [offered], "mode": ["formula"]}
+        answers = client.get("/questions", {"q": offered, "mode": "formula"}).content.decode()
+        assert "Integral of a polynomial" in answers and 'id="dollars-hint"' not in answers
 
 def test_user_text_is_escaped(threads, client):
     html = client.get("/questions", {"q": "<script>alert(1)</script> primes $x<y$"}).content.decode()
