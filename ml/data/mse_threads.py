@@ -1,7 +1,8 @@
 """Math StackExchange thread pages of ARQMath (`threads-mathdowsers/`, one page per question and answer).
 
 Every formula is a `<span class="math-container" id=FORMULA_ID visual_id=VISUAL_ID>` around LaTeXML
-Presentation MathML whose `alttext` is the LaTeX, HTML-escaped and sometimes escaped twice (`&amp;gt;`);
+Presentation MathML whose `alttext` is the LaTeX, HTML-escaped and sometimes escaped twice (`&amp;gt;`, which
+LaTeXML may have split: `&amp;\\displaystyle amp;=`);
 a formula without `alttext` is given as its MathML. Two other spans are not formulas of their own: one that
 wraps another formula span (the inner span is read), and a *fragment*, a span with neither visual id nor
 MathML, which is text between two mis-paired dollars (`b<span …>y</span> the`); fragments are counted, not read.
@@ -30,6 +31,10 @@ _FORMULA_SPAN = re.compile(rf'<span\b{_TAG_BODY}\bclass="math-container"{_TAG_BO
 _MATH = re.compile(rf"\s*(?:<\?xml[^>]*\?>\s*)?(<math\b{_TAG_BODY}>).*?</math>", re.S)  # group 1: the start tag
 _ATTRIBUTE = re.compile(r"""([\w-]+)=(?:"([^"]*)"|'([^']*)')""")
 _ENTITY = re.compile(r"&(?:amp|lt|gt|quot|apos|#\d+|#x[0-9a-fA-F]+);")
+_SPLIT_ENTITY = re.compile(r"&(?:%\s*)?(\$?(?:%\s*)?(?:\\displaystyle\s*)?)(amp|lt|gt|quot);")
+"""An entity escaped twice that LaTeXML then read as LaTeX, its `&` an alignment tab: split from its name by a
+line-wrap `%` (`\\delta&% gt;0`) or by what LaTeXML opens every cell with (`&\\displaystyle amp;=`, and in an
+eqnarray `&$\\displaystyle amp;`)."""
 
 
 @dataclass(frozen=True)
@@ -118,6 +123,13 @@ def parse_thread_page(text: str) -> Read[ThreadPage]:
     return read
 
 
+def _rejoined(entity: re.Match) -> str:
+    """The character a split entity stands for; an `&` stays an alignment tab opening its cell, another character
+    joins the cell before (an eqnarray's `$` kept, so its math stays paired)."""
+    character = html.unescape(f"&{entity[2]};")
+    return "&" + entity[1] if character == "&" else entity[1].removesuffix(entity[1].lstrip("$")) + character
+
+
 def _attributes(tag: str) -> dict[str, str]:
     return {name: double or single for name, double, single in _ATTRIBUTE.findall(tag)}
 
@@ -133,7 +145,8 @@ def _formula(attributes: dict[str, str], text: str, start: int, line: int) -> Th
     if "id" not in attributes or "visual_id" not in attributes:
         raise ValueError("expected both an id and a visual_id attribute")
     alttext = _attributes(math.group(1)).get("alttext", "")
-    latex = _ENTITY.sub(lambda entity: html.unescape(entity.group(0)), html.unescape(alttext))
+    latex = _SPLIT_ENTITY.sub(_rejoined, _ENTITY.sub(lambda entity: html.unescape(entity.group(0)),
+                                                      html.unescape(alttext)))
     mathml = math.group(0)[math.start(1) - math.start():]
     if latex.strip():
         return ThreadFormula(attributes["id"], attributes["visual_id"], latex, "latex", line, mathml)

@@ -28,6 +28,21 @@ def test_formulas_come_with_their_ids_and_unescaped_latex_or_their_mathml():
     ]
 
 
+@pytest.mark.parametrize("alttext, latex", [
+    # escaped twice, then read by LaTeXML as LaTeX: the `&` an alignment tab, its cell opened by \displaystyle
+    (r"\begin{aligned} a&amp;\displaystyle amp;=b\\ &amp;\displaystyle amp;&amp;\displaystyle lt;c\end{aligned}",
+     r"\begin{aligned} a&\displaystyle =b\\ &\displaystyle <c\end{aligned}"),
+    (r"\exists\delta&amp;% gt;0", r"\exists\delta>0"),  # a line-wrap % between the halves
+    (r"\@@eqnarray$a$&amp;$\displaystyle amp;=b$&amp;$\displaystyle lt;c$", r"\@@eqnarray$a$&$\displaystyle =b$$<c$"),
+    (r"\@@eqnarray$a$&amp;$% \displaystyle amp;b$", r"\@@eqnarray$a$&$% \displaystyle b$"),
+    (r"\binom{n}% {3}", r"\binom{n}% {3}"),  # a line-wrap % alone stays
+    (r"a&amp;amp;b", "a&b"),  # escaped twice, whole
+])
+def test_entities_escaped_twice_are_read_whole_even_when_latexml_split_them(alttext, latex):
+    page = f'<span class="math-container" id="1" visual_id="10">{MATH.format(alt=f"alttext={chr(34)}{alttext}{chr(34)}")}</span>'
+    assert [formula.text for formula in parse_thread_page(page).value.formulas] == [latex]
+
+
 def test_a_span_without_math_is_a_problem_and_a_stray_dollar_fragment_is_counted():
     read = parse_thread_page(PAGE)
     assert read.problems == [Problem(5, "formula span 4: no <math> element inside")]
