@@ -207,8 +207,23 @@
     });
   }
 
+  // "/" puts the cursor in the query box from anywhere on the page, as on most search sites; typed in a field,
+  // it is a slash.
+  function setupSlashFocus() {
+    const box = document.getElementById("q") || document.getElementById("question");
+    if (!box) return;
+    document.addEventListener("keydown", function (event) {
+      if (event.key !== "/" || event.ctrlKey || event.metaKey || event.altKey) return;
+      if (event.target.closest && event.target.closest("input, textarea, select, [contenteditable]")) return;
+      event.preventDefault();
+      box.focus();
+      box.setSelectionRange(box.value.length, box.value.length);
+    });
+  }
+
   function start() {
     renderMath(document);
+    setupSlashFocus();
     setupPreview();
     setupPalette();
     setupHighlights();

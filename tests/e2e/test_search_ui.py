@@ -75,6 +75,19 @@ def test_palette_inserts_at_the_cursor(page):
     page.wait_for_selector("#preview .katex")
 
 
+@pytest.mark.parametrize("path, box", [("/", "#q"), ("/questions", "#question")])
+def test_slash_puts_the_cursor_in_the_query_box_and_is_a_slash_inside_it(page, path, box):
+    page.goto(path)
+    page.fill(box, "a + b")
+    page.locator(box).blur()  # reading the page, the cursor in no field
+    page.keyboard.press("/")
+    expect(page.locator(box)).to_be_focused()
+    page.keyboard.type("c")
+    assert page.input_value(box) == "a + bc", "the cursor lands at the end, and the / itself is not typed"
+    page.keyboard.press("/")
+    assert page.input_value(box) == "a + bc/"
+
+
 def test_enter_searches_with_a_shareable_url_and_back_works(page, indexed, screenshot):
     indexed(FORMULAS)
     search(page, "p^2 + q^2 = r^2")
