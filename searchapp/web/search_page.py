@@ -79,10 +79,23 @@ def words_typed(query: Query) -> list[str]:
     """Words typed as a LaTeX formula (`integral of x squared`): read letter by letter as a product, which is
     seldom what was meant. Named functions (`sin`, `log`) and the text of `\\text{…}`, `\\mathrm{…}` are formulas'
     own words; two other words of three letters or more are a question in words, which the Question tab answers."""
-    if query.notation != "latex":
+    if query.notation != "latex" or len(extract_formulas(query.text)) >= 2:  # `formulas_typed` says more
         return []
     words = _words(query.text)
     return words if len(words) >= 2 else []
+
+
+MAX_OFFERED_FORMULAS = 8
+
+
+def formulas_typed(query: Query, params: QueryDict) -> list[dict]:
+    """Each of the formulas a LaTeX query holds between dollar signs (`$x^2$ and $y^2$`), with the link that searches
+    it alone, when there are two or more: the formula tab reads them as one formula, dollars and words included."""
+    found = extract_formulas(query.text) if query.notation == "latex" else []
+    if len(found) < 2:
+        return []
+    return [{"latex": formula.latex, "link": _search_link(params, formula.latex)}
+            for formula in found[:MAX_OFFERED_FORMULAS]]
 
 
 def _words(latex: str) -> list[str]:

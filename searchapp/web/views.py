@@ -58,7 +58,8 @@ def _search(request: HttpRequest) -> dict:
             "notation_name": search_page.NOTATION_NAMES[query.notation],
             "pager": search_page.page_numbers(results.candidates, page, request.GET),
             "query_tree": search_page.query_tree_svg(query), "query_latex": search_page.query_latex(query),
-            "typed_words": search_page.words_typed(query), "with_variables": search_page.with_variables(query, request.GET)}
+            "typed_words": search_page.words_typed(query), "with_variables": search_page.with_variables(query, request.GET),
+            "typed_formulas": search_page.formulas_typed(query, request.GET)}
 
 
 @require_GET

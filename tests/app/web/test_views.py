@@ -171,6 +171,17 @@ def test_words_typed_as_a_formula_are_pointed_to_the_question_search(indexed, cl
 
 
 
+
+def test_several_formulas_between_dollars_are_offered_one_by_one_and_as_a_question(indexed, client):
+    query = r"$x^2 + 1$ and $\frac{a}{b}$ are equal"
+    page = client.get("/", {"q": query, "corpus": "test"}).content.decode()
+    hint = re.search(r'<p class="read-as" id="formulas-hint">(.*?)</p>', page, re.S).group(1)
+    links = [parse_qs(html.unescape(link)) for link in re.findall(r'href="\?([^"]*)"', hint)]
+    assert links == [{"q": ["x^2 + 1"], "corpus": ["test"]}, {"q": [r"\frac{a}{b}"], "corpus": ["test"]}]
+    assert f'href="/questions?q={quote(query)}"' in hint
+    assert 'id="words-hint"' not in page, "one hint, not two"
+    assert 'id="formulas-hint"' not in client.get("/", {"q": "$x^2 + 1$"}).content.decode()
+
 @pytest.mark.parametrize("query, offered", [
     (r"\frac{}{}", r"\frac{\qvar{x}}{\qvar{y}}"),  # the palette's fraction, searched as inserted
     (r"\frac{1}{ }", r"\frac{1}{\qvar{x}}"),
