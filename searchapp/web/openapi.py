@@ -181,7 +181,8 @@ SCHEMAS = {
                         "each with its share of the correction to `score` (SHAP)",
                         "items": _object({"feature": {"type": "string", "enum": list(FEATURES)}, "meaning": STRING,
                                           "contribution": NUMBER})},
-            "posts": {"type": "array", "items": _ref("schemas", "Snippet")}})}}),
+            "posts": {"type": "array", "description": "the first posts it occurs in", "items": _ref("schemas", "Snippet")},
+            "occurrences": {"type": "integer", "description": "how often it occurs in all, `posts` shows the first"}})}}),
     "PostResults": _object({
         "question": STRING, "mode": {"type": "string", "enum": list(MODES)}, "candidates": INTEGER,
         "elapsed_ms": NUMBER,

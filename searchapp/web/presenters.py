@@ -11,7 +11,7 @@ import re
 from dataclasses import asdict, dataclass, field
 from functools import cached_property
 
-from django.db.models import Prefetch, prefetch_related_objects
+from django.db.models import Count, Prefetch, prefetch_related_objects
 from django.utils.html import strip_tags
 
 from ml.extraction import extract_formulas
@@ -57,6 +57,8 @@ class Chip:
 class ResultItem:
     hit: SearchHit
     snippets: list[Snippet]
+    occurrences: int
+    """How often the formula occurs: the page links to all of them when `snippets` shows only the first."""
     representation: str = ""
     chips: list[Chip] = field(default_factory=list)
     query_colours: dict[int, int] = field(default_factory=dict)
@@ -88,7 +90,10 @@ class ResultItem:
 
 def present(results: SearchResults) -> list[ResultItem]:
     snippets = snippets_for([hit.formula for hit in results.hits], SNIPPETS_PER_HIT)
-    return [_explained(ResultItem(hit, snippets.get(hit.formula_id, []))) for hit in results.hits]
+    counts = dict(Occurrence.objects.filter(formula_id__in=[hit.formula_id for hit in results.hits])
+                  .values("formula_id").annotate(count=Count("id")).values_list("formula_id", "count"))
+    return [_explained(ResultItem(hit, snippets.get(hit.formula_id, []), counts.get(hit.formula_id, 0)))
+            for hit in results.hits]
 
 
 def results_dict(results: SearchResults, items: list[ResultItem]) -> dict:
@@ -112,6 +117,7 @@ def results_dict(results: SearchResults, items: list[ResultItem]) -> dict:
                 "alignment": {name: asdict(a) for name, a in item.hit.alignment.items()},
                 "signals": item.signals,
                 "posts": [asdict(snippet) for snippet in item.snippets],
+                "occurrences": item.occurrences,
             }
             for item in items
         ],

@@ -153,6 +153,21 @@ def test_the_search_box_reads_pasted_mathml_and_says_so(indexed, client):
     assert 'data-latex="x^2 + y^2 = z^2"' in page
 
 
+
+def test_a_result_shows_its_first_posts_and_links_to_all_when_there_are_more(index_file, client):
+    lines = [json.dumps({"id": f"p{n}", "title": f"Post {n}", "body": "We have $a^2 + b^2 = c^2$ here."}) for n in range(5)]
+    lines.append(json.dumps({"id": "p5", "title": "Post 5", "body": "Only here: $z^3 = 1$."}))
+    index_file(lines, name="posts.jsonl", format="jsonl")
+    formula = Formula.objects.get(latex="a^2 + b^2 = c^2")
+    first = client.get("/", {"q": "a^2 + b^2 = c^2"}).content.decode().split('<li class="result"')[1]
+    assert first.count('class="snippet') == 4  # three posts and the link
+    assert re.search(rf'href="/formula/{formula.pk}\?q=[^"]*">All\s+5 occurrences</a>', first)
+    hit = client.get("/api/search", {"q": "a^2 + b^2 = c^2", "k": 1}).json()["results"][0]
+    assert (len(hit["posts"]), hit["occurrences"]) == (3, 5)
+    alone = Formula.objects.get(latex="z^3 = 1")
+    shown_whole = client.get("/", {"q": "z^3 = 1"}).content.decode().split('<li class="result"')[1]
+    assert f'data-formula="{alone.pk}"' in shown_whole and "occurrences</a>" not in shown_whole
+
 @pytest.mark.parametrize("query, words", [
     ("integral of x squared", ["integral", "squared"]),
     (r"area of a circle \pi r^2", ["area", "circle"]),
