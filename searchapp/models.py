@@ -12,7 +12,7 @@ from django.db import models
 from django.db.models import GeneratedField
 from django.urls import reverse
 from django.utils import timezone
-from pgvector.django import HalfVectorField, HnswIndex
+from pgvector.django import CosineDistance, HalfVectorField, HnswIndex
 
 from ml.ranking.features import Candidates
 from ml.retrieval.fusion import DEFAULT_FUSION
@@ -36,6 +36,8 @@ MAX_K = 1000
 
 NAMED_CORPORA = 10
 """How many corpus names an unknown name's error lists."""
+RELATED_POSTS = 5
+"""Related threads a post's page lists."""
 
 
 class CorpusQuerySet(models.QuerySet):
@@ -71,6 +73,15 @@ class PostQuerySet(models.QuerySet):
             return self.none()
         return self.filter(url=post.url, source_id=post.source_id).exclude(pk=post.pk).select_related("corpus") \
             .defer("embedding", "fused").order_by("corpus__name")
+
+    def related_to(self, post: Post, k: int = RELATED_POSTS) -> PostQuerySet:
+        """The `k` questions of `post`'s corpus nearest in words to its thread's question (to `post` itself when it
+        answers nothing), as a Q&A site lists "related" threads: found by the posts' HNSW index."""
+        thread = post.parent or post
+        if thread.embedding is None:
+            return self.none()
+        return self.filter(corpus_id=post.corpus_id, parent__isnull=True, embedding__isnull=False) \
+            .exclude(pk=thread.pk).order_by(CosineDistance("embedding", thread.embedding)).defer("embedding", "fused")[:k]
 
     def answers(self) -> PostQuerySet:
         """The posts a question search returns: answers, and posts that are neither question nor answer."""

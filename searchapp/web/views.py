@@ -131,4 +131,5 @@ def post(request: HttpRequest, pk: int) -> HttpResponse:
     """One post: its text (the browser renders its math), its answers or its question, and its formulas."""
     found = get_object_or_404(Post.objects.select_related("corpus", "parent").prefetch_related(
         Prefetch("answers", queryset=Post.objects.order_by("id")), "occurrences"), pk=pk)
-    return render(request, "searchapp/post.html", {"post": found, "elsewhere": Post.objects.copies_of(found)})
+    return render(request, "searchapp/post.html", {"post": found, "elsewhere": Post.objects.copies_of(found),
+                                                   "related": Post.objects.related_to(found)})

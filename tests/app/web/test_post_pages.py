@@ -71,7 +71,24 @@ def test_a_question_lists_its_answers_and_an_answer_names_its_question(thread, c
 def test_post_page_reads_four_queries_however_many_answers(thread, client, django_assert_num_queries):
     question, _ = thread
     with django_assert_num_queries(4):  # the post with its corpus and question, its answers, its occurrences, its copies
+        # (no related threads: these posts have no words vector to compare)
         assert client.get(f"/post/{question.pk}").status_code == 200
+
+
+def test_a_post_page_lists_the_questions_nearest_in_words_to_its_thread(client, tmp_path):
+    from tests.app.conftest import index_thread_pages
+
+    titles = ["Integral of a polynomial over the unit interval", "Integrating polynomials from zero to one",
+              "Eigenvalues of a symmetric matrix", "Infinitely many primes"]
+    index_thread_pages(tmp_path / "pages", {f"{n}1_{n}2.html": (title, f"<p>{title}: how?</p>", "<p>Like this.</p>")
+                                            for n, title in enumerate(titles, start=1)})
+    question, answer = Post.objects.get(source_id="11"), Post.objects.get(source_id="12")
+    for post in (question, answer):  # an answer's page lists its question's related threads, not its question
+        html = client.get(f"/post/{post.pk}").content.decode()
+        related = re.findall(r'<a class="tex-text" href="/post/\d+">([^<]*)</a>', html.split('id="related-title"')[1])
+        assert related[0] == titles[1] and sorted(related) == sorted(titles[1:])
+    quiet = Post.objects.create(corpus=question.corpus, source_id="n", title="No words")  # nothing to compare by
+    assert 'id="related-title"' not in client.get(f"/post/{quiet.pk}").content.decode()
 
 
 def test_unsafe_source_links_are_dropped(thread, client):
