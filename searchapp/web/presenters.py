@@ -204,6 +204,26 @@ def _plain(html_text: str) -> str:
     return " ".join(html.unescape(strip_tags(html_text)).split())
 
 
+@dataclass
+class PostFormula:
+    formula_id: int
+    latex: str
+    """As the post first writes it."""
+    count: int
+    in_title: bool
+
+
+def post_formulas(post) -> list[PostFormula]:
+    """The post's distinct formulas in the order they first appear, each with how often it occurs: a post that
+    writes $p$ twenty times lists it once (its prefetched `occurrences` are read)."""
+    distinct: dict[int, PostFormula] = {}
+    for occurrence in post.occurrences.all():
+        listed = distinct.setdefault(occurrence.formula_id, PostFormula(occurrence.formula_id, occurrence.latex, 0, False))
+        listed.count += 1
+        listed.in_title = listed.in_title or occurrence.end == 0
+    return list(distinct.values())
+
+
 @dataclass(frozen=True)
 class FormulaDetail:
     """What a formula's page and its API answer show besides the row itself."""

@@ -17,7 +17,7 @@ from searchapp.search.ranking import DEFAULT_ORDER, ORDERS
 from searchapp.web import search_page
 from searchapp.web.params import int_param, question_params, search_params
 from searchapp.web.post_results import post_results_dict
-from searchapp.web.presenters import formula_detail, present
+from searchapp.web.presenters import formula_detail, post_formulas, present
 from searchapp.web.searching import neighbours, read_query
 from searchapp.web.trees_svg import tree_svg
 
@@ -132,4 +132,5 @@ def post(request: HttpRequest, pk: int) -> HttpResponse:
     found = get_object_or_404(Post.objects.select_related("corpus", "parent").prefetch_related(
         Prefetch("answers", queryset=Post.objects.order_by("id")), "occurrences"), pk=pk)
     return render(request, "searchapp/post.html", {"post": found, "elsewhere": Post.objects.copies_of(found),
+                                                   "formulas": post_formulas(found),
                                                    "related": Post.objects.related_to(found)})

@@ -47,6 +47,16 @@ def test_post_page_shows_its_text_escaped_tags_corpus_source_and_formulas(indexe
     assert 'data-latex="a^2 + b^2 = c^2"' in formulas
 
 
+def test_a_formula_the_post_writes_again_is_listed_once_with_its_count(index_file, client):
+    line = json.dumps({"id": "q1", "title": "Primes", "body": "Let $p$ be prime, $p > 2$; then $p$ is odd, and $p$ too."})
+    index_file([line], corpus="threads", name="posts.jsonl", format="jsonl")
+    post = Post.objects.get(source_id="q1")
+    formulas = client.get(f"/post/{post.pk}").content.decode().split('id="formulas-title"')[1].split("</section>")[0]
+    items = re.findall(r'data-latex="([^"]*)".*?</a>(.*?)</li>', formulas, re.S)
+    assert [(latex, " ".join(rest.split())) for latex, rest in items] == [
+        ("p", '<span class="muted">× 3</span>'), ("p &gt; 2", "")]
+
+
 def test_post_page_loads_katex_and_auto_render_from_the_site(indexed_post, client):
     html = client.get(f"/post/{indexed_post.pk}").content.decode()
     scripts = re.findall(r"<script([^>]*)>", html)
