@@ -20,6 +20,7 @@ urlpatterns = [
     path("api/search", api.search, name="api-search"),
     path("api/posts", api.posts, name="api-posts"),
     path("api/formulas/<int:pk>", api.formula, name="api-formula"),
+    path("api/posts/<int:pk>", api.post, name="api-post"),
     path("api/feedback", api.feedback, name="api-feedback"),
     path("api/schema", api.schema, name="api-schema"),
     path("admin/", admin.site.urls),

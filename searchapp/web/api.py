@@ -5,6 +5,7 @@ import json
 from dataclasses import asdict
 from functools import wraps
 
+from django.db.models import Prefetch
 from django.http import HttpRequest, JsonResponse
 from django.views.csrf import csrf_failure as html_csrf_failure
 from django.views.decorators.csrf import csrf_exempt
@@ -16,7 +17,7 @@ from searchapp.web.error_views import is_api
 from searchapp.web.openapi import schema as openapi_schema
 from searchapp.web.params import question_params, search_params
 from searchapp.web.post_results import post_results_dict
-from searchapp.web.presenters import corpora_of, formula_detail, present, results_dict
+from searchapp.web.presenters import corpora_of, formula_detail, post_formulas, present, results_dict
 from searchapp.web.searching import run_search
 
 
@@ -69,6 +70,26 @@ def formula(request: HttpRequest, pk: int) -> JsonResponse:
         "posts": [asdict(snippet) for snippet in detail.snippets],
         "trees": {name: None if tree is None else {"labels": tree.labels, "edges": tree.edges}
                   for name, tree in detail.trees.items()},
+    })
+
+
+@api_view("GET")
+def post(request: HttpRequest, pk: int) -> JsonResponse:
+    """One post as its page shows it: text, question or answers, formulas (each once, with its count), related."""
+    found = Post.objects.select_related("corpus", "parent").prefetch_related(
+        Prefetch("answers", queryset=Post.objects.order_by("id").only("id", "url", "parent")), "occurrences") \
+        .filter(pk=pk).first()
+    if found is None:
+        raise ApiError("not_found", f"no post with id {pk}", status=404)
+    parent = found.parent
+    return JsonResponse({
+        "id": found.pk, "source_id": found.source_id, "corpus": found.corpus.name, "title": found.title,
+        "body": found.body, "url": found.url, "tags": found.tags,
+        "question": None if parent is None else {"id": parent.pk, "title": parent.title, "url": parent.url},
+        "answers": [{"id": answer.pk, "url": answer.url} for answer in found.answers.all()],
+        "formulas": [asdict(formula) for formula in post_formulas(found)],
+        "also_in": corpora_of(Post.objects.copies_of(found)),
+        "related": [{"id": other.pk, "title": other.title} for other in Post.objects.related_to(found)],
     })
 
 

@@ -101,6 +101,16 @@ POSTS = {
     },
 }
 
+POST = {
+    "get": {
+        "summary": "One post: its text, its question or answers, its formulas and related threads",
+        "operationId": "post",
+        "parameters": [{"name": "id", "in": "path", "required": True, "schema": {"type": "integer", "minimum": 0}}],
+        "responses": {"200": _json("the post", _ref("schemas", "Post")), "404": _error("no such post"),
+                      "503": _ref("responses", "Unavailable"), "500": _ref("responses", "ServerError")},
+    },
+}
+
 FORMULA = {
     "get": {
         "summary": "One stored formula: its posts and its SLT / OPT",
@@ -183,6 +193,20 @@ SCHEMAS = {
                                           "contribution": NUMBER})},
             "posts": {"type": "array", "description": "the first posts it occurs in", "items": _ref("schemas", "Snippet")},
             "occurrences": {"type": "integer", "description": "how often it occurs in all, `posts` shows the first"}})}}),
+    "Post": _object({
+        "id": INTEGER, "source_id": STRING, "corpus": STRING, "title": STRING,
+        "body": {"type": "string", "description": "the text, its formulas written $…$ where they stand"},
+        "url": STRING, "tags": {"type": "array", "items": STRING},
+        "question": {**_object({"id": INTEGER, "title": STRING, "url": STRING}), "type": ["object", "null"],
+                     "description": "the question this post answers; null for a question"},
+        "answers": {"type": "array", "items": _object({"id": INTEGER, "url": STRING})},
+        "formulas": {"type": "array", "description": "each formula once, in the order the post first writes it",
+                     "items": _object({"formula_id": INTEGER, "latex": STRING, "count": INTEGER,
+                                       "in_title": {"type": "boolean"}})},
+        "also_in": {"type": "array", "description": "the same post (same source address and id) in other corpora",
+                    "items": _ref("schemas", "Elsewhere")},
+        "related": {"type": "array", "description": "the questions of its corpus nearest in words to its thread",
+                    "items": _object({"id": INTEGER, "title": STRING})}}),
     "PostResults": _object({
         "question": STRING, "mode": {"type": "string", "enum": list(MODES)}, "candidates": INTEGER,
         "elapsed_ms": NUMBER,
@@ -232,7 +256,7 @@ def schema(server_url: str) -> dict:
                                 "unknown /api/ route is a 404 `not_found`, a method a route does not take a 405 "
                                 "`method_not_allowed` with `Allow`."},
         "servers": [{"url": server_url}],
-        "paths": {"/api/search": SEARCH, "/api/posts": POSTS, "/api/formulas/{id}": FORMULA, "/api/feedback": FEEDBACK,
-                  "/api/schema": SCHEMA},
+        "paths": {"/api/search": SEARCH, "/api/posts": POSTS, "/api/formulas/{id}": FORMULA, "/api/posts/{id}": POST,
+                  "/api/feedback": FEEDBACK, "/api/schema": SCHEMA},
         "components": {"schemas": SCHEMAS, "responses": RESPONSES},
     }

@@ -6,7 +6,7 @@ import pytest
 from django.core.management import CommandError, call_command
 
 from ml.formula import parse_latex, to_slt_string
-from searchapp.models import Formula
+from searchapp.models import Formula, Post
 
 pytestmark = pytest.mark.django_db
 
@@ -34,6 +34,26 @@ def test_unknown_formula_is_a_json_404(client):
     response = client.get("/api/formulas/424242")
     assert response.status_code == 404
     assert response.json() == {"code": "not_found", "message": "no formula with id 424242"}
+
+
+def test_a_post_reads_as_its_page_shows_it(client, tmp_path):
+    from tests.app.conftest import index_thread_pages
+    from tests.ml.data.test_mse_threads import formula_span
+
+    index_thread_pages(tmp_path / "pages", {
+        "11_12.html": ("Sum of squares", f"<p>Is {formula_span(1, 'a^2+b^2')} a square? Is {formula_span(2, 'a^2+b^2')}?</p>",
+                       "<p>Not always.</p>"),
+        "21_22.html": ("Squares that sum to a square", "<p>Which squares sum to a square?</p>", "<p>Pythagorean ones.</p>")})
+    question, answer, other = (Post.objects.get(source_id=s) for s in ("11", "12", "21"))
+    body = client.get(f"/api/posts/{question.pk}").json()
+    assert (body["title"], body["question"], body["tags"]) == ("Sum of squares", None, ["algebra", "number-theory"])
+    assert body["answers"] == [{"id": answer.pk, "url": "https://math.stackexchange.com/a/12"}]
+    assert [(f["latex"], f["count"], f["in_title"]) for f in body["formulas"]] == [("a^2+b^2", 2, False), ("n", 1, False)]
+    assert body["related"] == [{"id": other.pk, "title": "Squares that sum to a square"}]
+    reply = client.get(f"/api/posts/{answer.pk}").json()
+    assert (reply["body"], reply["question"]["id"], reply["answers"]) == ("Not always.", question.pk, [])
+    missing = client.get("/api/posts/424242")
+    assert (missing.status_code, missing.json()["code"]) == (404, "not_found")
 
 
 def test_search_errors_match_the_schema_shape(client):

@@ -11,7 +11,7 @@ from openapi_spec_validator import validate
 from schemathesis.specs.openapi.checks import positive_data_acceptance
 
 from mathsearch import urls
-from searchapp.models import Formula
+from searchapp.models import Formula, Post
 from searchapp.search.posts import MODES
 from searchapp.search.ranking import ORDERS
 from searchapp.web.openapi import schema
@@ -112,6 +112,7 @@ def test_stored_data_answers_as_the_schema_says(index_file, tmp_path, wsgi_app):
     index_thread_pages(tmp_path / "pages", PAGES)
     formula_ids = list(Formula.objects.values_list("pk", flat=True))
     cases = [API["/api/formulas/{id}"]["GET"].Case(path_parameters={"id": pk}) for pk in formula_ids]
+    cases += [API["/api/posts/{id}"]["GET"].Case(path_parameters={"id": pk}) for pk in Post.objects.values_list("pk", flat=True)]
     cases += [API["/api/posts"]["GET"].Case(query={"q": EIGEN_QUESTION, "mode": mode}) for mode in MODES]
     cases += [API["/api/search"]["GET"].Case(query={"q": "A^{T}=A", "context": "symmetric matrix", "fusion": fusion})
               for fusion in ORDERS]
