@@ -74,6 +74,11 @@ class PostQuerySet(models.QuerySet):
         return self.filter(url=post.url, source_id=post.source_id).exclude(pk=post.pk).select_related("corpus") \
             .defer("embedding", "fused").order_by("corpus__name")
 
+    def for_page(self) -> PostQuerySet:
+        """With what a post's page (and its API answer) shows: its corpus, its question, its answers, its formulas."""
+        return self.select_related("corpus", "parent").prefetch_related(
+            models.Prefetch("answers", queryset=Post.objects.order_by("id")), "occurrences")
+
     def related_to(self, post: Post, k: int = RELATED_POSTS) -> PostQuerySet:
         """The `k` questions of `post`'s corpus nearest in words to its thread's question (to `post` itself when it
         answers nothing), as a Q&A site lists "related" threads: found by the posts' HNSW index."""

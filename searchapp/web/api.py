@@ -5,7 +5,6 @@ import json
 from dataclasses import asdict
 from functools import wraps
 
-from django.db.models import Prefetch
 from django.http import HttpRequest, JsonResponse
 from django.views.csrf import csrf_failure as html_csrf_failure
 from django.views.decorators.csrf import csrf_exempt
@@ -76,9 +75,7 @@ def formula(request: HttpRequest, pk: int) -> JsonResponse:
 @api_view("GET")
 def post(request: HttpRequest, pk: int) -> JsonResponse:
     """One post as its page shows it: text, question or answers, formulas (each once, with its count), related."""
-    found = Post.objects.select_related("corpus", "parent").prefetch_related(
-        Prefetch("answers", queryset=Post.objects.order_by("id").only("id", "url", "parent")), "occurrences") \
-        .filter(pk=pk).first()
+    found = Post.objects.for_page().filter(pk=pk).first()
     if found is None:
         raise ApiError("not_found", f"no post with id {pk}", status=404)
     parent = found.parent

@@ -101,25 +101,18 @@ POSTS = {
     },
 }
 
-POST = {
-    "get": {
-        "summary": "One post: its text, its question or answers, its formulas and related threads",
-        "operationId": "post",
+def _one(name: str, summary: str) -> dict:
+    """GET of one stored `name` (a schema, its operation in lower case) by its id."""
+    return {"get": {
+        "summary": summary, "operationId": name.lower(),
         "parameters": [{"name": "id", "in": "path", "required": True, "schema": {"type": "integer", "minimum": 0}}],
-        "responses": {"200": _json("the post", _ref("schemas", "Post")), "404": _error("no such post"),
+        "responses": {"200": _json(f"the {name.lower()}", _ref("schemas", name)), "404": _error(f"no such {name.lower()}"),
                       "503": _ref("responses", "Unavailable"), "500": _ref("responses", "ServerError")},
-    },
-}
+    }}
 
-FORMULA = {
-    "get": {
-        "summary": "One stored formula: its posts and its SLT / OPT",
-        "operationId": "formula",
-        "parameters": [{"name": "id", "in": "path", "required": True, "schema": {"type": "integer", "minimum": 0}}],
-        "responses": {"200": _json("the formula", _ref("schemas", "Formula")), "404": _error("no such formula"),
-                      "503": _ref("responses", "Unavailable"), "500": _ref("responses", "ServerError")},
-    },
-}
+
+POST = _one("Post", "One post: its text, its question or answers, its formulas and related threads")
+FORMULA = _one("Formula", "One stored formula: its posts and its SLT / OPT")
 
 FEEDBACK = {
     "post": {

@@ -1,7 +1,6 @@
 """Thin page views: validate, call the domain, render."""
 from django.contrib import messages
 from django.core.paginator import Paginator
-from django.db.models import Prefetch
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
@@ -129,8 +128,7 @@ def posts(request: HttpRequest) -> HttpResponse:
 @require_GET
 def post(request: HttpRequest, pk: int) -> HttpResponse:
     """One post: its text (the browser renders its math), its answers or its question, and its formulas."""
-    found = get_object_or_404(Post.objects.select_related("corpus", "parent").prefetch_related(
-        Prefetch("answers", queryset=Post.objects.order_by("id")), "occurrences"), pk=pk)
+    found = get_object_or_404(Post.objects.for_page(), pk=pk)
     return render(request, "searchapp/post.html", {"post": found, "elsewhere": Post.objects.copies_of(found),
                                                    "formulas": post_formulas(found),
                                                    "related": Post.objects.related_to(found)})
