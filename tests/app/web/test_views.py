@@ -116,6 +116,8 @@ def test_formula_page_lists_posts_trees_and_neighbours(index_file, client):
     nearest = html[html.index('id="nearest-title"'):]
     assert f'href="/formula/{formula.pk}"' not in nearest
     assert re.search(r'href="/formula/\d+"', nearest)
+    like = re.search(r'<a class="search-like" href="/\?([^"]*)"', html).group(1)
+    assert parse_qs(like.replace("&amp;", "&")) == {"q": ["a^2 + b^2 = c^2"], "corpus": ["test"]}
 
 
 def test_a_formula_page_names_the_other_corpora_holding_it_and_its_neighbours_are_other_formulas(index_file, client):
