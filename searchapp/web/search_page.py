@@ -9,7 +9,7 @@ from django.http import QueryDict
 from ml.extraction import extract_formulas
 from ml.formula import slt_to_latex
 from ml.formula.normalise import PLAIN_NAMES
-from searchapp.search.posts import MODES
+from searchapp.search.posts import MODES, Question
 from searchapp.search.query import Query
 from searchapp.web.trees_svg import tree_svg
 
@@ -75,27 +75,34 @@ _TEXT_ARGUMENT = re.compile(r"\\(?:text\w*|math\w+|operatorname\*?|mbox)\s*\{[^{
 _WORD = re.compile(r"(?<![\\A-Za-z])[A-Za-z]{3,}(?![A-Za-z])")
 
 
-def words_typed(query: Query) -> list[str]:
-    """Words typed as a LaTeX formula (`integral of x squared`): read letter by letter as a product, which is
-    seldom what was meant. Named functions (`sin`, `log`) and the text of `\\text{…}`, `\\mathrm{…}` are formulas'
-    own words; two other words of three letters or more are a question in words, which the Question tab answers."""
-    if query.notation != "latex" or len(extract_formulas(query.text)) >= 2:  # `formulas_typed` says more
-        return []
-    words = _words(query.text)
-    return words if len(words) >= 2 else []
-
-
 MAX_OFFERED_FORMULAS = 8
 
 
-def formulas_typed(query: Query, params: QueryDict) -> list[dict]:
-    """Each of the formulas a LaTeX query holds between dollar signs (`$x^2$ and $y^2$`), with the link that searches
-    it alone, when there are two or more: the formula tab reads them as one formula, dollars and words included."""
-    found = extract_formulas(query.text) if query.notation == "latex" else []
-    if len(found) < 2:
-        return []
-    return [{"latex": formula.latex, "link": _search_link(params, formula.latex)}
-            for formula in found[:MAX_OFFERED_FORMULAS]]
+def query_hints(query: Query, params: QueryDict) -> dict:
+    """What the formula page says of a LaTeX query that is likely not what was meant, each with its fix (MathML and
+    Tangent strings say what they mean):
+    - `typed_formulas`: the formulas it holds between dollar signs (`$x^2$ and $y^2$`), each with the link that
+      searches it alone, when there are two or more, since the formula tab reads them as one formula, dollars and
+      words included;
+    - `typed_words`: otherwise, words typed as a formula (`integral of x squared`), read letter by letter as a
+      product, which is seldom what was meant. Named functions (`sin`, `log`) and the text of `\\text{…}`,
+      `\\mathrm{…}` are formulas' own words; two other words of three letters or more are a question in words, which
+      the Question tab answers;
+    - `with_variables`: the query with each box the palette left empty (`\\frac{1}{}`) made a query variable, and
+      its link; an empty box reads as nothing, so `\\frac{}{}` searched for a lone fraction bar and found formulas
+      without one."""
+    hints: dict = {"typed_formulas": [], "typed_words": [], "with_variables": None}
+    if query.notation != "latex":
+        return hints
+    found = extract_formulas(query.text)
+    if len(found) >= 2:
+        hints["typed_formulas"] = [{"latex": formula.latex, "link": _search_link(params, formula.latex)}
+                                   for formula in found[:MAX_OFFERED_FORMULAS]]
+    elif len(words := _words(query.text)) >= 2:
+        hints["typed_words"] = words
+    if latex := _boxes_as_variables(query.text):
+        hints["with_variables"] = {"latex": latex, "link": _search_link(params, latex)}
+    return hints
 
 
 def _words(latex: str) -> list[str]:
@@ -105,14 +112,14 @@ def _words(latex: str) -> list[str]:
 _LATEX_MARK = re.compile(r"\\[A-Za-z]+|[\^_]")
 
 
-def latex_outside_dollars(question: str, params: QueryDict) -> dict | None:
+def latex_outside_dollars(question: Question, params: QueryDict) -> dict | None:
     """For a question with no `$…$` formula that still holds LaTeX (`\\int_0^1 x^2 dx`, `why is x^2 > 0`): its
-    formulas were searched as words. A question that is all formula (fewer than two words, as `words_typed` counts)
-    gets the link that searches it between dollar signs; a mix of words and LaTeX only the hint, since where its
-    formulas start and end is the writer's to say."""
-    if extract_formulas(question) or not _LATEX_MARK.search(question):
+    formulas were searched as words. A question that is all formula (fewer than two words, as the formula page's
+    words hint counts) gets the link that searches it between dollar signs; a mix of words and LaTeX only the hint,
+    since where its formulas start and end is the writer's to say."""
+    if question.formulas or question.unread or not _LATEX_MARK.search(question.text):
         return None
-    return {"link": None if len(_words(question)) >= 2 else _search_link(params, f"${question}$")}
+    return {"link": None if len(_words(question.text)) >= 2 else _search_link(params, f"${question.text}$")}
 
 
 _EMPTY_GROUP = re.compile(r"\{\s*\}")
@@ -120,16 +127,6 @@ _SLOT_BEFORE = re.compile(r"(?:\\[dtc]?frac|\\binom|\\sqrt|[\^_}])\s*$")
 """An empty group is a box left empty where these want an argument: the palette's `\\frac{}{}`, `^{}`, `\\sqrt{}`
 (a `{}` elsewhere, as in `{}^{14}C`, is LaTeX's way to attach to nothing)."""
 _VARIABLE_NAME = re.compile(r"\\qvar\s*\{\s*([^{}]*?)\s*\}")
-
-
-def with_variables(query: Query, params: QueryDict) -> dict | None:
-    """The LaTeX query with each box the palette left empty (`\\frac{1}{}`) made a query variable, and the link that
-    searches it with the request's other `params`; None if no box is empty. An empty box reads as nothing, so
-    `\\frac{}{}` searched for a lone fraction bar and found formulas without one."""
-    latex = _boxes_as_variables(query.text) if query.notation == "latex" else ""
-    if not latex:
-        return None
-    return {"latex": latex, "link": _search_link(params, latex)}
 
 
 def _search_link(params: QueryDict, query: str) -> str:

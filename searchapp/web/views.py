@@ -57,8 +57,7 @@ def _search(request: HttpRequest) -> dict:
             "notation_name": search_page.NOTATION_NAMES[query.notation],
             "pager": search_page.page_numbers(results.candidates, page, request.GET),
             "query_tree": search_page.query_tree_svg(query), "query_latex": search_page.query_latex(query),
-            "typed_words": search_page.words_typed(query), "with_variables": search_page.with_variables(query, request.GET),
-            "typed_formulas": search_page.formulas_typed(query, request.GET)}
+            **search_page.query_hints(query, request.GET)}
 
 
 @require_GET
@@ -86,7 +85,7 @@ def _ask(request: HttpRequest) -> dict:
     return {"results": post_results_dict(results), "mode_name": search_page.MODE_NAMES[results.mode],
             "unavailable_mode": search_page.MODE_NAMES[params["mode"]] if results.mode != params["mode"] else "",
             "pager": search_page.page_numbers(results.candidates, page, request.GET),
-            "bare_latex": search_page.latex_outside_dollars(params["question"], request.GET)}
+            "bare_latex": search_page.latex_outside_dollars(results.question, request.GET)}
 
 
 @require_GET
