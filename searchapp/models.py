@@ -77,7 +77,7 @@ class PostQuerySet(models.QuerySet):
     def for_page(self) -> PostQuerySet:
         """With what a post's page (and its API answer) shows: its corpus, its question, its answers, its formulas."""
         return self.select_related("corpus", "parent").prefetch_related(
-            models.Prefetch("answers", queryset=Post.objects.order_by("id")), "occurrences")
+            models.Prefetch("answers", queryset=Post.objects.order_by("id").defer("embedding", "fused")), "occurrences")
 
     def related_to(self, post: Post, k: int = RELATED_POSTS) -> PostQuerySet:
         """The `k` questions of `post`'s corpus nearest in words to its thread's question (to `post` itself when it

@@ -16,7 +16,7 @@ from searchapp.web.error_views import is_api
 from searchapp.web.openapi import schema as openapi_schema
 from searchapp.web.params import question_params, search_params
 from searchapp.web.post_results import post_results_dict
-from searchapp.web.presenters import corpora_of, formula_detail, post_formulas, present, results_dict
+from searchapp.web.presenters import corpora_of, formula_detail, post_formulas, present, question_of, results_dict
 from searchapp.web.searching import run_search
 
 
@@ -78,11 +78,9 @@ def post(request: HttpRequest, pk: int) -> JsonResponse:
     found = Post.objects.for_page().filter(pk=pk).first()
     if found is None:
         raise ApiError("not_found", f"no post with id {pk}", status=404)
-    parent = found.parent
     return JsonResponse({
         "id": found.pk, "source_id": found.source_id, "corpus": found.corpus.name, "title": found.title,
-        "body": found.body, "url": found.url, "tags": found.tags,
-        "question": None if parent is None else {"id": parent.pk, "title": parent.title, "url": parent.url},
+        "body": found.body, "url": found.url, "tags": found.tags, "question": question_of(found),
         "answers": [{"id": answer.pk, "url": answer.url} for answer in found.answers.all()],
         "formulas": [asdict(formula) for formula in post_formulas(found)],
         "also_in": corpora_of(Post.objects.copies_of(found)),

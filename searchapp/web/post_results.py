@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from searchapp.models import Formula
 from searchapp.search.results import PostResults
-from searchapp.web.presenters import corpora_of
+from searchapp.web.presenters import corpora_of, question_of
 from searchapp.web.snippets import snippet
 
 SNIPPET_CHARS = 300
@@ -19,8 +19,7 @@ def post_results_dict(results: PostResults) -> dict:
             "rank": hit.rank, "score": round(hit.score, 4), "parts": {k: round(v, 4) for k, v in hit.parts.items()},
             "post": {"id": hit.post.pk, "source_id": hit.post.source_id, "corpus": hit.post.corpus.name,
                      "title": hit.post.title, "url": hit.post.url, "snippet": snippet(hit.post.body, SNIPPET_CHARS),
-                     "question": None if hit.post.parent is None else {
-                         "id": hit.post.parent.pk, "title": hit.post.parent.title, "url": hit.post.parent.url}},
+                     "question": question_of(hit.post)},
             "also_in": corpora_of(hit.also),
             "matched_formula": None if hit.formula_id is None else {"id": hit.formula_id, "latex": latex.get(hit.formula_id, "")},
         } for hit in results.hits],

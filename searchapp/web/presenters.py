@@ -124,6 +124,12 @@ def results_dict(results: SearchResults, items: list[ResultItem]) -> dict:
     }
 
 
+def question_of(post) -> dict | None:
+    """The question a post answers, as the JSON names it: {"id", "title", "url"}; None for a question."""
+    parent = post.parent
+    return None if parent is None else {"id": parent.pk, "title": parent.title, "url": parent.url}
+
+
 def corpora_of(rows: list) -> list[dict]:
     """The same formula or post in other corpora, as the JSON names it: {"id", "corpus"}."""
     return [{"id": row.pk, "corpus": row.corpus.name} for row in rows]
