@@ -104,11 +104,11 @@ class PostQuerySet(models.QuerySet):
         posts = self.answers().filter(corpus__name=corpus) if corpus else self.answers()
         scores = score_posts(posts, Occurrence.objects, Formula.objects, question, corpus)
         if scores.mode_used(mode) == "bm25":
-            read_bm25(scores, posts, question, corpus, range(len(scores.ids)))
+            read_bm25(scores, question, corpus, range(len(scores.ids)))
         combined = scores.combined(mode, weight)
         distinct, copies = first_of_each(np.argsort(-combined, kind="stable"), scores.keys)
         order = distinct[offset:offset + min(k, MAX_K)]
-        read_bm25(scores, posts, question, corpus, order)
+        read_bm25(scores, question, corpus, order)
         by_id = self.model.objects.select_related("corpus", "parent").defer("embedding", "fused").in_bulk(
             [scores.ids[i] for i in with_copies(order, copies)])
         hits = [PostHit(by_id[scores.ids[i]], float(combined[i]), rank, scores.parts(i), scores.best_formula.get(scores.ids[i]),
@@ -157,6 +157,26 @@ class Post(models.Model):
         if self.title or self.parent_id is None:
             return self.title or self.source_id
         return f"Answer to: {self.parent.title or self.parent.source_id}"
+
+
+class CorpusWords(models.Model):
+    """BM25's collection statistics of a corpus's posts: how many there are and their stems in all (a post's length
+    is its distinct stems). Kept by Postgres triggers on the posts (migration 0014), so every search reads them in
+    one row instead of counting a whole corpus, and no process keeps a copy that an indexed post makes stale."""
+    corpus = models.OneToOneField(Corpus, on_delete=models.CASCADE, primary_key=True, related_name="words")
+    posts = models.BigIntegerField(default=0)
+    stems = models.BigIntegerField(default=0)
+
+
+class StemCount(models.Model):
+    """How many of a corpus's posts hold a stem in their `words` (BM25's document frequency), kept by the same
+    triggers; a stem no post holds any more has no row."""
+    corpus = models.ForeignKey(Corpus, on_delete=models.CASCADE, related_name="stems")
+    stem = models.TextField()
+    posts = models.BigIntegerField()
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["stem", "corpus"], name="stemcount_unique_stem")]
 
 
 class FormulaQuerySet(models.QuerySet):

@@ -128,7 +128,7 @@ def score_posts(posts, occurrences, formulas, question: Question, corpus: str | 
     formula_hits = _formula_hits(formulas, question.formulas, corpus)
     hit_ids = sorted({formula_id for hits in formula_hits for formula_id in hits})
     occurrences = list(occurrences.filter(formula_id__in=hit_ids).values_list("post_id", "formula_id")) if hit_ids else []
-    lexical = _lexical_scores(_collection(posts, corpus), question.text, candidates)
+    lexical = _lexical_scores(corpus, question.text, candidates)
     by_words = sorted(lexical, key=lexical.get, reverse=True)[:CHANNEL_SIZE]
     if candidates is not None:
         wanted = Q(pk__in=id_array(candidates))
@@ -151,19 +151,14 @@ def score_posts(posts, occurrences, formulas, question: Question, corpus: str | 
                       formula, marf, best)
 
 
-def read_bm25(scores: PostScores, posts, question: Question, corpus: str | None, indices) -> None:
+def read_bm25(scores: PostScores, question: Question, corpus: str | None, indices) -> None:
     """Fill in the BM25 of the candidates at `indices` that the full-text channel did not read: it reads only the
     posts holding the question's rarest stems, but a post found by its formulas or by HNSW may hold the common ones.
     A `bm25` ranking needs every candidate's (~0.1 ms a post); the other modes only the hits they show."""
     missing = [i for i in indices if np.isnan(scores.bm25[i])]
     if missing:
-        read = _lexical_scores(_collection(posts, corpus), question.text, [scores.ids[i] for i in missing])
+        read = _lexical_scores(corpus, question.text, [scores.ids[i] for i in missing])
         scores.bm25[missing] = [read.get(scores.ids[i], 0.0) for i in missing]
-
-
-def _collection(posts, corpus: str | None):
-    """The posts whose statistics BM25 reads: the corpus searched, questions included."""
-    return posts.model.objects.filter(corpus__name=corpus) if corpus else posts.model.objects.all()
 
 
 def _similarities(question: Question) -> dict:
@@ -245,26 +240,27 @@ def _rarest(frequency: dict[str, int]) -> list[str]:
     return chosen
 
 
-def _lexical_scores(collection, text: str, ids: list[int] | None = None) -> dict[int, float]:
+CORPUS_IS = "(%s::text IS NULL OR c.name = %s)"
+"""SQL: the corpus `c` is the one searched, or any without one."""
+
+
+def _lexical_scores(corpus: str | None, text: str, ids: list[int] | None = None) -> dict[int, float]:
     """BM25 (`ml.retrieval.bm25`) of the question's English stems over Postgres's `words` of each post: of `ids`,
-    or of the posts holding one of the question's rarest stems (`_rarest`). The statistics (document frequencies,
-    mean length) are the collection's, questions included: a plain filter keeps each frequency one GIN count.
-    A post's length is its distinct stems."""
-    sql, params = collection.order_by().values_list("id", flat=True).query.sql_with_params()
+    or of the corpus's posts holding one of the question's rarest stems (`_rarest`). The statistics are the
+    corpus's (all corpora's without one), questions included. A post's length is its distinct stems."""
     with search_connection().cursor() as cursor:
         cursor.execute("SELECT tsvector_to_array(to_tsvector('english', %s))", [text])
         terms = cursor.fetchone()[0]
         if not terms:
             return {}
-        statistics = _statistics(cursor, sql, params)
-        frequency = {term: statistics.frequency[term] for term in terms if term in statistics.frequency}
+        documents, mean_length, frequency = _statistics(cursor, corpus, terms)
         if ids is None:
             rare = _rarest(frequency)
             if not rare:
                 return {}
-            cursor.execute(f"SELECT id FROM searchapp_post WHERE id IN ({sql}) AND words @@"
-                           " (SELECT string_agg(quote_literal(term), ' | ') FROM unnest(%s::text[]) AS term)::tsquery",
-                           [*params, rare])
+            cursor.execute("SELECT p.id FROM searchapp_post p JOIN searchapp_corpus c ON c.id = p.corpus_id"
+                           f" WHERE {CORPUS_IS} AND p.words @@ (SELECT string_agg(quote_literal(term), ' | ')"
+                           " FROM unnest(%s::text[]) AS term)::tsquery", [corpus, corpus, rare])
             ids = [row[0] for row in cursor.fetchall()]
         # only the question's stems are unnested: setweight marks them (the stored words carry no weights) and
         # ts_filter keeps the marked ones; unnesting every stem of 600 posts took 2.5 times as long
@@ -276,35 +272,19 @@ def _lexical_scores(collection, text: str, ids: list[int] | None = None) -> dict
         for post_id, term, count, length in cursor.fetchall():
             counts.setdefault(post_id, {})[term] = count or 1
             lengths[post_id] = length
-    return bm25(counts, lengths, frequency, statistics.documents, statistics.mean_length)
+    return bm25(counts, lengths, frequency, documents, mean_length)
 
 
-@dataclass
-class _Statistics:
-    documents: int
-    mean_length: float
-    frequency: dict[str, int]
-    """Document frequency per stem."""
-
-
-_statistics_cache: dict[tuple, _Statistics] = {}
-CACHED_COLLECTIONS = 8
-
-
-def _statistics(cursor, sql: str, params) -> _Statistics:
-    """The collection's BM25 statistics, kept per process until a post is added or removed anywhere (the posts'
-    count or largest id changes: 3–5 ms to ask, the collection's own count 20–40 ms). Read once with `ts_stat` (one
-    pass over the collection's terms): per question, the mean length took 55 ms and the frequencies of its ~60 stems
-    ~100 ms."""
-    cursor.execute("SELECT count(*), max(id) FROM searchapp_post")
-    key = (sql, tuple(params), *cursor.fetchone())
-    if key not in _statistics_cache:
-        cursor.execute(f"SELECT count(*), coalesce(avg(length(words)), 0) FROM searchapp_post WHERE id IN ({sql})",
-                       params)
-        documents, mean_length = cursor.fetchone()
-        inner = cursor.mogrify(f"SELECT words FROM searchapp_post WHERE id IN ({sql})", params)
-        cursor.execute("SELECT word, ndoc FROM ts_stat(%s)", [inner])
-        if len(_statistics_cache) >= CACHED_COLLECTIONS:  # the oldest: stale, or a collection rarely searched
-            _statistics_cache.pop(next(iter(_statistics_cache)))
-        _statistics_cache[key] = _Statistics(documents, float(mean_length), dict(cursor.fetchall()))
-    return _statistics_cache[key]
+def _statistics(cursor, corpus: str | None, terms: list[str]) -> tuple[int, float, dict[str, int]]:
+    """The corpus's posts, their mean length and the document frequency of each of `terms` that a post holds, as
+    Postgres keeps them (`CorpusWords`, `StemCount`): two index reads, where counting them took a pass over the
+    corpus's words (70 ms for the 6,164 thread posts, and again whenever a post was added)."""
+    # sums are numeric in Postgres: cast back to integers
+    cursor.execute("SELECT coalesce(sum(w.posts), 0)::bigint, coalesce(sum(w.stems), 0)::bigint"
+                   f" FROM searchapp_corpuswords w JOIN searchapp_corpus c ON c.id = w.corpus_id WHERE {CORPUS_IS}",
+                   [corpus, corpus])
+    documents, stems = cursor.fetchone()
+    cursor.execute("SELECT s.stem, sum(s.posts)::bigint FROM searchapp_stemcount s"
+                   f" JOIN searchapp_corpus c ON c.id = s.corpus_id WHERE s.stem = ANY(%s) AND {CORPUS_IS}"
+                   " GROUP BY s.stem", [terms, corpus, corpus])
+    return documents, stems / max(documents, 1), dict(cursor.fetchall())

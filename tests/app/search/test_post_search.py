@@ -1,8 +1,11 @@
 import json
 
 import pytest
+from django.db import connection
 
-from searchapp.models import Post
+from searchapp.indexing.actions import reindex_corpus
+from searchapp.models import Corpus, Post, StemCount
+from searchapp.search import posts as posts_search
 from tests.app.conftest import index_thread_pages
 from tests.ml.data.test_mse_threads import formula_span
 
@@ -175,3 +178,42 @@ def test_an_answer_holding_only_the_questions_common_words_still_scores_and_rank
     assert shown["52"] > shown["62"] > 0.0 == shown["12"]
     ranked = [hit.post.source_id for hit in Post.objects.search(question, k=3, mode="bm25").hits]
     assert ranked[:2] == ["52", "62"]
+
+
+
+TERMS = ["eigenvalu", "matrix", "prime", "integr", "seri", "absent"]
+
+
+def _statistics(corpus: str | None) -> tuple[int, float, dict[str, int]]:
+    with connection.cursor() as cursor:
+        return posts_search._statistics(cursor, corpus, TERMS)
+
+
+def _recounted(corpus: str | None) -> tuple[int, float, dict[str, int]]:
+    """BM25's statistics counted from the posts themselves, as the triggers must keep them."""
+    posts = Post.objects.filter(corpus__name=corpus) if corpus else Post.objects.all()
+    sql, params = posts.order_by().values_list("id", flat=True).query.sql_with_params()
+    with connection.cursor() as cursor:
+        cursor.execute(f"SELECT count(*), coalesce(avg(length(words)), 0) FROM searchapp_post WHERE id IN ({sql})",
+                       params)
+        documents, mean_length = cursor.fetchone()
+        inner = cursor.mogrify(f"SELECT words FROM searchapp_post WHERE id IN ({sql})", params)
+        cursor.execute("SELECT word, ndoc FROM ts_stat(%s) WHERE word = ANY(%s)", [inner, TERMS])
+        return documents, pytest.approx(float(mean_length)), dict(cursor.fetchall())
+
+
+def test_bm25_statistics_follow_the_posts_as_corpora_are_indexed_again_emptied_and_deleted(threads, tmp_path):
+    assert _statistics("threads") == _recounted("threads") and _statistics("threads")[0] == 8
+    assert _statistics("threads")[2]["eigenvalu"] == 2  # the question and its answer
+    index_thread_pages(tmp_path / "again", PAGES)  # the same posts: stored once, counted once
+    index_thread_pages(tmp_path / "more", {**PAGES, "51_52.html": ("Series", "<p>Does this series converge?</p>",
+                                                                   "<p>Compare it with a geometric series.</p>")},
+                       corpus="other")
+    for corpus in ("threads", "other", None):
+        assert _statistics(corpus) == _recounted(corpus)
+    assert _statistics(None)[0] == 18 and _statistics(None)[2]["seri"] == 4  # the new thread, and 42 in each corpus
+
+    reindex_corpus(Corpus.objects.get(name="other"), enqueue=False)  # emptied, to be indexed again
+    assert _statistics("other") == (0, 0.0, {}) and _statistics(None) == _recounted(None)
+    Corpus.objects.get(name="threads").delete()
+    assert _statistics(None) == (0, 0.0, {}) and not StemCount.objects.exists()
