@@ -241,6 +241,13 @@ class FormulaQuerySet(models.QuerySet):
         rows = {row[0]: row for row in formulas.filter(pk__in=id_array(set().union(*found)))._matrices()}
         return [_scored(query, [rows[i] for i in sorted(ids) if i in rows]) for query, ids in zip(queries, found)]
 
+    def scores_of(self, queries: list[Query], ids: set[int]) -> tuple[list[int], list[dict[str, np.ndarray]]]:
+        """The formulas `ids` as read, and each query's exact scores (`score`) against them: their node matrices are
+        read and decoded once for all the queries."""
+        rows = binary_rows(self.filter(pk__in=id_array(ids)).values_list("id", "slg_matrix", "opg_matrix"))
+        decoded = {name: decode([row[column] for row in rows]) for column, name in ((1, "slg"), (2, "opg"))}
+        return [row[0] for row in rows], [score(query, decoded) for query in queries]
+
     def _all_if_at_most(self, size: int) -> list[int] | None:
         ids = list(self.values_list("id", flat=True)[:size + 1])
         return ids if len(ids) <= size else None

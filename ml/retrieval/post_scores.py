@@ -3,9 +3,11 @@ from __future__ import annotations
 
 import numpy as np
 
-DEFAULT_FORMULA_WEIGHT = 0.3
+DEFAULT_FORMULA_WEIGHT = 0.4
 """λ of the SSEmb fusion λ·S_formula + (1 − λ)·S_text; chosen on the ARQMath 2020/2021 Task 1 development topics
-(`benchmark arqmath-answers` prints the sweep)."""
+(`benchmark arqmath-answers` prints the sweep). With every formula of the posts best by words scored, nDCG′ / MAP′
+were 0.659 / 0.432 at 0.3, 0.665 / 0.442 at 0.4 and 0.667 / 0.444 at 0.5; λ chosen inside 5 topic-grouped folds
+gave the same held-out gain over the words alone as 0.4 (+0.018 to +0.021 nDCG′ over five fold seeds)."""
 
 
 def formula_scores(post_of: np.ndarray, similarity: list[np.ndarray], posts: int) -> np.ndarray:

@@ -43,10 +43,17 @@ development topics w = 0.3 lifted `formula` from nDCG′ / MAP′ 0.554 / 0.364 
 0.651 / 0.432 to 0.657 / 0.441 (0.5: 0.600 / 0.396 and 0.652 / 0.430; 0.7: 0.588 / 0.386 and 0.648 / 0.416)."""
 CHANNEL_SIZE = 200
 """Posts each words channel adds to the candidates."""
-FORMULA_SHORTLIST = 100
-"""Formulas per representation each question formula scores exactly (a formula search's is 400). Against 200, on
-the development topics: `ssemb` nDCG′ −0.005 [−0.017, +0.005] and MAP′ −0.0004 [−0.012, +0.011], inside the
-noise, for p50 / p95 224 / 335 → 205 / 286 ms over 198 questions."""
+FORMULA_SHORTLIST = 50
+"""Formulas per representation each question formula scores exactly in the formula channel (a formula search's is
+400). With COMPLETED_POSTS it matters little: against 100, on the development topics, `ssemb` nDCG′ / MAP′
+0.6653 / 0.4423 against 0.6652 / 0.4415, and question search p50 / p95 182 / 259 ms against 203 / 296."""
+COMPLETED_POSTS = 50
+"""The candidates best by words whose every formula, and their question's, is scored against the question's
+formulas, not only those the formula channel shortlisted: an answer's formula is what it shares with the question,
+however far down the corpus-wide shortlist it stands. On the development topics (every answer ranked) this lifted
+`formula` from nDCG′ / MAP′ 0.592 / 0.402 to 0.629 / 0.420 and `ssemb` (λ = 0.4) from 0.650 / 0.443 to
+0.665 / 0.442; 100 posts gave the same (0.665 / 0.443), scoring every formula of the corpus too (0.665 / 0.442 at
+λ = 0.4)."""
 MAX_QUESTION_FORMULAS = 8
 """The question's largest formulas that are searched (with only the 4 largest, nDCG′ / MAP′ of the answers fell from
 0.651 / 0.415 to 0.638 / 0.408 on the development topics)."""
@@ -86,6 +93,10 @@ class PostScores:
     bm25: np.ndarray
     """NaN for a candidate the full-text channel did not read until `read_bm25` reads it."""
     formula: np.ndarray
+    """What the question's formulas share with the post's (and its question's), as SSEmb fuses it."""
+    formula_alone: np.ndarray
+    """The same from the formulas the formula channel shortlisted only: the `formula` mode's ranking, where the words
+    do not choose which posts are scored whole (COMPLETED_POSTS)."""
     marf: np.ndarray | None
     """The MaRF similarity, None without a trained fusion."""
     best_formula: dict[int, int]
@@ -98,7 +109,7 @@ class PostScores:
         mode = self.mode_used(mode)
         if mode == "ssemb":
             return ssemb(self.formula, self.text, weight)
-        return self._signals()[mode]
+        return self.formula_alone if mode == "formula" else self._signals()[mode]
 
     def parts(self, i: int) -> dict[str, float]:
         return {name: float(scores[i]) for name, scores in self._signals().items()}
@@ -127,13 +138,14 @@ def score_posts(posts, occurrences, formulas, question: Question, corpus: str | 
     a benchmark ranks every answer); `occurrences` and `formulas` are the querysets the formula channel reads."""
     formula_hits = _formula_hits(formulas, question.formulas, corpus)
     hit_ids = sorted({formula_id for hits in formula_hits for formula_id in hits})
-    occurrences = list(occurrences.filter(formula_id__in=hit_ids).values_list("post_id", "formula_id")) if hit_ids else []
+    hit_set = set(hit_ids)
+    holding = set(occurrences.filter(formula_id__in=id_array(hit_ids)).values_list("post_id", flat=True)) \
+        if hit_ids else set()
     lexical = _lexical_scores(corpus, question.text, candidates)
     by_words = sorted(lexical, key=lexical.get, reverse=True)[:CHANNEL_SIZE]
     if candidates is not None:
         wanted = Q(pk__in=id_array(candidates))
     else:  # the answers of a question holding a hit too: its formulas count for them (THREAD_FORMULA_WEIGHT)
-        holding = {post_id for post_id, _ in occurrences}
         wanted = Q(pk__in=id_array(set(_nearest_in_words(posts, question.vector)) | set(by_words) | holding)) \
             | Q(parent__in=id_array(holding))
     rows = {post_id: (parent, own, thread, marf, (url, source_id) if url else None)
@@ -141,14 +153,23 @@ def score_posts(posts, occurrences, formulas, question: Question, corpus: str | 
             in posts.filter(wanted).annotate(**_similarities(question)).values_list(
                 "id", "parent", "own_words", "thread_words", "marf", "url", "source_id")}
     ids = sorted(rows)
+    parents = [rows[i][0] for i in ids]
     words = with_thread(_scores([rows[i][1] for i in ids]), _scores([rows[i][2] for i in ids]),
                         np.array([rows[i][2] is not None for i in ids], dtype=bool), THREAD_WEIGHT)
-    formula, best = _formula_scores(occurrences, formula_hits, ids, [rows[i][0] for i in ids])
+    best_by_words = np.argsort(-words, kind="stable")[:COMPLETED_POSTS]
+    completed = {ids[i] for i in best_by_words} | {parents[i] for i in best_by_words if parents[i]}
+    held = list(occurrences.filter(Q(post_id__in=id_array(completed)) | Q(formula_id__in=id_array(hit_ids)))
+                .values_list("post_id", "formula_id"))
+    shortlisted = [(post_id, formula_id) for post_id, formula_id in held if formula_id in hit_set]
+    formula_alone = _formula_scores(shortlisted, formula_hits, ids, parents)
+    whole = _with_the_rest(formula_hits, formulas, question.formulas,
+                           {formula_id for post_id, formula_id in held if post_id in completed})
     marf = _scores([rows[i][3] for i in ids]) if get_fusion() is not None else None
     unread = np.nan if candidates is None else 0.0  # given candidates were all read; a post without the words is 0
     return PostScores(ids, [rows[i][4] for i in ids], words,
                       np.array([lexical.get(post_id, unread) for post_id in ids], dtype=np.float32),
-                      formula, marf, best)
+                      _formula_scores(held, whole, ids, parents), formula_alone, marf,
+                      _best_formulas(shortlisted, formula_hits, set(ids)))
 
 
 def read_bm25(scores: PostScores, question: Question, corpus: str | None, indices) -> None:
@@ -185,9 +206,9 @@ def _scores(values: list[float | None]) -> np.ndarray:
 
 
 def _formula_scores(occurrences: list[tuple[int, int]], formula_hits: list[dict[int, float]], ids: list[int],
-                    parents: list[int | None]) -> tuple[np.ndarray, dict[int, int]]:
-    """Per post of `ids`, its formulas' score (`formula_scores`) weighed with its question's (THREAD_FORMULA_WEIGHT),
-    and its own formula most similar to one of the question's (highlighted on the page)."""
+                    parents: list[int | None]) -> np.ndarray:
+    """Per post of `ids`, its formulas' score (`formula_scores`) weighed with its question's
+    (THREAD_FORMULA_WEIGHT); a formula missing from a query formula's hits counts 0 for it."""
     scored = ids + sorted({parent for parent in parents if parent is not None} - set(ids))
     index = {post_id: i for i, post_id in enumerate(scored)}
     # occurrences outside `scored` (other posts, other corpora) drop out here
@@ -197,13 +218,19 @@ def _formula_scores(occurrences: list[tuple[int, int]], formula_hits: list[dict[
     scores = formula_scores(np.array([index[post_id] for post_id, _ in kept], dtype=np.int64), similarity, len(scored))
     thread = np.array([scores[index[parent]] if parent is not None else 0.0 for parent in parents], dtype=np.float32)
     has_thread = np.array([parent is not None for parent in parents], dtype=bool)
+    return with_thread(scores[:len(ids)], thread, has_thread, THREAD_FORMULA_WEIGHT)
+
+
+def _best_formulas(occurrences: list[tuple[int, int]], formula_hits: list[dict[int, float]],
+                   posts: set[int]) -> dict[int, int]:
+    """Per post of `posts`, its formula most similar to one of the question's among its `occurrences` (the first of
+    equals), for highlighting."""
     best: dict[int, tuple[float, int]] = {}
-    for j, (post_id, formula_id) in enumerate(kept):
-        value = max((s[j] for s in similarity), default=0.0)
-        if index[post_id] < len(ids) and value > best.get(post_id, (-1.0, 0))[0]:
-            best[post_id] = (float(value), formula_id)
-    return (with_thread(scores[:len(ids)], thread, has_thread, THREAD_FORMULA_WEIGHT),
-            {post_id: formula_id for post_id, (_, formula_id) in best.items()})
+    for post_id, formula_id in occurrences:
+        value = max(hits.get(formula_id, 0.0) for hits in formula_hits)
+        if post_id in posts and value > best.get(post_id, (-1.0, 0))[0]:
+            best[post_id] = (value, formula_id)
+    return {post_id: formula_id for post_id, (_, formula_id) in best.items()}
 
 
 def _formula_hits(formulas, queries: list[Query], corpus: str | None) -> list[dict[int, float]]:
@@ -213,6 +240,17 @@ def _formula_hits(formulas, queries: list[Query], corpus: str | None) -> list[di
         scores = fuse(scored.parts["slg"], scored.parts["opg"], "f1")
         hits.append(dict(zip(scored.ids, scores.tolist())))
     return hits
+
+
+def _with_the_rest(formula_hits: list[dict[int, float]], formulas, queries: list[Query],
+                   held: set[int]) -> list[dict[int, float]]:
+    """Each query formula's hits and its exact similarity to the `held` formulas the channel did not shortlist."""
+    missing = held - set.intersection(*(set(hits) for hits in formula_hits)) if formula_hits else set()
+    if not missing:
+        return formula_hits
+    ids, parts = formulas.scores_of(queries, missing)
+    return [{**dict(zip(ids, fuse(scores["slg"], scores["opg"], "f1").tolist())), **hits}
+            for hits, scores in zip(formula_hits, parts)]
 
 
 def _nearest_in_words(posts, vector: np.ndarray) -> list[int]:

@@ -4,7 +4,8 @@ import pytest
 from django.db import connection
 
 from searchapp.indexing.actions import reindex_corpus
-from searchapp.models import Corpus, Post, StemCount
+from searchapp.models import Corpus, Formula, Occurrence, Post, StemCount
+from searchapp.search import candidates
 from searchapp.search import posts as posts_search
 from tests.app.conftest import index_thread_pages
 from tests.ml.data.test_mse_threads import formula_span
@@ -217,3 +218,21 @@ def test_bm25_statistics_follow_the_posts_as_corpora_are_indexed_again_emptied_a
     assert _statistics("other") == (0, 0.0, {}) and _statistics(None) == _recounted(None)
     Corpus.objects.get(name="threads").delete()
     assert _statistics(None) == (0, 0.0, {}) and not StemCount.objects.exists()
+
+
+def test_every_formula_of_the_posts_best_by_words_is_scored_not_only_the_shortlisted(tmp_path, monkeypatch):
+    cubic = r"\int_{0}^{2}t^{3}\,dt=4"
+    index_thread_pages(tmp_path / "pages", {**PAGES, "61_62.html": (
+        "Area under a cubic", "<p>What is the area under a cubic on the unit interval?</p>",
+        f"<p>Integrate: {formula_span(6, cubic)}.</p>")})
+    # the question's formula shortlists its own copy only, and no formula by shared sub-expressions
+    monkeypatch.setattr(posts_search, "FORMULA_SHORTLIST", 1)
+    monkeypatch.setattr(candidates, "STRUCTURE_CANDIDATES", 0)
+    question = posts_search.read_question(r"What is the area under a cubic on the unit interval, as "
+                                          r"$\int_0^1 x^2 \, dx = \frac{1}{3}$ is under a parabola?")
+    scores = posts_search.score_posts(Post.objects.answers(), Occurrence.objects, Formula.objects, question, None)
+    cubic_answer = scores.ids.index(Post.objects.get(source_id="62").pk)
+    assert scores.formula_alone[cubic_answer] == 0  # the channel never shortlisted its formula
+    assert scores.formula[cubic_answer] > 0.3  # but the answer is among the best by words, so it is scored whole
+    shown = {hit.post.source_id: hit.parts["formula"] for hit in Post.objects.search(question, k=5).hits}
+    assert shown["62"] == pytest.approx(float(scores.formula[cubic_answer]))  # what SSEmb fused is what is shown
