@@ -138,9 +138,9 @@ def score_posts(posts, occurrences, formulas, question: Question, corpus: str | 
     a benchmark ranks every answer); `occurrences` and `formulas` are the querysets the formula channel reads."""
     formula_hits = _formula_hits(formulas, question.formulas, corpus)
     hit_ids = sorted({formula_id for hits in formula_hits for formula_id in hits})
-    hit_set = set(hit_ids)
-    holding = set(occurrences.filter(formula_id__in=id_array(hit_ids)).values_list("post_id", flat=True)) \
-        if hit_ids else set()
+    shortlisted = list(occurrences.filter(formula_id__in=id_array(hit_ids)).values_list("post_id", "formula_id")) \
+        if hit_ids else []
+    holding = {post_id for post_id, _ in shortlisted}
     lexical = _lexical_scores(corpus, question.text, candidates)
     by_words = sorted(lexical, key=lexical.get, reverse=True)[:CHANNEL_SIZE]
     if candidates is not None:
@@ -158,17 +158,14 @@ def score_posts(posts, occurrences, formulas, question: Question, corpus: str | 
                         np.array([rows[i][2] is not None for i in ids], dtype=bool), THREAD_WEIGHT)
     best_by_words = np.argsort(-words, kind="stable")[:COMPLETED_POSTS]
     completed = {ids[i] for i in best_by_words} | {parents[i] for i in best_by_words if parents[i]}
-    held = list(occurrences.filter(Q(post_id__in=id_array(completed)) | Q(formula_id__in=id_array(hit_ids)))
-                .values_list("post_id", "formula_id"))
-    shortlisted = [(post_id, formula_id) for post_id, formula_id in held if formula_id in hit_set]
-    formula_alone = _formula_scores(shortlisted, formula_hits, ids, parents)
-    whole = _with_the_rest(formula_hits, formulas, question.formulas,
-                           {formula_id for post_id, formula_id in held if post_id in completed})
+    around = list(occurrences.filter(post_id__in=id_array(completed)).values_list("post_id", "formula_id"))
+    whole = _with_the_rest(formula_hits, formulas, question.formulas, {formula_id for _, formula_id in around})
     marf = _scores([rows[i][3] for i in ids]) if get_fusion() is not None else None
     unread = np.nan if candidates is None else 0.0  # given candidates were all read; a post without the words is 0
     return PostScores(ids, [rows[i][4] for i in ids], words,
                       np.array([lexical.get(post_id, unread) for post_id in ids], dtype=np.float32),
-                      _formula_scores(held, whole, ids, parents), formula_alone, marf,
+                      _formula_scores(list(set(shortlisted) | set(around)), whole, ids, parents),
+                      _formula_scores(shortlisted, formula_hits, ids, parents), marf,
                       _best_formulas(shortlisted, formula_hits, set(ids)))
 
 
