@@ -21,5 +21,5 @@ def test_reindex_after_a_model_change_rebuilds_every_corpus_with_the_new_codeboo
 
 
 def test_reindex_of_an_unknown_corpus_is_a_clear_error():
-    with pytest.raises(CommandError, match="no such corpus: nope"):
+    with pytest.raises(CommandError, match="no corpus named 'nope'; none is indexed yet"):
         call_command("reindex", corpus=["nope"])

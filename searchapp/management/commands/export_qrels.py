@@ -1,10 +1,10 @@
 """`python manage.py export_qrels [--out FILE] [--corpus NAME]`: TREC qrels from the feedback rows."""
 from pathlib import Path
 
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import BaseCommand
 
 from searchapp.feedback.qrels import judgements, write_qrels
-from searchapp.models import Corpus
+from searchapp.management.corpus_names import require_corpus
 
 
 class Command(BaseCommand):
@@ -15,8 +15,8 @@ class Command(BaseCommand):
         parser.add_argument("--corpus", help="only judgements of formulas in this corpus")
 
     def handle(self, *args, out: Path, corpus: str | None, **options):
-        if corpus and (unknown := Corpus.objects.unknown(corpus)):  # not an empty file, as if it had no feedback
-            raise CommandError(unknown)
+        if corpus:
+            require_corpus(corpus)
         grades = judgements(corpus=corpus)
         side = write_qrels(grades, out)
         pairs = sum(len(g) for g in grades.values())

@@ -9,6 +9,7 @@ from django.db import transaction
 from searchapp.health import BrokerUnavailable
 from searchapp.indexing.actions import reindex_corpus
 from searchapp.indexing.pipeline import run_job
+from searchapp.management.corpus_names import require_corpus
 from searchapp.models import Corpus, IndexJob
 
 
@@ -20,10 +21,9 @@ class Command(BaseCommand):
         parser.add_argument("--sync", action="store_true", help="index here instead of in a worker")
 
     def handle(self, *args, corpus: list[str], sync: bool, **options):
+        for name in corpus:
+            require_corpus(name)
         corpora = Corpus.objects.filter(name__in=corpus) if corpus else Corpus.objects.all()
-        missing = sorted(set(corpus) - set(corpora.values_list("name", flat=True)))
-        if missing:
-            raise CommandError(f"no such corpus: {', '.join(missing)}")
         jobs = []
         # Empty them all before any job runs: a corpus left holds postings to the old codebook. One transaction,
         # so queued jobs reach the workers only once every corpus is empty.

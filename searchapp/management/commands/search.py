@@ -5,7 +5,8 @@ import json
 from django.core.management.base import BaseCommand, CommandError
 
 from ml.formula import NOTATIONS, ParseError
-from searchapp.models import MAX_K, Corpus, Formula
+from searchapp.management.corpus_names import require_corpus
+from searchapp.models import MAX_K, Formula
 from searchapp.search.query import parse_query
 from searchapp.search.ranking import DEFAULT_ORDER, ORDERS
 from searchapp.web.presenters import present, results_dict
@@ -28,8 +29,8 @@ class Command(BaseCommand):
     def handle(self, *args, query, notation, k, fusion, corpus, context, **options):
         if not 1 <= k <= MAX_K:
             raise CommandError(f"--k must be between 1 and {MAX_K}")
-        if corpus and (unknown := Corpus.objects.unknown(corpus)):
-            raise CommandError(unknown)
+        if corpus:
+            require_corpus(corpus)
         try:
             parsed = parse_query(query, notation)
         except ParseError as error:

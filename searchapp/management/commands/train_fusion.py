@@ -16,7 +16,8 @@ from ml.text.fusion import save
 from ml.text.fusion_training import TrainingSettings, train
 from searchapp.embedding import get_fusion
 from searchapp.learning.fusion import corpus_posts, question_answer_pairs, refresh_fused
-from searchapp.models import Corpus, Post
+from searchapp.management.corpus_names import require_corpus
+from searchapp.models import Post
 
 MIN_PAIRS = 20
 
@@ -34,8 +35,7 @@ class Command(BaseCommand):
                             help="where the posts' token vectors are kept between runs")
 
     def handle(self, *args, corpus: str, out: Path, epochs: int, seed: int, threads: int, cache: Path, **options):
-        if not Corpus.objects.filter(name=corpus).exists():
-            raise CommandError(f"no corpus named {corpus!r}")
+        require_corpus(corpus)
         if epochs < 1:
             raise CommandError("--epochs must be at least 1")
         answers = Post.objects.filter(corpus__name=corpus, parent__isnull=False).count()

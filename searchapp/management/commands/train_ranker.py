@@ -17,7 +17,7 @@ from ml.data.tolerant import MalformedFile
 from ml.ranking.ranker import RankerError, load
 from searchapp.benchmarks.database import throwaway_database
 from searchapp.learning import training
-from searchapp.models import Corpus
+from searchapp.management.corpus_names import require_corpus
 from searchapp.search.ranking import corpus_ranker_dir
 
 DEFAULT_DATA = settings.BASE_DIR.parent / "shared" / "data"
@@ -68,8 +68,7 @@ class Command(BaseCommand):
             raise CommandError(str(error)) from None
 
     def _feedback(self, corpus: str) -> training.Judged:
-        if not Corpus.objects.filter(name=corpus).exists():
-            raise CommandError(f"no corpus named {corpus!r}")
+        require_corpus(corpus)
         judged = training.feedback_topics(corpus)
         if len(judged.data) < 2:
             raise CommandError(f"corpus {corpus!r} has {len(judged.data)} queries with a 'relevant' judgment; "

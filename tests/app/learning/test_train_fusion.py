@@ -29,7 +29,7 @@ def test_a_corpus_without_enough_question_answer_pairs_is_refused(tmp_path):
     index_pages(tmp_path / "pages", 3)
     with pytest.raises(CommandError, match="3 question-answer pairs; training needs at least 20"):
         call_command("train_fusion", "--corpus", "threads", "--out", str(tmp_path / "fusion"))
-    with pytest.raises(CommandError, match="no corpus named 'nope'"):
+    with pytest.raises(CommandError, match="no corpus named 'nope'; the corpora are threads"):
         call_command("train_fusion", "--corpus", "nope")
 
 

@@ -57,7 +57,7 @@ def test_the_shipped_ranker_is_measured_before_a_corpus_trains_its_own(judged, s
 @pytest.mark.parametrize("options, message", [
     (["--feedback"], "--feedback and --corpus go together"),
     ([], "give --qrels"),
-    (["--feedback", "--corpus", "nope"], "no corpus named 'nope'"),
+    (["--feedback", "--corpus", "nope"], "no corpus named 'nope'; none is indexed yet"),
 ])
 def test_bad_options_are_refused_in_one_line(db, options, message):
     with pytest.raises(CommandError, match=message):
