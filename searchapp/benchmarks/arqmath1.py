@@ -21,7 +21,7 @@ from ml.evaluation.baselines import latex_tfidf_run, node_label_tfidf_run, rando
 from ml.evaluation.dev_split import load_dev_split
 from ml.evaluation.metrics import evaluate, rounded
 from ml.formula import ParseError
-from ml.ranking.cross_validation import TopicCandidates, cross_validate
+from ml.ranking.cross_validation import TopicCandidates, across_fold_seeds
 from ml.retrieval.fusion import DEFAULT_FUSION
 from searchapp.indexing.actions import start_index_job
 from searchapp.indexing.pipeline import run_job
@@ -106,8 +106,8 @@ def benchmark(data_dir: Path, qrels_path: Path, fusion: str = DEFAULT_FUSION, pr
     index_report = build_corpus(data_dir, progress)
     run, latencies = run_queries(qrels, topics, fusion=fusion)
     scores = evaluate(run, qrels)
-    cv = cross_validate(judged_candidates(qrels, topics)[0], qrels)
-    report = {"topics": len(qrels), "fusion": fusion, **rounded(scores), "learned_cv": cv.report(),
+    cv, cv_report = across_fold_seeds(judged_candidates(qrels, topics)[0], qrels)
+    report = {"topics": len(qrels), "fusion": fusion, **rounded(scores), "learned_cv": cv_report,
               "random": rounded(random_baseline(qrels, seed=0, repeats=100)),
               "baselines": pool_baselines(data_dir, qrels),
               "latency_ms": percentiles(latencies), "index": index_report}

@@ -13,7 +13,14 @@ from pathlib import Path
 import numpy as np
 
 from ml.evaluation.metrics import METRIC_LABELS, evaluate, rounded
-from ml.ranking.cross_validation import TopicCandidates, choose_capacity, cross_validate, ranking, training_topic
+from ml.ranking.cross_validation import (
+    TopicCandidates,
+    across_fold_seeds,
+    choose_capacity,
+    cross_validate,
+    ranking,
+    training_topic,
+)
 from ml.ranking.features import FEATURES
 from ml.ranking.ranker import CAPACITIES, Capacity, Ranker, RankerError, TrainingTopic, fit, read_report
 from searchapp.benchmarks import arqmath1
@@ -60,11 +67,11 @@ def feedback_topics(corpus: str) -> Judged:
 
 def train_on_dev(dev: Judged) -> tuple[Ranker, dict]:
     """Cross-validate, choose the capacity over all topics, fit on all; the report of what was measured."""
-    cv = cross_validate(dev.data, dev.qrels)
+    _, cv = across_fold_seeds(dev.data, dev.qrels)
     capacity = dev_capacity(dev)
     ranker = fit(dev.training(), capacity)
     report = {"trained_on": "ARQMath-1 Task 2 development topics", "topics": len(dev.data),
-              "unreadable_topics": dev.unreadable, "cross_validated": cv.report(),
+              "unreadable_topics": dev.unreadable, "cross_validated": cv,
               "importance": importance(ranker)}
     return ranker, report
 
@@ -98,7 +105,8 @@ def dev_capacity(dev: Judged) -> Capacity:
 
 
 def cv_lines(cv: dict) -> list[str]:
-    """A cross-validation report (`CrossValidation.report`) as lines of text: means, paired Δ, folds."""
+    """A cross-validation report (`CrossValidation.report`) as lines of text: means, paired Δ, folds, and the Δ
+    under other fold seeds when it has them."""
     lines = [f"{'':12}" + "".join(f"{METRIC_LABELS[m]:>9}" for m in METRIC_LABELS)]
     lines += [f"{name:12}" + "".join(f"{cv[name][m]:>9.4f}" for m in METRIC_LABELS) for name in ("learned", "dense")]
     lines += [f"  Δ {METRIC_LABELS[metric]}: {mean:+.4f} [{lo:+.4f}, {hi:+.4f}]"
@@ -106,6 +114,9 @@ def cv_lines(cv: dict) -> list[str]:
     lines += [f"  fold of {fold['topics']} topics, {fold['capacity']}: MAP′ {fold['learned']['map_prime']:.3f}"
               f" (dense {fold['dense']['map_prime']:.3f}), P′@10 {fold['learned']['p10_prime']:.3f}"
               f" (dense {fold['dense']['p10_prime']:.3f})" for fold in cv["folds"]]
+    lines += [f"  fold seed {entry['seed']}: " + ", ".join(f"Δ {METRIC_LABELS[metric]} {delta:+.4f}"
+                                                        for metric, delta in entry["delta_vs_dense"].items())
+              for entry in cv.get("fold_seeds", ())]
     return lines
 
 

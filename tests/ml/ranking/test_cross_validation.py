@@ -1,6 +1,6 @@
 import numpy as np
 
-from ml.ranking.cross_validation import TopicCandidates, choose_capacity, cross_validate, topic_folds
+from ml.ranking.cross_validation import TopicCandidates, across_fold_seeds, choose_capacity, cross_validate, topic_folds
 from ml.ranking.features import FEATURES
 from ml.ranking.ranker import CAPACITIES
 
@@ -49,3 +49,14 @@ def test_no_topic_is_ranked_by_a_model_that_saw_it(monkeypatch):
 def test_capacity_is_chosen_among_the_grid():
     data, qrels = judged(8)
     assert choose_capacity(data, qrels, sorted(data)) in CAPACITIES
+
+
+def test_the_gain_is_reported_under_each_fold_seed_beside_the_first_seeds_full_report():
+    data, qrels = judged(10)
+    first, report = across_fold_seeds(data, qrels, seeds=(0, 3))
+    alone = cross_validate(data, qrels, seed=3)
+    assert first.run == cross_validate(data, qrels, seed=0).run and report["learned"] == first.report()["learned"]
+    assert [entry["seed"] for entry in report["fold_seeds"]] == [0, 3]
+    other = report["fold_seeds"][1]
+    assert other["learned"]["map_prime"] == round(alone.ranker["map_prime"], 4)
+    assert other["delta_vs_dense"]["map_prime"] == round(alone.ranker["map_prime"] - alone.dense["map_prime"], 4) > 0.1
