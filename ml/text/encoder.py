@@ -65,7 +65,10 @@ class TextEncoder:
         os.environ.setdefault("HF_HUB_OFFLINE", "1")  # a local folder; never ask the network
         import torch
         from transformers import AutoModel, AutoTokenizer
+        from transformers.utils import logging as transformers_logging
 
+        # Its "Loading weights" bar went to every worker's log, as a WARNING under Celery, at each start.
+        transformers_logging.disable_progress_bar()
         self._torch = torch
         self.tokenizer = AutoTokenizer.from_pretrained(str(path))
         self.model = AutoModel.from_pretrained(str(path)).eval()

@@ -2,7 +2,7 @@ import numpy as np
 import pytest
 
 from ml.text import TEXT_DIM, text_encoder
-from ml.text.encoder import shorten_formulas
+from ml.text.encoder import TextEncoder, model_dir, shorten_formulas
 from ml.text.posts import body_span, post_text
 
 
@@ -47,3 +47,9 @@ def test_a_posts_text_puts_the_title_first_and_moves_body_places_after_it():
     text = post_text("Title", "body $x$")
     assert text == "Title\n\nbody $x$" and text[slice(*body_span("Title", 5, 8))] == "$x$"
     assert body_span("Title", 0, 0) == (0, 0)  # a formula of the title
+
+
+def test_loading_the_model_writes_no_progress_bar(capfd):
+    """Celery logs a worker's stderr as warnings: a bar there read as a fault at every worker start."""
+    TextEncoder(model_dir())
+    assert "Loading weights" not in capfd.readouterr().err
