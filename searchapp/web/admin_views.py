@@ -4,6 +4,8 @@ Each is wrapped by `admin_site.admin_view` in `searchapp.admin`, which enforces 
 """
 from __future__ import annotations
 
+import datetime
+
 from django.conf import settings
 from django.contrib import admin
 from django.db.models import Count, Max, Q
@@ -80,10 +82,18 @@ def rankers(request: HttpRequest) -> HttpResponse:
         history = corpus_history(corpus.name)
         in_use = RANKER_SOURCES[ranker_source(corpus.name)[0]]
         corpora.append({"name": corpus.name, "counts": counts.get(corpus.name, {}), "in_use": in_use,
-                        "history": list(reversed(history)),
+                        "history": [{**entry, "at": _when(entry.get("at"))} for entry in reversed(history)],
                         "charts": [history_chart(history, metric, METRIC_LABELS[metric]) for metric in CHARTED]})
     context = {**admin.site.each_context(request), "title": "Rankers per corpus", "corpora": corpora}
     return render(request, "admin/searchapp/rankers.html", context)
+
+
+def _when(stamp) -> str:
+    """A training's ISO time as the table shows it ("2026-11-26 09:02 UTC"); as written if it is not one."""
+    try:
+        return datetime.datetime.fromisoformat(stamp).astimezone(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC")
+    except (TypeError, ValueError):
+        return str(stamp or "")
 
 
 CHARTED = ("map_prime", "p10_prime")

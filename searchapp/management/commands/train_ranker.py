@@ -14,7 +14,7 @@ from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
 from ml.data.tolerant import MalformedFile
-from ml.ranking.ranker import RankerError, load
+from ml.ranking.ranker import MIN_ROWS_PER_LEAF, RankerError, load
 from searchapp.benchmarks.database import throwaway_database
 from searchapp.learning import training
 from searchapp.management.corpus_names import require_corpus
@@ -85,7 +85,11 @@ class Command(BaseCommand):
         self.stdout.write(f"trained on {report['trained_on']} ({report['topics']} topics); cross-validated:")
         for line in training.cv_lines(report["cross_validated"]):
             self.stdout.write(line)
-        self.stdout.write("feature importance (share of gain): " + ", ".join(
-            f"{name} {share:.2f}" for name, share in sorted(report["importance"].items(), key=lambda kv: -kv[1])))
+        if any(report["importance"].values()):
+            self.stdout.write("feature importance (share of gain): " + ", ".join(
+                f"{name} {share:.2f}" for name, share in sorted(report["importance"].items(), key=lambda kv: -kv[1])))
+        else:
+            self.stdout.write(f"the trees made no split (a leaf needs at least {MIN_ROWS_PER_LEAF} judged results): "
+                              "this ranker orders as the dense fusion does until more judgments teach it")
         self.stdout.write(self.style.SUCCESS(f"saved to {out}"))
 

@@ -69,3 +69,11 @@ def test_a_corpus_without_enough_judged_queries_is_refused(index_file):
     Feedback.objects.create(query="x^2", formula=Formula.objects.first(), kind="relevant", rank=1)
     with pytest.raises(CommandError, match="1 queries with a 'relevant' judgment; at least 2"):
         call_command("train_ranker", "--feedback", "--corpus", "test", stdout=StringIO())
+
+
+def test_a_ranker_too_small_to_split_says_it_orders_as_the_dense_fusion(judged, corpus_rankers, settings, tmp_path):
+    settings.MATHSEARCH_RANKER_DIR = tmp_path / "no-shipped-ranker"
+    out = StringIO()
+    call_command("train_ranker", "--feedback", "--corpus", "test", stdout=out, stderr=StringIO())
+    assert "the trees made no split (a leaf needs at least 20 judged results)" in out.getvalue()  # 9 judgments
+    assert "feature importance" not in out.getvalue()
