@@ -17,6 +17,7 @@ from ml.ranking.cross_validation import (
     TopicCandidates,
     across_fold_seeds,
     choose_capacity,
+    criterion,
     cross_validate,
     ranking,
     training_topic,
@@ -80,7 +81,8 @@ def train_on_feedback(feedback: Judged, dev: Judged, shipped: Ranker | None, cap
                       previous: list[dict]) -> tuple[Ranker, dict]:
     """The corpus's ranker: fitted on the development topics plus the feedback queries. "before" is how the
     feedback queries rank by dense fusion and by the shipped ranker (which never saw them); "after" is the new
-    ranker cross-validated over the feedback queries, each fold trained on the other folds and all dev topics."""
+    ranker cross-validated over the feedback queries, each fold trained on the other folds and all dev topics.
+    "installed" says whether it is good enough to rank the corpus (`beats_before`)."""
     dev_training = dev.training()
     cv = cross_validate(feedback.data, feedback.qrels, capacity=capacity, always=dev_training)
     before = {"dense": rounded(cv.dense)}
@@ -90,12 +92,22 @@ def train_on_feedback(feedback: Judged, dev: Judged, shipped: Ranker | None, cap
     entry = {"at": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
              "queries": len(feedback.data), "judgments": sum(len(g) for g in feedback.qrels.values()),
              "before": before, "after": rounded(cv.ranker)}
+    entry["installed"] = beats_before(entry)
     ranker = fit(dev_training + feedback.training(), capacity)
     report = {"trained_on": "this corpus's feedback" + (" and the ARQMath-1 Task 2 development topics" if dev.data else ""),
               "topics": len(dev_training) + len(feedback.data), "unreadable_queries": len(feedback.unreadable),
               "cross_validated": cv.report(), "importance": importance(ranker),
-              "history": (previous + [entry])[-HISTORY_KEPT:]}
+              "installed": entry["installed"], "history": (previous + [entry])[-HISTORY_KEPT:]}
     return ranker, report
+
+
+def beats_before(entry: dict) -> bool:
+    """Whether a training's cross-validated ranker ranks the corpus's judged queries at least as well as what they
+    would get without it: the shipped ranker, else dense fusion. Judged as the capacity is chosen, by the mean of
+    MAP′ and P′@10. A few clicks can teach trees worse than the shipped ones; installing them would make the
+    corpus's searches worse for having been judged."""
+    without = entry["before"].get("shipped", entry["before"]["dense"])
+    return criterion(entry["after"]) >= criterion(without)
 
 
 def dev_capacity(dev: Judged) -> Capacity:

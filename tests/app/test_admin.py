@@ -221,6 +221,7 @@ def test_rankers_page_shows_judgments_and_each_training_before_and_after(staff, 
     after = staff.get("/admin/searchapp/feedback/rankers/").content.decode()
     assert "its own ranker" in after and after.count('<svg class="history-chart"') == 2
     assert re.search(r"<td>1</td><td>\d{4}-\d\d-\d\d \d\d:\d\d UTC</td><td>2</td><td>4</td>", after)  # training 1: 2 queries, 4 judgments
+    assert after.count("<td>yes</td>") == 1  # it ranks the judged queries at least as well as the shipped ranker
 
 
 def test_a_deleted_corpus_takes_its_own_ranker_with_it(staff, index_file, corpus_rankers,

@@ -54,7 +54,10 @@ class Command(BaseCommand):
             capacity = shipped.capacity if shipped else training.dev_capacity(dev)
             ranker, report = training.train_on_feedback(judged, dev, shipped, capacity, training.corpus_history(corpus))
             out = out or corpus_ranker_dir(corpus)
-        ranker.save(out, report)
+        if report.get("installed", True):
+            ranker.save(out, report)
+        else:  # worse than what the corpus gets without it: its record is kept, its trees are not used
+            ranker.save_report_only(out, report)
         if options["json"]:
             self.stdout.write(json.dumps({**report, "saved_to": str(out)}, indent=2, ensure_ascii=False))
         else:
@@ -91,5 +94,15 @@ class Command(BaseCommand):
         else:
             self.stdout.write(f"the trees made no split (a leaf needs at least {MIN_ROWS_PER_LEAF} judged results): "
                               "this ranker orders as the dense fusion does until more judgments teach it")
-        self.stdout.write(self.style.SUCCESS(f"saved to {out}"))
+        if report.get("installed", True):
+            self.stdout.write(self.style.SUCCESS(f"saved to {out}"))
+            return
+        latest = report["history"][-1]
+        before = latest["before"]
+        kept, scores = ("the shipped ranker", before["shipped"]) if "shipped" in before else ("dense fusion",
+                                                                                               before["dense"])
+        self.stdout.write(self.style.WARNING(
+            f"not used: on this corpus's judged queries it ranks below {kept} (MAP′ {latest['after']['map_prime']:.3f}"
+            f" vs {scores['map_prime']:.3f}, P′@10 {latest['after']['p10_prime']:.3f} vs {scores['p10_prime']:.3f}),"
+            f" so searches keep {kept}; the training is recorded in {out}"))
 

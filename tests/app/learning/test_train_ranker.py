@@ -77,3 +77,20 @@ def test_a_ranker_too_small_to_split_says_it_orders_as_the_dense_fusion(judged, 
     call_command("train_ranker", "--feedback", "--corpus", "test", stdout=out, stderr=StringIO())
     assert "the trees made no split (a leaf needs at least 20 judged results)" in out.getvalue()  # 9 judgments
     assert "feature importance" not in out.getvalue()
+
+
+def test_a_corpus_ranker_worse_than_the_shipped_one_is_recorded_but_not_used(judged, corpus_rankers, settings,
+                                                                           tmp_path, monkeypatch):
+    from searchapp.learning import training
+
+    settings.MATHSEARCH_RANKER_DIR = tmp_path / "shipped"
+    train("--out", str(settings.MATHSEARCH_RANKER_DIR))  # a ranker to ship
+    assert train()["installed"] and ranker_source("test")[0] == "corpus"
+    monkeypatch.setattr(training, "beats_before", lambda entry: False)
+    out = StringIO()
+    call_command("train_ranker", "--feedback", "--corpus", "test", stdout=out, stderr=StringIO())
+    assert "not used: on this corpus's judged queries it ranks below the shipped ranker" in out.getvalue()
+    assert ranker_source("test")[0] == "shipped"  # the earlier corpus ranker is withdrawn too
+    assert not (corpus_rankers / "test" / "model.txt").exists()
+    history = json.loads((corpus_rankers / "test" / "ranker.json").read_text())["history"]
+    assert [entry["installed"] for entry in history] == [True, False]

@@ -1,6 +1,6 @@
 """The shipped ranker's training report: the gain cross-validated under every fold seed, printed with it."""
 from ml.ranking.cross_validation import FOLD_SEEDS
-from searchapp.learning.training import Judged, cv_lines, train_on_dev
+from searchapp.learning.training import Judged, beats_before, cv_lines, train_on_dev
 from tests.ml.ranking.test_cross_validation import judged
 
 
@@ -13,3 +13,15 @@ def test_the_development_report_gives_the_gain_under_each_fold_seed_and_prints_i
     lines = cv_lines(cv)
     assert sum(line.strip().startswith("fold seed ") for line in lines) == len(FOLD_SEEDS)
     assert f"Δ MAP′ {cv['fold_seeds'][2]['delta_vs_dense']['map_prime']:+.4f}" in lines[-1]
+
+
+def scores(map_prime: float, p10_prime: float) -> dict:
+    return {"map_prime": map_prime, "p10_prime": p10_prime}
+
+
+def test_a_corpus_ranker_is_used_only_if_it_ranks_at_least_as_well_as_what_the_corpus_has_without_it():
+    shipped = {"dense": scores(0.5, 0.5), "shipped": scores(0.8, 0.6)}
+    assert not beats_before({"before": shipped, "after": scores(0.7, 0.6)})  # above dense, below the shipped ranker
+    assert beats_before({"before": shipped, "after": scores(0.9, 0.5)})  # the mean of MAP′ and P′@10 decides
+    assert beats_before({"before": shipped, "after": scores(0.8, 0.6)})  # a tie: trained on more, it is used
+    assert beats_before({"before": {"dense": scores(0.5, 0.5)}, "after": scores(0.5, 0.5)})  # no shipped ranker
