@@ -106,8 +106,14 @@ def beats_before(entry: dict) -> bool:
     would get without it: the shipped ranker, else dense fusion. Judged as the capacity is chosen, by the mean of
     MAP′ and P′@10. A few clicks can teach trees worse than the shipped ones; installing them would make the
     corpus's searches worse for having been judged."""
-    without = entry["before"].get("shipped", entry["before"]["dense"])
-    return criterion(entry["after"]) >= criterion(without)
+    return criterion(entry["after"]) >= criterion(without_it(entry)[1])
+
+
+def without_it(entry: dict) -> tuple[str, dict]:
+    """What a training's judged queries get without the corpus's own ranker, named, and its scores: the shipped
+    ranker's when one was measured, else dense fusion's."""
+    before = entry["before"]
+    return ("the shipped ranker", before["shipped"]) if "shipped" in before else ("dense fusion", before["dense"])
 
 
 def dev_capacity(dev: Judged) -> Capacity:

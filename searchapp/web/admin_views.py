@@ -16,7 +16,7 @@ from ml.evaluation.metrics import METRIC_LABELS
 from searchapp.feedback.qrels import query_id
 from searchapp.health import BrokerUnavailable
 from searchapp.indexing.actions import index_upload
-from searchapp.learning.training import corpus_history
+from searchapp.learning.training import corpus_history, without_it
 from searchapp.models import Corpus, Feedback, IndexJob
 from searchapp.search.ranking import ranker_source
 from searchapp.web.forms import UploadForm
@@ -82,7 +82,8 @@ def rankers(request: HttpRequest) -> HttpResponse:
         history = corpus_history(corpus.name)
         in_use = RANKER_SOURCES[ranker_source(corpus.name)[0]]
         corpora.append({"name": corpus.name, "counts": counts.get(corpus.name, {}), "in_use": in_use,
-                        "history": [{**entry, "at": _when(entry.get("at"))} for entry in reversed(history)],
+                        "history": [{**entry, "at": _when(entry.get("at")), "kept": without_it(entry)[0]}
+                                    for entry in reversed(history)],
                         "charts": [history_chart(history, metric, METRIC_LABELS[metric]) for metric in CHARTED]})
     context = {**admin.site.each_context(request), "title": "Rankers per corpus", "corpora": corpora}
     return render(request, "admin/searchapp/rankers.html", context)

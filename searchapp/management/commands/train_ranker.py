@@ -98,9 +98,7 @@ class Command(BaseCommand):
             self.stdout.write(self.style.SUCCESS(f"saved to {out}"))
             return
         latest = report["history"][-1]
-        before = latest["before"]
-        kept, scores = ("the shipped ranker", before["shipped"]) if "shipped" in before else ("dense fusion",
-                                                                                               before["dense"])
+        kept, scores = training.without_it(latest)
         self.stdout.write(self.style.WARNING(
             f"not used: on this corpus's judged queries it ranks below {kept} (MAP′ {latest['after']['map_prime']:.3f}"
             f" vs {scores['map_prime']:.3f}, P′@10 {latest['after']['p10_prime']:.3f} vs {scores['p10_prime']:.3f}),"
