@@ -1,5 +1,10 @@
 """`make run`: prepare the database, then run gunicorn and a Celery worker until Ctrl-C, restarting either if it dies.
 
+Each child runs in a process group of its own, so the terminal's Ctrl-C (sent to its whole foreground group,
+once per key press) reaches only this supervisor, which signals each child once. A gunicorn worker that got the
+terminal's SIGINT and then its master's SIGQUIT re-entered its thread pool's shutdown and hung, orphaned, on
+the port. Whatever of a child's group outlives STOP_SECONDS is killed, and waited for.
+
 `make dev` runs Django's development server instead of gunicorn (`--dev`): it reloads code, but it starts a thread
 per request with no bound, so it is never the default.
 """
@@ -10,13 +15,20 @@ import signal
 import subprocess
 import sys
 import time
+from contextlib import contextmanager
 
+import psutil
 from django.conf import settings
 from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandError
 
 from searchapp.health import health_report
 from searchapp.indexing.codebook import CodebookMismatch, ensure_codebook_loaded
+from searchapp.management.address import AddressHeld, free_address
+
+STOP_SECONDS = 25.0
+"""How long the children get to stop after one SIGTERM: gunicorn's graceful timeout (20 s, in which its master
+kills its own stragglers) and a margin; then their process groups are killed."""
 
 
 class Command(BaseCommand):
@@ -28,7 +40,32 @@ class Command(BaseCommand):
         parser.add_argument("--dev", action="store_true", help="Django's development server instead of gunicorn.")
 
     def handle(self, *args, **options):
+        # Installed first and explicitly: a shell that starts us in the background leaves SIGINT ignored, and a
+        # Ctrl-C during the preparation must stop as cleanly as a later one.
+        signal.signal(signal.SIGINT, _interrupt)
+        signal.signal(signal.SIGTERM, _interrupt)
+        children: dict[str, Child] = {}
+        try:
+            self._prepare(options)
+            with _interrupts_deferred():  # raised inside Popen, a Ctrl-C would lose a started child
+                children = {name: Child(name, command, env)
+                            for name, command, env in self._commands(options["addr"], options["dev"])}
+            self.stdout.write(self.style.SUCCESS(f"MathSearch at http://{options['addr']}/ — Ctrl-C stops everything"))
+            self._supervise(children)
+        except KeyboardInterrupt:
+            self.stdout.write("stopping…")
+        finally:
+            self._stop(children)
+
+    def _prepare(self, options) -> None:
+        """The services reachable, the address free, the schema and codebook current, the admin and starter there."""
         self._require_services()
+        try:
+            freed = free_address(options["addr"], settings.BASE_DIR)
+        except AddressHeld as error:
+            raise CommandError(str(error)) from None
+        for line in freed:
+            self.stderr.write(line)
         call_command("migrate", interactive=False, verbosity=0)
         try:
             ensure_codebook_loaded()
@@ -38,14 +75,6 @@ class Command(BaseCommand):
         call_command("ensure_admin")
         if not options["no_starter"]:
             call_command("load_starter")
-        children = {name: Child(name, command, env) for name, command, env in self._commands(options["addr"],
-                                                                                         options["dev"])}
-        self.stdout.write(self.style.SUCCESS(f"MathSearch at http://{options['addr']}/ — Ctrl-C stops everything"))
-        try:
-            self._supervise(children)
-        finally:
-            for child in children.values():
-                child.stop()
 
     def _require_services(self) -> None:
         report = health_report()
@@ -65,19 +94,24 @@ class Command(BaseCommand):
 
     def _supervise(self, children: dict[str, Child]) -> None:
         """Restart a child that exits (its interrupted jobs resume when the worker is ready again) until Ctrl-C."""
-        # Installed explicitly: a shell that starts us in the background leaves SIGINT ignored.
-        signal.signal(signal.SIGINT, _interrupt)
-        signal.signal(signal.SIGTERM, _interrupt)
-        try:
-            while True:
-                for child in children.values():
-                    if child.exited():
-                        code = child.process.returncode
-                        waited = child.restart()
-                        self.stderr.write(f"{child.name} exited with code {code}; restarted it after {waited:.0f} s")
-                time.sleep(0.5)
-        except KeyboardInterrupt:
-            self.stdout.write("stopping…")
+        while True:
+            for child in children.values():
+                if child.exited():
+                    code = child.process.returncode
+                    waited = child.restart()
+                    self.stderr.write(f"{child.name} exited with code {code}; restarted it after {waited:.0f} s")
+            time.sleep(0.5)
+
+    def _stop(self, children: dict[str, Child]) -> None:
+        """One SIGTERM to each child, then wait for all of them together; a Ctrl-C meanwhile changes nothing."""
+        signal.signal(signal.SIGINT, _still_stopping)
+        signal.signal(signal.SIGTERM, _still_stopping)
+        for child in children.values():
+            child.terminate()
+        deadline = time.monotonic() + STOP_SECONDS
+        for child in children.values():
+            if not child.wait_until(deadline):
+                self.stderr.write(f"{child.name} did not stop within {STOP_SECONDS:.0f} s; killed it")
 
 
 class Child:
@@ -92,7 +126,8 @@ class Child:
 
     def _start(self) -> subprocess.Popen:
         self.started = time.monotonic()
-        return subprocess.Popen(self.command, env=self.env, cwd=settings.BASE_DIR)
+        # process_group=0: the child leads a group of its own (see the module's docstring)
+        return subprocess.Popen(self.command, env=self.env, cwd=settings.BASE_DIR, process_group=0)
 
     def exited(self) -> bool:
         return self.process.poll() is not None
@@ -102,18 +137,67 @@ class Child:
         lived = time.monotonic() - self.started
         self.backoff = 1.0 if lived > self.STABLE_SECONDS else min(self.backoff * 2, 30.0)
         self.pause(self.backoff)
-        self.process = self._start()
+        with _interrupts_deferred():
+            self.process = self._start()
         return self.backoff
 
-    def stop(self) -> None:
+    def terminate(self) -> None:
         if self.process.poll() is None:
             self.process.terminate()
+
+    def wait_until(self, deadline: float) -> bool:
+        """Wait for the child until `deadline`, then kill what is left of its group (a straggler that outlived its
+        leader included); True if it had stopped by itself."""
         try:
-            self.process.wait(timeout=15)
+            self.process.wait(timeout=max(0.0, deadline - time.monotonic()))
+            stopped = True
         except subprocess.TimeoutExpired:
-            self.process.kill()
+            stopped = False
+        _kill_group(self.process.pid)
+        self.process.wait()
+        return stopped
+
+
+def _kill_group(pgid: int, timeout: float = 5.0) -> None:
+    """SIGKILL every process left in the group, and wait until none runs (zombies wait only for their reaper)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            os.killpg(pgid, signal.SIGKILL)
+        except ProcessLookupError:  # the group is empty
+            return
+        if not any(_in_group(process, pgid) for process in psutil.process_iter()):
+            return
+        time.sleep(0.05)
+
+
+def _in_group(process: psutil.Process, pgid: int) -> bool:
+    try:
+        return os.getpgid(process.pid) == pgid and process.status() != psutil.STATUS_ZOMBIE
+    except (ProcessLookupError, psutil.NoSuchProcess):
+        return False
+
+
+@contextmanager
+def _interrupts_deferred():
+    """Ctrl-C or SIGTERM inside the block is raised at its end, once what it started is recorded."""
+    received: list[int] = []
+    previous = {number: signal.signal(number, lambda signum, frame: received.append(signum))
+                for number in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        yield
+    finally:
+        for number, handler in previous.items():
+            signal.signal(number, handler)
+    if received:
+        raise KeyboardInterrupt
 
 
 def _interrupt(signum, frame):
     """SIGTERM stops the stack the same way Ctrl-C does."""
     raise KeyboardInterrupt
+
+
+def _still_stopping(signum, frame):
+    """A second Ctrl-C while stopping: the children have had their signal; another one is what hung them."""
+    sys.stderr.write(f"still stopping (at most {STOP_SECONDS:.0f} s)…\n")

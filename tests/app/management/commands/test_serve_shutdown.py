@@ -1,0 +1,130 @@
+"""Ctrl-C on `make run`'s process tree leaves nothing behind, whenever it comes.
+
+The terminal sends SIGINT to the whole foreground process group, once per key press; here it comes three times, at four
+moments: while `serve` prepares, as soon as the site first answers (where a gunicorn worker used to hang, orphaned
+on the port), while a question search runs, and idle. `MATHSEARCH_SHUTDOWN_ROUNDS=20` repeats each moment.
+"""
+import os
+import signal
+import socket
+import subprocess
+import threading
+import time
+import urllib.error
+import urllib.request
+
+import psutil
+import pytest
+
+from searchapp.management.commands.serve import STOP_SECONDS
+from tests.app.conftest import index_thread_pages
+from tests.conftest import REPO
+
+ROUNDS = int(os.environ.get("MATHSEARCH_SHUTDOWN_ROUNDS", "1"))
+QUESTION = "/questions?q=Why+is+%24x%5E2%2By%5E2%24+never+negative%3F"
+PAGES = {"11_12.html": ("Sum of squares", "<p>Is $x^2+y^2 \\ge 0$ for all real numbers?</p>",
+                        "<p>Each square is non-negative, so $x^2+y^2\\ge 0$.</p>")}
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def _get(url: str, timeout: float = 30.0) -> int:
+    try:
+        with urllib.request.urlopen(url, timeout=timeout) as response:
+            return response.status
+    except urllib.error.HTTPError as error:
+        return error.code
+    except OSError:
+        return 0
+
+
+class Tree:
+    """`make run` in a session of its own (as a terminal runs it), and every process it ever had."""
+
+    def __init__(self, env: dict, port: int) -> None:
+        self.url = f"http://127.0.0.1:{port}"
+        self.port = port
+        self.root = subprocess.Popen(["make", "--no-print-directory", "run"], cwd=REPO,
+                                     env={**env, "MATHSEARCH_ADDR": f"127.0.0.1:{port}"}, start_new_session=True,
+                                     stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        self.seen: dict[tuple[int, float], psutil.Process] = {}
+        self._look()
+
+    def _look(self) -> None:
+        try:
+            root = psutil.Process(self.root.pid)
+            for process in [root, *root.children(recursive=True)]:
+                self.seen.setdefault((process.pid, process.create_time()), process)
+        except psutil.NoSuchProcess:
+            pass
+
+    def wait_healthy(self, timeout: float = 120.0) -> None:
+        deadline = time.monotonic() + timeout
+        while _get(self.url + "/healthz", timeout=2) != 200:
+            self._look()
+            assert self.root.poll() is None, self.root.stderr.read()
+            assert time.monotonic() < deadline, "the site never became healthy"
+            time.sleep(0.2)
+        self._look()
+
+    def ctrl_c(self) -> None:
+        """Three quick key presses, as a person who wants it to stop now gives them."""
+        self._look()
+        for _ in range(3):
+            os.killpg(self.root.pid, signal.SIGINT)
+            time.sleep(0.05)
+
+    def assert_gone(self) -> None:
+        _, alive = psutil.wait_procs(list(self.seen.values()), timeout=STOP_SECONDS + 10)
+        leftovers = [f"{p.pid} {' '.join(p.cmdline())[:80]}" for p in alive if p.status() != psutil.STATUS_ZOMBIE]
+        for process in alive:
+            process.kill()
+        assert not leftovers, f"alive after Ctrl-C: {leftovers}"
+        self.root.wait(timeout=10)
+        with socket.socket() as probe:
+            # As gunicorn binds: the connections it closed linger in TIME_WAIT without holding the port.
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            probe.bind(("127.0.0.1", self.port))  # raises if anything still listens there
+
+
+@pytest.fixture
+def site_env(service_env, transactional_db, tmp_path):
+    """The test database with a thread page in it, so that a question search does all its work."""
+    index_thread_pages(tmp_path / "pages", PAGES)
+    return service_env
+
+
+def _during_start(tree: Tree) -> None:
+    time.sleep(1.0)
+
+
+def _when_first_healthy(tree: Tree) -> None:
+    tree.wait_healthy()
+
+
+def _during_a_question_search(tree: Tree) -> None:
+    tree.wait_healthy()
+    threading.Thread(target=_get, args=(tree.url + QUESTION,), daemon=True).start()
+    time.sleep(0.3)
+
+
+def _idle(tree: Tree) -> None:
+    tree.wait_healthy()
+    assert _get(tree.url + QUESTION) == 200
+    time.sleep(1.0)
+
+
+@pytest.mark.parametrize("moment", [_during_start, _when_first_healthy, _during_a_question_search, _idle],
+                         ids=["starting", "first-healthy", "searching", "idle"])
+def test_ctrl_c_stops_the_whole_tree_and_frees_the_port(site_env, moment):
+    for _ in range(ROUNDS):
+        tree = Tree(site_env, _free_port())
+        try:
+            moment(tree)
+            tree.ctrl_c()
+        finally:
+            tree.assert_gone()
