@@ -22,18 +22,12 @@ from searchapp.search.ranking import ranker_source
 from searchapp.web.forms import UploadForm
 from searchapp.web.history_svg import history_chart
 
-FORM_OVERHEAD_BYTES = 64 * 1024
-"""Multipart headers and the other fields, on top of the file itself."""
-
 
 def upload(request: HttpRequest) -> HttpResponse:
+    """A body past the limit never reaches this view (`searchapp.web.body_limits`); the form checks the file."""
     form, refusal, status = UploadForm(), "", 200
     limit = settings.MATHSEARCH_MAX_UPLOAD_BYTES
-    declared = int(request.META.get("CONTENT_LENGTH") or 0)
-    if request.method == "POST" and declared > limit + FORM_OVERHEAD_BYTES:
-        # Refuse an oversized body before Django reads (and spools) any of it.
-        refusal, status = f"The upload has {declared:,} bytes; the limit is {limit:,}.", 413
-    elif request.method == "POST":
+    if request.method == "POST":
         form, status = UploadForm(request.POST, request.FILES), 400
         if form.is_valid():
             try:

@@ -17,3 +17,36 @@ def test_the_replica_streams_from_the_primary_and_only_web_reads_from_it():
     mounted = [volume for volume in services["db"]["volumes"] if "docker-entrypoint-initdb.d" in volume]
     script = REPO / "docker" / mounted[0].split(":")[0].removeprefix("./")
     assert "host replication" in script.read_text()
+
+
+def test_production_is_secure_by_default_and_reached_through_the_proxy():
+    services = yaml.safe_load(COMPOSE.read_text())["services"]
+    assert services["web"]["environment"]["SECURE"] == "${SECURE:-true}"
+    assert "ports" not in services["web"] and services["proxy"]["ports"] == ["80:80", "443:443"]
+
+
+def _nginx_limits() -> dict[str, int]:
+    """client_max_body_size by location ("" for the server-wide default), in bytes."""
+    units = {"k": 1024, "m": 1024 ** 2}
+    limits, location = {}, ""
+    for line in (REPO / "docker" / "nginx.conf").read_text().splitlines():
+        words = line.split("#")[0].split()
+        if words[:1] == ["location"]:
+            location = words[-2]
+        elif words[:1] == ["}"]:
+            location = ""
+        elif words[:1] == ["client_max_body_size"]:
+            size = words[1].rstrip(";")
+            limits[location] = int(size[:-1]) * units[size[-1]]
+    return limits
+
+
+def test_the_proxy_refuses_bodies_at_the_apps_limits(settings):
+    """nginx's limits are the app's, rounded up to its units by at most 1 MB."""
+    from searchapp.web.body_limits import UPLOAD_PATH, body_limit
+
+    settings.MATHSEARCH_MAX_UPLOAD_BYTES = 200 * 1024 * 1024  # the default, which the proxy is written for
+    limits = _nginx_limits()
+    for path, location in [("/feedback", ""), ("/api/feedback", ""), ("/admin/login/", ""),
+                           ("/admin/searchapp/corpus/", "/admin/"), (UPLOAD_PATH, UPLOAD_PATH)]:
+        assert 0 <= limits[location] - body_limit(path) < 1024 ** 2, path
