@@ -11,6 +11,12 @@ from searchapp.models import Corpus, Feedback, IndexJob, Post
 from searchapp.web import admin_views
 
 
+def staff_page(model_admin: admin.ModelAdmin, permission: str, view):
+    """A staff page that asks for a model permission (`view_feedback`, …) as the admin's own model pages do: a staff
+    account without it gets 403, not every user's queries or a job's per-record errors."""
+    return model_admin.admin_site.admin_view(permission_required(f"searchapp.{permission}", raise_exception=True)(view))
+
+
 @admin.register(Corpus)
 class CorpusAdmin(admin.ModelAdmin):
     list_display = ("name", "created_at")
@@ -112,12 +118,11 @@ class IndexJobAdmin(admin.ModelAdmin):
         return format_html('<a href="{}">progress</a>', reverse("admin:searchapp_indexjob_live", args=[job.pk]))
 
     def get_urls(self):
-        view = self.admin_site.admin_view
         return [
-            path("upload/", view(permission_required("searchapp.add_indexjob", raise_exception=True)(
-                admin_views.upload)), name="searchapp_indexjob_upload"),
-            path("<int:pk>/live/", view(admin_views.live), name="searchapp_indexjob_live"),
-            path("<int:pk>/progress.json", view(admin_views.progress), name="searchapp_indexjob_progress"),
+            path("upload/", staff_page(self, "add_indexjob", admin_views.upload), name="searchapp_indexjob_upload"),
+            path("<int:pk>/live/", staff_page(self, "view_indexjob", admin_views.live), name="searchapp_indexjob_live"),
+            path("<int:pk>/progress.json", staff_page(self, "view_indexjob", admin_views.progress),
+                 name="searchapp_indexjob_progress"),
         ] + super().get_urls()
 
 
@@ -134,7 +139,7 @@ class FeedbackAdmin(admin.ModelAdmin):
 
     def get_urls(self):
         return [
-            path("by-query/", self.admin_site.admin_view(admin_views.feedback_by_query),
+            path("by-query/", staff_page(self, "view_feedback", admin_views.feedback_by_query),
                  name="searchapp_feedback_by_query"),
-            path("rankers/", self.admin_site.admin_view(admin_views.rankers), name="searchapp_feedback_rankers"),
+            path("rankers/", staff_page(self, "view_feedback", admin_views.rankers), name="searchapp_feedback_rankers"),
         ] + super().get_urls()

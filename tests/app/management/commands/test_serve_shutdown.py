@@ -11,6 +11,7 @@ import subprocess
 import threading
 import time
 import urllib.error
+import urllib.parse
 import urllib.request
 
 import psutil
@@ -22,6 +23,8 @@ from tests.conftest import REPO
 
 ROUNDS = int(os.environ.get("MATHSEARCH_SHUTDOWN_ROUNDS", "1"))
 QUESTION = "/questions?q=Why+is+%24x%5E2%2By%5E2%24+never+negative%3F"
+LONG_QUESTION = ("Why is $\\sum_{k=1}^{n} x_k^2 \\ge 0$ for all real $x_k$? " * 90)[:4475]
+"""Within the documented 5,000 characters; its URL is over gunicorn's default request line of 4,094 bytes."""
 PAGES = {"11_12.html": ("Sum of squares", "<p>Is $x^2+y^2 \\ge 0$ for all real numbers?</p>",
                         "<p>Each square is non-negative, so $x^2+y^2\\ge 0$.</p>")}
 
@@ -113,8 +116,10 @@ def _during_a_question_search(tree: Tree) -> None:
 
 
 def _idle(tree: Tree) -> None:
+    """After searches by a long question, on the page and the API, served whole by gunicorn."""
     tree.wait_healthy()
-    assert _get(tree.url + QUESTION) == 200
+    for path in ("/questions", "/api/posts"):
+        assert _get(f"{tree.url}{path}?{urllib.parse.urlencode({'q': LONG_QUESTION})}") == 200, path
     time.sleep(1.0)
 
 
