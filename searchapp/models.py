@@ -326,6 +326,7 @@ class Occurrence(models.Model):
     latex = models.TextField(help_text="this occurrence's LaTeX: its source, or rendered from its SLT for another notation")
     start = models.PositiveIntegerField(default=0, help_text="where the formula's $…$ starts in the post's body")
     end = models.PositiveIntegerField(default=0, help_text="where it ends; 0 for a formula of the title")
+    anchor = models.CharField(max_length=100, blank=True, help_text="its name in its document (a LaTeX \\label)")
     context = HalfVectorField(dimensions=TEXT_DIM, null=True, blank=True,
                               help_text="the words around the formula embedded by the text encoder, unit length")
 
@@ -334,6 +335,16 @@ class Occurrence(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["post", "position"], name="occurrence_unique_position"),
         ]
+
+    @property
+    def page_anchor(self) -> str:
+        """The id of the formula on its post's page, which a result links to: its label, else its position."""
+        return page_anchor(self.anchor, self.position)
+
+
+def page_anchor(anchor: str, position: int) -> str:
+    """An HTML id for a formula (no spaces; never a bare number a page could use for something else)."""
+    return f"eq-{'-'.join(anchor.split())}" if anchor else f"formula-{position}"
 
 
 class Centroid(models.Model):
@@ -424,6 +435,7 @@ class IndexJob(models.Model):
         SLT_TSV = "slt_tsv", "Tangent SLT strings TSV"
         LATEX_LINES = "latex", "LaTeX, one formula per line"
         MSE_HTML = "mse_html", "Math StackExchange thread pages (HTML)"
+        DOCUMENTS = "documents", "Documents: LaTeX, Markdown, notebooks, web pages (a file, a folder or a zip)"
 
     corpus = models.ForeignKey(Corpus, on_delete=models.CASCADE, related_name="jobs")
     path = models.CharField(max_length=1000)
@@ -450,8 +462,9 @@ class IndexJob(models.Model):
 
     @property
     def record_unit(self) -> str:
-        """What an error's number counts: a folder of thread pages is read page by page, every other format by line."""
-        return "page" if self.format == self.Format.MSE_HTML else "line"
+        """What an error's number counts: thread pages are read page by page, documents section by section, every other
+        format by line."""
+        return {self.Format.MSE_HTML: "page", self.Format.DOCUMENTS: "section"}.get(self.format, "line")
 
     @property
     def seconds(self) -> float | None:

@@ -4,6 +4,5 @@ from django import template
 from searchapp.web import snippets
 
 register = template.Library()
-register.filter("paragraphs", snippets.paragraphs)
 register.filter("snippet", snippets.snippet)
 

@@ -162,7 +162,9 @@ SCHEMAS = {
                         "after": {"type": "string", "description": "the words after it, ending in … where the post "
                                   "goes on"},
                         "in_title": {"type": "boolean", "description": "the formula is in the post's title, not its "
-                                     "body (no words around it)"}}),
+                                     "body (no words around it)"},
+                        "anchor": {"type": "string", "description": "the formula's id on the post's page (`/post/ID#"
+                                   "anchor` lands on it); empty for a formula of the title"}}),
     "SearchResults": _object({
         "query": STRING, "notation": NOTATION, "fusion": {"type": "string", "enum": list(ORDERS)},
         "candidates": INTEGER, "elapsed_ms": NUMBER,

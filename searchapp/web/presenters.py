@@ -43,6 +43,8 @@ class Snippet:
     after: str
     in_title: bool
     """The formula is in the post's title (shown by the title itself), not its body."""
+    anchor: str
+    """The formula's id on its post's page, where a link to it lands ("" for one in the title)."""
 
 
 @dataclass(frozen=True)
@@ -188,8 +190,9 @@ def snippet(occurrence: Occurrence) -> Snippet:
         before = cuts.ending(_plain(head), SNIPPET_CHARS, more=first > 0)
         after = cuts.snippet(_plain(tail), SNIPPET_CHARS, more=last < len(body))
     post = occurrence.post
+    in_title = occurrence.end == 0
     return Snippet(post.pk, post.source_id, post.display_title, post.url, before, occurrence.latex, after,
-                   in_title=occurrence.end == 0)
+                   in_title=in_title, anchor="" if in_title else occurrence.page_anchor)
 
 
 def _outside_formulas(body: str, first: int, last: int) -> tuple[int, int]:

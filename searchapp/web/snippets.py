@@ -16,15 +16,44 @@ _BLANK_LINE = re.compile(r"\n[ \t]*\n")
 
 
 @dataclass(frozen=True)
-class Paragraph:
+class Part:
     text: str
+    anchor: str = ""
+    """The id of the formula this part is, which a result's link lands on; "" for words."""
+
+
+@dataclass(frozen=True)
+class Paragraph:
+    parts: tuple[Part, ...]
     comment: bool
 
+    @property
+    def text(self) -> str:
+        return "".join(part.text for part in self.parts)
 
-def paragraphs(text: str) -> list[Paragraph]:
-    """The blank-line separated paragraphs of a post's text, comments marked so a page can set them apart."""
-    parts = (part.strip() for part in _BLANK_LINE.split(text))
-    return [Paragraph(part, part.startswith(COMMENT)) for part in parts if part]
+
+def paragraphs(text: str, anchors: dict[tuple[int, int], str] | None = None) -> list[Paragraph]:
+    """The blank-line separated paragraphs of a post's text, comments marked so a page can set them apart; the
+    formulas at `anchors` ((start, end) of their `$…$` in `text` → id) are parts of their own."""
+    anchors = anchors or {}
+    found, start = [], 0
+    for gap in [*_BLANK_LINE.finditer(text), None]:
+        end = gap.start() if gap else len(text)
+        stripped = text[start:end].strip()
+        if stripped:
+            first = start + text[start:end].index(stripped)
+            found.append(Paragraph(_parts(text, first, first + len(stripped), anchors), stripped.startswith(COMMENT)))
+        start = gap.end() if gap else end
+    return found
+
+
+def _parts(text: str, start: int, end: int, anchors: dict[tuple[int, int], str]) -> tuple[Part, ...]:
+    parts, last = [], start
+    for (first, after), anchor in sorted(anchors.items()):
+        if start <= first and after <= end:
+            parts += [Part(text[last:first]), Part(text[first:after], anchor)]
+            last = after
+    return tuple(part for part in [*parts, Part(text[last:end])] if part.text)
 
 
 def snippet(text: str, limit: int, more: bool = False) -> str:

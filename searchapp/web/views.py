@@ -18,6 +18,7 @@ from searchapp.web.params import int_param, question_params, search_params
 from searchapp.web.post_results import post_results_dict
 from searchapp.web.presenters import formula_detail, post_formulas, present
 from searchapp.web.searching import neighbours, read_query
+from searchapp.web.snippets import paragraphs
 from searchapp.web.trees_svg import tree_svg
 
 
@@ -128,6 +129,8 @@ def posts(request: HttpRequest) -> HttpResponse:
 def post(request: HttpRequest, pk: int) -> HttpResponse:
     """One post: its text (the browser renders its math), its answers or its question, and its formulas."""
     found = get_object_or_404(Post.objects.for_page(), pk=pk)
+    anchors = {(o.start, o.end): o.page_anchor for o in found.occurrences.all() if o.end}
     return render(request, "searchapp/post.html", {"post": found, "elsewhere": Post.objects.copies_of(found),
+                                                   "paragraphs": paragraphs(found.body, anchors),
                                                    "formulas": post_formulas(found),
                                                    "related": Post.objects.related_to(found)})

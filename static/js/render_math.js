@@ -84,6 +84,9 @@
 
   function start() {
     document.querySelectorAll(".tex-text").forEach(render);
+    // A link to a formula (/post/ID#formula-3) lands on it; rendering has moved it since the browser scrolled.
+    const target = location.hash && document.getElementById(decodeURIComponent(location.hash.slice(1)));
+    if (target) target.scrollIntoView({ block: "center" });
   }
 
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);

@@ -36,9 +36,11 @@ def test_post_page_shows_its_text_escaped_tags_corpus_source_and_formulas(indexe
     html = response.content.decode()
     assert response.status_code == 200
     assert "<h1 class=\"tex-text\">Pythagoras &lt;b&gt;again&lt;/b&gt;</h1>" in html
-    assert "<script>alert(1)</script>" not in html and "&lt;script&gt;alert(1)&lt;/script&gt; &amp; $a^{1} + b$" in html
-    assert "<p>Take $a^2 + b^2 = c^2$ here.\nA second line" in html  # one paragraph, its line break kept as text
-    assert '<p class="comment">Comment: nice $x$</p>' in html
+    assert "<script>alert(1)</script>" not in html
+    assert '&lt;script&gt;alert(1)&lt;/script&gt; &amp; <span class="formula-anchor" id="formula-1">$a^{1} + b$</span>' in html
+    # one paragraph, its line break kept as text; each formula an anchor that a result's link lands on
+    assert '<p>Take <span class="formula-anchor" id="formula-0">$a^2 + b^2 = c^2$</span> here.\nA second line' in html
+    assert '<p class="comment">Comment: nice <span class="formula-anchor" id="formula-2">$x$</span></p>' in html
     assert "<li>geometry</li>" in html and "<li>&lt;i&gt;algebra&lt;/i&gt;</li>" in html
     assert "Corpus threads" in html and 'href="https://math.example.org/q/1"' in html
     formulas = html[html.index('id="formulas-title"'):]
@@ -137,10 +139,12 @@ def test_formula_page_and_results_link_posts_to_their_pages(indexed_post, client
     formula = Formula.objects.get(latex="a^2 + b^2 = c^2")
     page = client.get(f"/formula/{formula.pk}").content.decode()
     occurrences = page[page.index('id="posts-title"'):page.index('id="nearest-title"')]
-    assert f'<a class="tex-text" href="/post/{indexed_post.pk}">Pythagoras &lt;b&gt;again&lt;/b&gt;</a>' in occurrences
+    # each link lands on the formula's place in the post
+    assert (f'<a class="tex-text" href="/post/{indexed_post.pk}#formula-0">Pythagoras &lt;b&gt;again&lt;/b&gt;</a>'
+            in occurrences)
     assert 'href="https://math.example.org/q/1" rel="noopener nofollow">source</a>' in occurrences
     results = client.get("/", {"q": "a^2 + b^2 = c^2"}).content.decode()
-    assert f'<a class="post-link tex-text" href="/post/{indexed_post.pk}">' in results
+    assert f'<a class="post-link tex-text" href="/post/{indexed_post.pk}#formula-0">' in results
     assert 'class="source-link" href="https://math.example.org/q/1"' in results
 
 
@@ -151,6 +155,6 @@ def test_an_answer_a_formula_occurs_in_is_named_after_its_question_not_its_numbe
     Post.objects.filter(source_id="a8").update(parent=Post.objects.get(source_id="q7"))  # JSONL has no threads
     answer = Post.objects.get(source_id="a8")
     formula = Formula.objects.get(occurrences__post=answer)
-    expected = f'href="/post/{answer.pk}">Answer to: Why is $e^{{i\\pi}} = -1$?</a>'
+    expected = f'href="/post/{answer.pk}#formula-0">Answer to: Why is $e^{{i\\pi}} = -1$?</a>'
     assert expected in client.get(f"/formula/{formula.pk}").content.decode()
     assert expected in client.get("/", {"q": r"e^{i\theta}"}).content.decode()

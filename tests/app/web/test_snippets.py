@@ -2,7 +2,7 @@
 import pytest
 
 from ml.extraction import extract_formulas
-from searchapp.web.snippets import Paragraph, ending, paragraphs, snippet
+from searchapp.web.snippets import Part, ending, paragraphs, snippet
 
 BODY = (r"Let $x^2 + y^2 = 1$ be a circle, and $$\int_0^1 f(x) \, dx$$ its area. Costs \$5 or \$6, "
         r"then \(a + b\) and \[\frac{a}{b} + c\]. Comment: the end $z$.")
@@ -52,8 +52,18 @@ def test_more_marks_text_that_was_cut_before_it_reached_us():
 
 def test_paragraphs_split_at_blank_lines_and_mark_comments():
     text = "First line\nsame paragraph $x$.\n\n  \n\nSecond.\n \nComment: a remark $y$\n\nNot a Comment: here\n\n"
-    assert paragraphs(text) == [Paragraph("First line\nsame paragraph $x$.", False), Paragraph("Second.", False),
-                                Paragraph("Comment: a remark $y$", True), Paragraph("Not a Comment: here", False)]
+    assert [(p.text, p.comment) for p in paragraphs(text)] == [
+        ("First line\nsame paragraph $x$.", False), ("Second.", False), ("Comment: a remark $y$", True),
+        ("Not a Comment: here", False)]
+
+
+def test_anchored_formulas_are_parts_of_their_own():
+    text = "Let $a$ be.\n\nThen $$a^2$$ and $b$ hold."
+    anchors = {(4, 7): "formula-0", (18, 25): "eq-square"}
+    first, second = paragraphs(text, anchors)
+    assert first.parts == (Part("Let "), Part("$a$", "formula-0"), Part(" be."))
+    assert second.parts == (Part("Then "), Part("$$a^2$$", "eq-square"), Part(" and $b$ hold."))
+    assert second.text == "Then $$a^2$$ and $b$ hold."
 
 
 def test_empty_text_has_no_paragraphs():
