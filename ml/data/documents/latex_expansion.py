@@ -16,7 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from ml.data.documents import latex_macros as defs
-from ml.data.documents.latex_macros import Environment, Macro, Param
+from ml.data.documents.latex_macros import Environment, Macro, Param, RunawayArgument
 from ml.data.documents.latex_tokens import Frame, Token, TokenStream
 
 MAX_DEPTH = 64
@@ -70,9 +70,13 @@ class _Use:
 
     macro: str
     call: str
+    """The macro as written; its arguments are read again as text when the use is abandoned."""
     depth: int
     out_length: int
     chars: int
+    frame: Frame
+    pos: int
+    """Where `frame` (the file's text) goes on after the macro."""
     steps: int = 0
     read: int = 0
 
@@ -102,6 +106,8 @@ class _Expander:
         self.switches: dict[str, tuple[str, bool]] = {}  # `\newif\ifdraft`: draftfalse → ("ifdraft", False)
         self.ifs: dict[str, bool] = {}
         self.use: _Use | None = None
+        self.scopes: list[dict[str, Macro | None]] = []  # per open group: the meanings it replaced
+        self.global_next = False
         self.done = False
 
     def write(self, text: str) -> None:
@@ -127,6 +133,8 @@ class _Expander:
                 self.token(token)
             except ExpansionLimit as error:
                 self.abandon(error)
+            except RunawayArgument as error:  # in a definition, read where no macro is being expanded
+                self.problems.append(f"{stream.file}: after \\{token.name}: {error}")
 
     def abandon(self, error: ExpansionLimit) -> None:
         """Back to before the macro use that never ends: its frames dropped, its output undone, the use
@@ -135,8 +143,9 @@ class _Expander:
         if use is None:  # pragma: no cover - a limit is only raised during a use
             raise error
         self.stream.push_back_to_source()
-        while self.stream.macro_depth >= use.depth:
+        while self.stream.frames and self.stream.frames[-1] is not use.frame:
             self.stream.frames.pop()
+        use.frame.pos = use.pos
         del self.out[use.out_length:]
         self.chars = use.chars
         self.use = None
@@ -147,6 +156,14 @@ class _Expander:
     def token(self, token: Token) -> None:
         if token.kind == "comment":
             self.write(token.space)
+        elif token.kind == "char" and token.name == "`":  # `\{ is a character code, not the macro \{
+            self.write(token.written)
+            following = self.stream.next()
+            if following is not None:
+                self.write(following.written)
+        elif token.kind in ("brace_open", "brace_close"):
+            self.scope(token.kind == "brace_open")
+            self.write(token.written)
         elif token.kind != "macro":
             self.write(token.written)
         elif token.name in _NEWCOMMANDS or token.name in _DEFS or token.name in _XPARSE or token.name in (
@@ -154,7 +171,7 @@ class _Expander:
                 "lstnewenvironment", "newtcblisting", "DeclareTCBListing", "NewTCBListing"):
             self.define(token)
         elif token.name in _PREFIXES:
-            pass
+            self.global_next = self.global_next or token.name == "global"
         elif token.name in self.switches or token.name == "newif" or (
                 token.name.startswith("if") and token.name != "iff") or token.name in ("else", "fi"):
             self.condition(token)
@@ -164,6 +181,8 @@ class _Expander:
             self.inline_verbatim(token)
         elif token.name in ("begin", "end"):
             self.environment(token)
+        elif token.name == "csname":
+            self.token(self.csname(token))
         elif token.name in self.macros and token.name not in self.broken:
             self.call(token, self.macros[token.name])
         else:
@@ -177,20 +196,20 @@ class _Expander:
             self.write(token.space + macro.primitive)
             return
         if self.use is None:
-            self.use = _Use(macro.name, "", stream.macro_depth + 1, len(self.out), self.chars)
-            start_call = True
-        else:
-            start_call = False
+            stream.push_back_to_source()
+            self.use = _Use(macro.name, token.written, stream.macro_depth + 1, len(self.out), self.chars,
+                            stream.frames[-1], stream.frames[-1].pos)
         self.use.steps += 1
         if self.use.steps > MAX_EXPANSIONS:
             raise ExpansionLimit(self.use.macro, f"takes more than {MAX_EXPANSIONS:,} expansion steps")
         if stream.macro_depth >= MAX_DEPTH:
             raise ExpansionLimit(self.use.macro, f"nests more than {MAX_DEPTH} expansions deep")
-        if macro.prefix:
-            defs.delimited(stream, macro.prefix)
-        values = defs.arguments(stream, macro.params)
-        if start_call:
-            self.use.call = token.written + "".join("{" + value + "}" for value in values)
+        try:
+            if macro.prefix:
+                defs.delimited(stream, macro.prefix)
+            values = defs.arguments(stream, macro.params)
+        except RunawayArgument as error:
+            raise ExpansionLimit(self.use.macro, f"has a runaway argument: {error}") from None
         self.write(token.space)
         replacement = defs.substitute(macro.body, values)
         self.use.read += len(replacement)
@@ -198,7 +217,29 @@ class _Expander:
             raise ExpansionLimit(self.use.macro, f"reads more than {MAX_USE_CHARS:,} characters of replacement text")
         stream.push(Frame(replacement, macro=macro.name))
 
+    def scope(self, opening: bool) -> None:
+        """TeX's groups: a definition inside braces ends with them, unless global."""
+        if opening:
+            self.scopes.append({})
+        elif self.scopes:
+            for name, meaning in self.scopes.pop().items():
+                if meaning is None:
+                    self.macros.pop(name, None)
+                else:
+                    self.macros[name] = meaning
+
+    def assign(self, name: str, macro: Macro, is_global: bool = False) -> None:
+        if self.scopes and not (is_global or self.global_next) and name not in self.scopes[-1]:
+            self.scopes[-1][name] = self.macros.get(name)
+        self.macros[name] = macro
+
     def define(self, token: Token) -> None:
+        try:
+            self.definition(token)
+        finally:
+            self.global_next = False
+
+    def definition(self, token: Token) -> None:
         stream, name = self.stream, token.name
         starred = defs.star(stream)
         if name in _NEWCOMMANDS:
@@ -206,26 +247,26 @@ class _Expander:
             params = defs.newcommand_params(stream)
             body = defs.argument(stream) or ""
             if macro and not (name == "providecommand" and macro in self.macros):
-                self.macros[macro] = Macro(macro, params, body)
+                self.assign(macro, Macro(macro, params, body))
         elif name in _DEFS:
             target = stream.next()
             prefix, params = defs.def_params(stream)
             body = defs.argument(stream) or ""
             if target is not None and target.kind == "macro":
-                self.macros[target.name] = Macro(target.name, params, body, prefix)
+                self.assign(target.name, Macro(target.name, params, body, prefix), name in ("gdef", "xdef"))
         elif name == "let":
             self.let()
         elif name == "DeclareMathOperator":
             macro = defs.macro_name(defs.argument(stream))
             text = defs.argument(stream) or ""
             if macro:
-                self.macros[macro] = Macro(macro, body=f"\\operatorname{'*' if starred else ''}{{{text}}}")
+                self.assign(macro, Macro(macro, body=f"\\operatorname{'*' if starred else ''}{{{text}}}"))
         elif name in _XPARSE:
             macro = defs.macro_name(defs.argument(stream))
             kinds = defs.xparse_params(defs.argument(stream) or "")
             body = defs.argument(stream) or ""
             if macro and kinds is not None:
-                self.macros[macro] = Macro(macro, kinds, body)
+                self.assign(macro, Macro(macro, kinds, body))
         elif name in _NEWENVIRONMENTS:
             environment = (defs.argument(stream) or "").strip()
             params = defs.newcommand_params(stream)
@@ -250,13 +291,12 @@ class _Expander:
         if target is None or target.kind != "macro" or source is None:
             return
         if source.kind == "macro" and source.name in self.macros:
-            self.macros[target.name] = Macro(target.name, self.macros[source.name].params,
-                                             self.macros[source.name].body, self.macros[source.name].prefix,
-                                             self.macros[source.name].primitive)
+            meaning = self.macros[source.name]
+            self.assign(target.name, Macro(target.name, meaning.params, meaning.body, meaning.prefix, meaning.primitive))
         elif source.kind == "macro":
-            self.macros[target.name] = Macro(target.name, primitive=source.text)
+            self.assign(target.name, Macro(target.name, primitive=source.text))
         else:
-            self.macros[target.name] = Macro(target.name, body=source.text)
+            self.assign(target.name, Macro(target.name, body=source.text))
 
     # conditionals, environments, verbatim and includes
 
@@ -331,6 +371,14 @@ class _Expander:
         self.write(f"{token.written}{{{name}}}")
         if token.name == "end" and name == "document" and len(stream.frames) == 1:
             self.done = True
+
+    def csname(self, token: Token) -> Token:
+        """`\\csname xlongequal\\endcsname` is the macro `\\xlongequal`, read like one written so."""
+        name = []
+        while (part := self.stream.next()) is not None and not (part.kind == "macro" and part.name == "endcsname"):
+            name.append(part.text if part.kind != "macro" else part.name)
+        text = "".join(name).strip()
+        return Token("macro", text, "\\" + text, token.space)
 
     def inline_verbatim(self, token: Token) -> None:
         stream = self.stream

@@ -8,6 +8,14 @@ from dataclasses import dataclass
 
 from ml.data.documents.latex_tokens import Token, TokenStream
 
+MAX_ARGUMENT_CHARS = 100_000
+"""An argument longer than this is a runaway one (an unclosed brace, a delimiter that never comes)."""
+
+
+class RunawayArgument(ValueError):
+    """An argument that does not end where TeX would end it (its delimiter never comes before a blank line, or
+    it grows past MAX_ARGUMENT_CHARS)."""
+
 
 @dataclass(frozen=True)
 class Param:
@@ -61,6 +69,12 @@ def substitute(body: str, arguments: list[str]) -> str:
     return "".join(out)
 
 
+def _is_paragraph_break(token: Token) -> bool:
+    """A blank line before the token or as it (TeX's \\par, which ends a runaway argument)."""
+    blank = token.space + (token.text if token.kind == "char" and not token.text.strip() else "")
+    return "\n\n" in blank.replace(" ", "").replace("\t", "")
+
+
 def _ends_in_control_word(text: str) -> bool:
     letters = len(text) - len(text.rstrip("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ@"))
     return 0 < letters < len(text) and text[-letters - 1] == "\\"
@@ -68,8 +82,11 @@ def _ends_in_control_word(text: str) -> bool:
 
 def group(stream: TokenStream, first: Token) -> str:
     """The text inside a braced group whose `{` is `first`, the group consumed (comments dropped)."""
-    depth, out = 1, list[str]()
+    depth, out, length = 1, list[str](), 0
     while (token := stream.next()) is not None:
+        length += len(token.written)
+        if length > MAX_ARGUMENT_CHARS:
+            raise RunawayArgument(f"an argument runs past {MAX_ARGUMENT_CHARS:,} characters (a brace never closed)")
         if token.kind == "brace_open":
             depth += 1
         elif token.kind == "brace_close":
@@ -106,6 +123,8 @@ def optional(stream: TokenStream, opening: str = "[", closing: str = "]") -> str
     stream.next()
     depth, out = 0, list[str]()
     while (token := stream.next()) is not None:
+        if len(out) > MAX_ARGUMENT_CHARS // 10:
+            raise RunawayArgument(f"an optional argument is not closed by {closing!r}")
         if token.kind == "brace_open":
             depth += 1
         elif token.kind == "brace_close":
@@ -129,6 +148,8 @@ def delimited(stream: TokenStream, delimiter: str) -> str:
     """The tokens (groups whole) up to `delimiter`, which is consumed; a `\\def` argument like `#1.`."""
     out, depth = list[str](), 0
     while (token := stream.next()) is not None:
+        if _is_paragraph_break(token) or len(out) > MAX_ARGUMENT_CHARS // 10:
+            raise RunawayArgument(f"an argument's delimiter {delimiter!r} does not come before a blank line")
         if depth == 0 and token.text == delimiter:
             return "".join(out).strip()
         if token.kind == "brace_open":

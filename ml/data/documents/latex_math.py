@@ -27,6 +27,14 @@ MATH_ENVIRONMENTS = {
     "dgroup": (True, True), "darray": (True, True),
 }
 """A `multline` is one formula broken for the page, so its lines are joined rather than split."""
+ENVIRONMENT_ALIASES = {
+    "NiceMatrix": "matrix", "pNiceMatrix": "pmatrix", "bNiceMatrix": "bmatrix", "BNiceMatrix": "Bmatrix",
+    "vNiceMatrix": "vmatrix", "VNiceMatrix": "Vmatrix", "NiceArray": "array", "pNiceArray": "array",
+    "bNiceArray": "array", "BNiceArray": "array", "vNiceArray": "array", "VNiceArray": "array",
+    "NiceArrayWithDelims": "array", "WithArrows": "aligned", "DispWithArrows": "aligned",
+}
+"""Package environments that are an amsmath one with options of their own (nicematrix, witharrows): written
+as the amsmath one, their `[options]` dropped, for the formula parser."""
 _DROPPED = frozenset({"label", "tag", "nonumber", "notag", "mathsearchfile"})
 _LINE_BREAKS = frozenset({"\\", "cr", "crcr"})
 _INTERTEXT = frozenset({"intertext", "shortintertext"})
@@ -92,6 +100,8 @@ class MathReader:
                 parts.append(" ")
             elif top and isinstance(node, LatexMacroNode) and node.macroname in _LINE_BREAKS:
                 parts.append(" ")  # a multline's break
+            elif isinstance(node, LatexEnvironmentNode) and node.environmentname in ENVIRONMENT_ALIASES:
+                parts.append(self.aliased(node, labels))
             elif isinstance(node, LatexGroupNode | LatexEnvironmentNode) and node.nodelist:
                 first, last = node.nodelist[0], node.nodelist[-1]
                 parts.append(self.source[node.pos:first.pos] + self.text(node.nodelist, labels)
@@ -99,6 +109,13 @@ class MathReader:
             else:
                 parts.append(self.raw(node))
         return "".join(parts)
+
+    def aliased(self, node: LatexEnvironmentNode, labels: list[str]) -> str:
+        alias = ENVIRONMENT_ALIASES[node.environmentname]
+        columns = [argument for argument in (node.nodeargd.argnlist if node.nodeargd else [])
+                   if isinstance(argument, LatexGroupNode)]
+        columns_text = self.raw(columns[0]) if columns and alias == "array" else "{c}" * (alias == "array")
+        return f"\\begin{{{alias}}}{columns_text}{self.text(node.nodelist, labels)}\\end{{{alias}}}"
 
     def argument_text(self, node: LatexMacroNode) -> str:
         arguments = [argument for argument in (node.nodeargd.argnlist if node.nodeargd else []) if argument is not None]

@@ -22,7 +22,7 @@ from pylatexenc.latexwalker import (
 from pylatexenc.macrospec import LatexContextDb, std_environment, std_macro
 
 from ml.data.documents.latex_expansion import CODE_MARKER, FILE_MARKER, VERBATIM_MARKER, Expansion
-from ml.data.documents.latex_math import MathReader, math_environment
+from ml.data.documents.latex_math import ENVIRONMENT_ALIASES, MathReader, math_environment
 from ml.data.documents.posts import BREAK, Document, Formula, Piece, Section, body
 
 SECTION_LEVELS = {"part": 1, "chapter": 2, "section": 3, "subsection": 4}
@@ -62,6 +62,8 @@ def latex_context() -> LatexContextDb:
         std_environment("alignat", "{", is_math_mode=True), std_environment("alignat*", "{", is_math_mode=True),
         std_environment("xalignat", "{", is_math_mode=True), std_environment("xxalignat", "{", is_math_mode=True),
         std_environment("displaymath", None, is_math_mode=True), std_environment("math", None, is_math_mode=True),
+        *(std_environment(name, "{[" if alias == "array" and name != "NiceArrayWithDelims" else "[", is_math_mode=True)
+          for name, alias in ENVIRONMENT_ALIASES.items()),
         std_environment("minipage", "[[[{"), std_environment("multicols", "{"), std_environment("thebibliography", "{"),
     ])
     return context

@@ -135,3 +135,22 @@ def test_an_include_cycle_is_reported():
         return {"a": ("a.tex", r"A \input{b}"), "b": ("b.tex", r"B \input{a}")}[name]
     expansion = expand(r"\input{a}", "main.tex", resolve)
     assert expansion.problems == [r"b.tex: \input{a}: include cycle a.tex → b.tex → a.tex"]
+
+
+@pytest.mark.parametrize("source, expected", [
+    pytest.param(r"\def\{{\symbol{`\{}}$\{$", r"$\symbol{`\{}$", id="backtick-character-code"),
+    pytest.param(r"{\def\x{a}$\x$}$\x$", r"{$a$}$\x$", id="definition-ends-with-its-group"),
+    pytest.param(r"{\gdef\x{a}}$\x$", r"{}$a$", id="gdef-is-global"),
+    pytest.param(r"{\global\def\x{a}}$\x$", r"{}$a$", id="global-prefix"),
+    pytest.param(r"\csname alpha\endcsname", r"\alpha", id="csname"),
+    pytest.param(r"\newcommand{\R}{\mathbb{R}}$\csname R\endcsname$", r"$\mathbb{R}$", id="csname-of-a-macro"),
+])
+def test_tex_details(source, expected):
+    assert expanded(source) == expected
+
+
+def test_a_runaway_delimited_argument_stops_at_a_blank_line_and_the_text_is_kept():
+    expansion = expand("\\def\\a#1/{(#1)}\\a x y\n\nnext $z$", "main.tex", _no_files)
+    assert "next $z$" in expansion.text and "x y" in expansion.text
+    assert expansion.problems == ["main.tex: macro \\a has a runaway argument: an argument's delimiter '/' does not "
+                                  "come before a blank line; left as written"]
