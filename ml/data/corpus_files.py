@@ -5,6 +5,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from ml.data.arqmath_formulas import formula_record
+from ml.data.documents import document_records
 from ml.data.jsonl_posts import post_record
 from ml.data.latex_lines import latex_record
 from ml.data.mse_threads import thread_records
@@ -21,6 +22,7 @@ LINE_PARSERS: dict[str, LineParser] = {
 }
 PAGE_READERS = {
     "mse_html": thread_records,  # Math StackExchange thread pages (a page or a folder): a question and an answer a page
+    "documents": document_records,  # LaTeX, Markdown, notebooks and web pages (a file, a folder, or a zip): a post per section
 }
 FORMATS = (*LINE_PARSERS, *PAGE_READERS)
 HEADER_FORMATS = ("arqmath",)

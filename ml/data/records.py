@@ -39,6 +39,8 @@ class SourceFormula:
     position: int
     start: int = 0
     end: int = 0
+    anchor: str = ""
+    """The name a document gave the formula (LaTeX `\\label{eq:x}`), or empty."""
 
     def __post_init__(self) -> None:
         if self.notation not in NOTATIONS:

@@ -1,0 +1,138 @@
+"""The formulas of a LaTeX math node or environment, from pylatexenc's nodes: an alignment environment gives one
+formula per line (split at its own `\\\\`, never inside braces or an inner `cases`/`matrix`), without its `&`;
+`\\label` becomes the formula's anchor and it, `\\tag`, `\\nonumber` and `\\notag` leave the formula's text.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from pylatexenc.latexwalker import (
+    LatexCharsNode,
+    LatexEnvironmentNode,
+    LatexGroupNode,
+    LatexMacroNode,
+    LatexMathNode,
+    LatexNode,
+    LatexSpecialsNode,
+    LatexWalker,
+)
+
+from ml.data.documents.posts import Formula, shown_formula
+
+MATH_ENVIRONMENTS = {
+    # name: (display, split into lines at its own \\)
+    "equation": (True, False), "displaymath": (True, False), "math": (False, False), "multline": (True, False),
+    "align": (True, True), "alignat": (True, True), "gather": (True, True), "flalign": (True, True),
+    "eqnarray": (True, True), "xalignat": (True, True), "xxalignat": (True, True), "dmath": (True, False),
+    "dgroup": (True, True), "darray": (True, True),
+}
+"""A `multline` is one formula broken for the page, so its lines are joined rather than split."""
+ENVIRONMENT_ALIASES = {
+    "NiceMatrix": "matrix", "pNiceMatrix": "pmatrix", "bNiceMatrix": "bmatrix", "BNiceMatrix": "Bmatrix",
+    "vNiceMatrix": "vmatrix", "VNiceMatrix": "Vmatrix", "NiceArray": "array", "pNiceArray": "array",
+    "bNiceArray": "array", "BNiceArray": "array", "vNiceArray": "array", "VNiceArray": "array",
+    "NiceArrayWithDelims": "array", "WithArrows": "aligned", "DispWithArrows": "aligned",
+}
+"""Package environments that are an amsmath one with options of their own (nicematrix, witharrows): written
+as the amsmath one, their `[options]` dropped, for the formula parser."""
+_DROPPED = frozenset({"label", "tag", "nonumber", "notag", "mathsearchfile"})
+_LINE_BREAKS = frozenset({"\\", "cr", "crcr"})
+_INTERTEXT = frozenset({"intertext", "shortintertext"})
+
+
+def math_environment(name: str) -> tuple[bool, bool] | None:
+    """(display, split into lines) for a math environment (starred or not), or None."""
+    return MATH_ENVIRONMENTS.get(name.removesuffix("*"))
+
+
+@dataclass
+class MathReader:
+    """Formula text out of nodes of the text `source` they were parsed from."""
+
+    source: str
+
+    def raw(self, node: LatexNode) -> str:
+        return self.source[node.pos:node.pos + node.len]
+
+    def math_node(self, node: LatexMathNode) -> list[Formula | str]:
+        """`$…$`, `\\(…\\)` (inline), `\\[…\\]`, `$$…$$` (display): one formula."""
+        return self.formulas(node.nodelist, node.displaytype == "display", split=False)
+
+    def environment(self, node: LatexEnvironmentNode, display: bool, split: bool) -> list[Formula | str]:
+        return self.formulas(node.nodelist, display, split)
+
+    def formulas(self, nodes: list[LatexNode], display: bool, split: bool) -> list[Formula | str]:
+        """Each line's formula (with the anchor of its `\\label`) and, between them, the words of an
+        `\\intertext`."""
+        out: list[Formula | str] = []
+        line: list[LatexNode] = []
+
+        def close() -> None:
+            labels: list[str] = []
+            text = shown_formula(self.text(line, labels, top=True))
+            if text:
+                out.append(Formula(text, "latex", display, labels[0] if labels else ""))
+            line.clear()
+
+        for node in nodes:
+            if isinstance(node, LatexMacroNode) and node.macroname in _LINE_BREAKS:
+                if split:
+                    close()
+            elif isinstance(node, LatexMacroNode) and node.macroname in _INTERTEXT:
+                close()
+                arguments = node.nodeargd.argnlist if node.nodeargd else []
+                out.append(" ".join(self.raw(argument)[1:-1] for argument in arguments if argument is not None))
+            else:
+                line.append(node)
+        close()
+        return out
+
+    def text(self, nodes: list[LatexNode], labels: list[str], top: bool = False) -> str:
+        """The nodes as written, without what _DROPPED names (labels collected) and, at the top of an
+        alignment, without its `&`."""
+        parts = []
+        for node in nodes:
+            if isinstance(node, LatexMacroNode) and node.macroname in _DROPPED:
+                if node.macroname == "label":
+                    labels.append(self.argument_text(node))
+                parts.append(" ")
+            elif top and isinstance(node, LatexSpecialsNode) and node.specials_chars == "&":
+                parts.append(" ")
+            elif top and isinstance(node, LatexMacroNode) and node.macroname in _LINE_BREAKS:
+                parts.append(" ")  # a multline's break
+            elif isinstance(node, LatexEnvironmentNode) and node.environmentname in ENVIRONMENT_ALIASES:
+                parts.append(self.aliased(node, labels))
+            elif isinstance(node, LatexGroupNode | LatexEnvironmentNode) and node.nodelist:
+                first, last = node.nodelist[0], node.nodelist[-1]
+                parts.append(self.source[node.pos:first.pos] + self.text(node.nodelist, labels)
+                             + self.source[last.pos + last.len:node.pos + node.len])
+            else:
+                parts.append(self.raw(node))
+        return "".join(parts)
+
+    def aliased(self, node: LatexEnvironmentNode, labels: list[str]) -> str:
+        alias = ENVIRONMENT_ALIASES[node.environmentname]
+        columns = [argument for argument in (node.nodeargd.argnlist if node.nodeargd else [])
+                   if isinstance(argument, LatexGroupNode)]
+        columns_text = self.raw(columns[0]) if columns and alias == "array" else "{c}" * (alias == "array")
+        return f"\\begin{{{alias}}}{columns_text}{self.text(node.nodelist, labels)}\\end{{{alias}}}"
+
+    def argument_text(self, node: LatexMacroNode) -> str:
+        arguments = [argument for argument in (node.nodeargd.argnlist if node.nodeargd else []) if argument is not None]
+        return self.raw(arguments[-1]).strip().removeprefix("{").removesuffix("}").strip() if arguments else ""
+
+
+def latex_formulas(latex: str, display: bool) -> list[Formula | str]:
+    """The formulas of LaTeX math found outside a LaTeX document (Markdown's `$$…$$`, a page's TeX annotation):
+    an alignment environment split into lines, labels made anchors."""
+    from ml.data.documents.latex_structure import latex_context  # the reader's table of macro arguments
+
+    walker = LatexWalker(latex, latex_context=latex_context(), tolerant_parsing=True)
+    nodes, _, _ = walker.get_latex_nodes()
+    reader = MathReader(latex)
+    content = [node for node in nodes if not (isinstance(node, LatexCharsNode) and not node.chars.strip())]
+    if len(content) == 1 and isinstance(content[0], LatexEnvironmentNode):
+        math = math_environment(content[0].environmentname)
+        if math is not None:
+            return reader.environment(content[0], display and math[0], math[1])
+    return reader.formulas(nodes, display, split=False)
