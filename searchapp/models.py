@@ -343,8 +343,9 @@ class Occurrence(models.Model):
 
 
 def page_anchor(anchor: str, position: int) -> str:
-    """An HTML id for a formula (no spaces; never a bare number a page could use for something else)."""
-    return f"eq-{'-'.join(anchor.split())}" if anchor else f"formula-{position}"
+    """An HTML id for a formula: its label as the document wrote it (`eq:trace`, spaces joined by dashes), else
+    `formula-N` after its position."""
+    return "-".join(anchor.split()) if anchor else f"formula-{position}"
 
 
 class Centroid(models.Model):

@@ -303,8 +303,8 @@ def _store_occurrences(parsed: list[ParsedFormula], posts: dict[str, int], formu
                        texts: dict[str, EncodedPost]) -> None:
     Occurrence.objects.bulk_create(
         [Occurrence(formula_id=formula_ids[item.visual_key], post_id=posts[item.record.post.source_id],
-                    position=item.source.position, latex=item.latex,
-                    start=item.source.start, end=item.source.end, context=_context(item, texts)) for item in parsed],
+                    position=item.source.position, latex=item.latex, start=item.source.start, end=item.source.end,
+                    anchor=item.source.anchor[:100], context=_context(item, texts)) for item in parsed],
         ignore_conflicts=True,
     )
 
