@@ -4,6 +4,7 @@ import time
 import numpy as np
 import pytest
 
+from ml.data.records import MAX_RECORD_BYTES
 from ml.formula import parse_latex
 from searchapp.embedding import embed_graphs, get_codebook
 from searchapp.indexing import pipeline
@@ -115,6 +116,14 @@ def test_arqmath_rows_postgres_cannot_store_are_record_errors(index_file, row, m
     job = index_file([header, row, "2\t6\t1\tanswer\t1\tx+3"], name="formulas.tsv", format="arqmath")
     assert (job.state, job.done, job.failed, job.message) == ("done", 1, 1, "")
     assert job.errors == [{"line": 2, "message": message}]
+
+
+def test_a_jsonl_line_over_the_record_limit_is_a_record_error_and_the_next_lines_are_indexed(index_file):
+    huge = json.dumps({"id": "1", "body": "$x+1$ " * 350_000})  # 2.1 MB
+    job = index_file([huge, json.dumps({"id": "2", "body": "$b$"})], name="posts.jsonl", format="jsonl")
+    assert (job.state, job.total, job.done, job.failed) == ("done", 2, 1, 1)
+    assert job.errors == [{"line": 1, "message": f"longer than {MAX_RECORD_BYTES:,} bytes; a line is refused above that"}]
+    assert list(Post.objects.values_list("source_id", flat=True)) == ["2"]
 
 
 def test_a_nul_character_in_a_latex_line_is_a_record_error(index_file):
