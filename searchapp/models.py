@@ -429,7 +429,8 @@ class IndexJob(models.Model):
     path = models.CharField(max_length=1000)
     format = models.CharField(max_length=20, choices=Format.choices)
     state = models.CharField(max_length=10, choices=State.choices, default=State.PENDING)
-    total = models.PositiveIntegerField(default=0, help_text="records in the file")
+    total = models.PositiveIntegerField(null=True, blank=True, help_text="records in the file; empty until the job, "
+                                                                         "in the worker, has counted them")
     cursor = models.PositiveIntegerField(default=0, help_text="records processed so far")
     done = models.PositiveIntegerField(default=0, help_text="records indexed")
     failed = models.PositiveIntegerField(default=0, help_text="records that failed")
@@ -452,6 +453,11 @@ class IndexJob(models.Model):
     def record_unit(self) -> str:
         """What an error's number counts: a folder of thread pages is read page by page, every other format by line."""
         return "page" if self.format == self.Format.MSE_HTML else "line"
+
+    @property
+    def progress(self) -> str:
+        """Records processed of all, as lists and commands show it."""
+        return f"{self.cursor} / {'counting…' if self.total is None else self.total}"
 
     @property
     def seconds(self) -> float | None:
