@@ -41,6 +41,12 @@ RELATED_POSTS = 5
 
 
 class CorpusQuerySet(models.QuerySet):
+    def searchable(self) -> CorpusQuerySet:
+        """Corpora with a post stored: what the public menus offer and searches accept. A corpus whose jobs stored
+        nothing (an upload of bad records) would answer every search "No formula matched"; its jobs and their errors
+        stay on the staff pages."""
+        return self.filter(models.Exists(Post.objects.filter(corpus=models.OuterRef("pk"))))
+
     def unknown(self, name: str) -> str:
         """Why no corpus is named `name`, naming those there are so that a typo shows at once; "" if one is."""
         if self.filter(name=name).exists():

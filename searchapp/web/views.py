@@ -37,7 +37,7 @@ def home(request: HttpRequest) -> HttpResponse:
                "palette": search_page.PALETTE, "fusions": ORDERS, "notations": search_page.NOTATION_CHOICES,
                "notation": request.GET.get("notation") or "auto",
                "fusion": request.GET.get("fusion") or DEFAULT_ORDER, "context_words": request.GET.get("context", ""),
-               "corpus": request.GET.get("corpus", ""), "corpora": Corpus.objects.values_list("name", flat=True)}
+               "corpus": request.GET.get("corpus", ""), "corpora": Corpus.objects.searchable().values_list("name", flat=True)}
     status = 200
     if context["query"]:
         try:
@@ -66,7 +66,7 @@ def questions(request: HttpRequest) -> HttpResponse:
     is needed. A submitted empty question is an error, unlike the bare tab."""
     context = {"query": request.GET.get("q", "").strip(), "modes": search_page.MODE_CHOICES,
                "mode": request.GET.get("mode") or DEFAULT_MODE, "corpus": request.GET.get("corpus", ""),
-               "corpora": Corpus.objects.values_list("name", flat=True)}
+               "corpora": Corpus.objects.searchable().values_list("name", flat=True)}
     status = 200
     if "q" in request.GET:
         try:
