@@ -47,5 +47,7 @@ def _show(bar: tqdm, job: IndexJob) -> None:
     bar.set_description("indexing", refresh=False)
     bar.total = job.total
     bar.set_postfix(formulas=job.formulas_added, failed=job.failed, refresh=False)
-    bar.update(job.cursor - bar.n)
-    bar.refresh()  # also when no record was done: the total just counted
+    if job.cursor > bar.n:
+        bar.update(job.cursor - bar.n)
+    else:
+        bar.refresh()  # the total just counted
