@@ -164,6 +164,8 @@ CELERY_TASK_ACKS_LATE = True  # a worker killed mid-task leaves it queued, so jo
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1  # indexing chunks are long: do not hoard them
 CELERY_TASK_TIME_LIMIT = env_int("CELERY_TASK_TIME_LIMIT", 3600)
+# KiB: a prefork child (as `serve` runs) past it after a task is replaced, giving back a big job's memory (~0.6 GB idle)
+CELERY_WORKER_MAX_MEMORY_PER_CHILD = env_int("CELERY_WORKER_MAX_MEMORY_PER_CHILD", 1_500_000)
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", False)
 

@@ -14,6 +14,7 @@ urlpatterns = [
     path("questions", views.questions, name="questions"),
     path("posts", views.posts, name="posts"),
     path("post/<int:pk>", views.post, name="post"),
+    path("post/<int:pk>/text", views.post_text, name="post-text"),
     path("formula/<int:pk>", views.formula, name="formula"),
     path("feedback", views.feedback, name="feedback"),
     path("healthz", views.healthz, name="healthz"),

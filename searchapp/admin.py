@@ -101,7 +101,7 @@ class IndexJobAdmin(admin.ModelAdmin):
 
     @admin.display(description="processed")
     def progress(self, job):
-        return f"{job.cursor} / {job.total}"
+        return job.progress
 
     @admin.display(description="formulas/s")
     def rate(self, job):

@@ -41,6 +41,12 @@ RELATED_POSTS = 5
 
 
 class CorpusQuerySet(models.QuerySet):
+    def searchable(self) -> CorpusQuerySet:
+        """Corpora with a post stored: what the public menus offer and searches accept. A corpus whose jobs stored
+        nothing (an upload of bad records) would answer every search "No formula matched"; its jobs and their errors
+        stay on the staff pages."""
+        return self.filter(models.Exists(Post.objects.filter(corpus=models.OuterRef("pk"))))
+
     def unknown(self, name: str) -> str:
         """Why no corpus is named `name`, naming those there are so that a typo shows at once; "" if one is."""
         if self.filter(name=name).exists():
@@ -442,7 +448,8 @@ class IndexJob(models.Model):
     path = models.CharField(max_length=1000)
     format = models.CharField(max_length=20, choices=Format.choices)
     state = models.CharField(max_length=10, choices=State.choices, default=State.PENDING)
-    total = models.PositiveIntegerField(default=0, help_text="records in the file")
+    total = models.PositiveIntegerField(null=True, blank=True, help_text="records in the file; empty until the job, "
+                                                                         "in the worker, has counted them")
     cursor = models.PositiveIntegerField(default=0, help_text="records processed so far")
     done = models.PositiveIntegerField(default=0, help_text="records indexed")
     failed = models.PositiveIntegerField(default=0, help_text="records that failed")
@@ -466,6 +473,11 @@ class IndexJob(models.Model):
         """What an error's number counts: thread pages are read page by page, documents section by section, every other
         format by line."""
         return {self.Format.MSE_HTML: "page", self.Format.DOCUMENTS: "section"}.get(self.format, "line")
+
+    @property
+    def progress(self) -> str:
+        """Records processed of all, as lists and commands show it."""
+        return f"{self.cursor} / {'counting…' if self.total is None else self.total}"
 
     @property
     def seconds(self) -> float | None:

@@ -18,6 +18,9 @@ MAX_ID_CHARS = 200
 """The length of `Post.source_id`."""
 MAX_POSITION = 2**31 - 1
 """The largest `Occurrence.position` Postgres stores (an ARQMath formula id becomes the position)."""
+MAX_RECORD_BYTES = 1_000_000
+"""A line (a JSONL post, a TSV row) is refused above this size, read no further than that: one 50 MB line took a
+worker from 0.6 to 7.2 GB (its text, JSON, post and formulas in memory at once), and real posts have 1–50 KB."""
 
 
 @dataclass(frozen=True)
@@ -76,8 +79,11 @@ def json_line(text: str) -> object:
 def read_lines(path: Path, parse_line: LineParser, skip_header: bool = False) -> Iterator[Item]:
     """Each non-blank line of `path` through `parse_line`, after the checks every format shares."""
     with open(path, "rb") as handle:
-        for number, raw in enumerate(handle, start=1):
+        for number, raw in enumerate(_bounded_lines(handle), start=1):
             if skip_header and number == 1:
+                continue
+            if raw is None:
+                yield RecordError(number, f"longer than {MAX_RECORD_BYTES:,} bytes; a line is refused above that")
                 continue
             try:
                 # utf-8-sig: a file saved with a byte-order mark must not hide it in its first record
@@ -89,6 +95,18 @@ def read_lines(path: Path, parse_line: LineParser, skip_header: bool = False) ->
                 yield RecordError(number, f"NUL character at column {text.index(chr(0)) + 1}")
             elif text.strip():
                 yield _record(parse_line, text, number)
+
+
+def _bounded_lines(handle) -> Iterator[bytes | None]:
+    """Each line of a binary file, or None for one longer than MAX_RECORD_BYTES (its rest read and dropped a
+    limit at a time, so no more than that is ever held)."""
+    while raw := handle.readline(MAX_RECORD_BYTES + 1):
+        if len(raw) <= MAX_RECORD_BYTES or raw.endswith(b"\n"):  # `MAX_RECORD_BYTES` bytes and their newline
+            yield raw
+            continue
+        while (rest := handle.readline(MAX_RECORD_BYTES)) and not rest.endswith(b"\n"):
+            pass
+        yield None
 
 
 def checked(items: Iterable[Item], path: str | Path) -> list[IndexRecord]:

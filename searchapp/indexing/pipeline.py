@@ -10,6 +10,7 @@ import itertools
 import json
 import time
 from collections import defaultdict
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -17,7 +18,7 @@ from django.db import connection, transaction
 from django.utils import timezone
 
 from ml.cycle_collection import cycle_collection_paused
-from ml.data.corpus_files import read_records
+from ml.data.corpus_files import count_records, read_records
 from ml.data.records import IndexRecord, RecordError, SourceFormula
 from ml.formula import ParseError, parse, slt_to_latex, to_slt_string, visual_key
 from ml.retrieval.structure import pack_terms, structure_terms, subtree_terms
@@ -27,12 +28,19 @@ from ml.text.fusion import post_vector
 from ml.text.posts import body_span, post_text
 from searchapp.embedding import embed_graphs, get_fusion, node_labels
 from searchapp.indexing.codebook import CodebookMismatch, ensure_codebook_loaded, require_loaded_codebook
-from searchapp.indexing.iterables import chunks
 from searchapp.indexing.postings import merge_postings, store_postings
 from searchapp.models import Corpus, IndexJob, Occurrence, Post, slg_matrices
 from searchapp.vectors import matrix_bytes
 
-CHUNK_SIZE = 500
+FIRST_CHUNK = 8
+"""Records of a job's first chunk, before any pace is known: few, so its counters move within a second or two even
+for posts with text (16 of them took 2.1 s on two cores); fast records double it a chunk."""
+CHUNK_SECONDS = 1.0
+"""What a chunk aims to take. Chunks are sized by time, not by count (a fixed 500 kept a 150-post upload at 0 / 150
+for its whole 36 s): the counters (the job's page, `index_corpus`'s bar) then move at least every ~2 s even when the
+next records are twice as slow, and a chunk's fixed cost (its transaction, a few queries) stays a few percent."""
+MAX_CHUNK = 5000
+"""Records a chunk holds at most, however fast they go: what it keeps in memory at once stays bounded."""
 MAX_KEPT_ERRORS = 100
 
 
@@ -40,7 +48,11 @@ JOB_LOCK_CLASS = 7401
 """First key of the session advisory lock `(JOB_LOCK_CLASS, job id)` that a running job holds."""
 
 
-def run_job(job: IndexJob) -> IndexJob:
+Progress = Callable[[IndexJob], None]
+"""Told the job as committed, once it has counted its records and after each chunk (`index_corpus`'s bar)."""
+
+
+def run_job(job: IndexJob, progress: Progress | None = None) -> IndexJob:
     """Index the job's file from its cursor to the end, unless another process runs it now or it is done.
 
     The job holds a Postgres session lock while it runs: a second delivery of its task returns at once,
@@ -54,7 +66,7 @@ def run_job(job: IndexJob) -> IndexJob:
     try:
         job.refresh_from_db()  # the cursor as the last runner committed it
         if job.state != IndexJob.State.DONE:
-            _run_locked(job)
+            _run_locked(job, progress or (lambda job: None))
     finally:
         with connection.cursor() as cursor:
             cursor.execute("SELECT pg_advisory_unlock(%s, %s)", [JOB_LOCK_CLASS, job.pk])
@@ -75,13 +87,17 @@ def running_job_ids() -> set[int]:
         return {row[0] for row in cursor.fetchall()}
 
 
-def _run_locked(job: IndexJob) -> None:
-    """A file-level failure marks the job failed; record-level ones are counted and kept in `errors`."""
+def _run_locked(job: IndexJob, progress: Progress) -> None:
+    """A file-level failure (one it cannot read at all) marks the job failed; record-level ones are counted and
+    kept in `errors`."""
     IndexJob.objects.filter(pk=job.pk).update(state=IndexJob.State.RUNNING, started_at=job.started_at or timezone.now())
     try:
+        if job.total is None:
+            _count(job)
+            progress(job)
         ensure_codebook_loaded()
         records = itertools.islice(read_records(Path(job.path), job.format), job.cursor, None)
-        _index_chunks(job, chunks(records, CHUNK_SIZE))
+        _index_chunks(job, records, progress)
         started = time.perf_counter()
         merge_postings(job.corpus_id)
         _add_timing(job, "merge", time.perf_counter() - started)
@@ -95,6 +111,14 @@ def _run_locked(job: IndexJob) -> None:
                                                 f"{job.errors[0]['message']}")
         else:
             _finish(job, IndexJob.State.DONE, "")
+
+
+def _count(job: IndexJob) -> None:
+    """The file's records, read once before indexing them so the job's page shows a total and an ETA."""
+    started = time.perf_counter()
+    job.total = count_records(Path(job.path), job.format)
+    IndexJob.objects.filter(pk=job.pk).update(total=job.total)
+    _add_timing(job, "count", time.perf_counter() - started)
 
 
 def _finish(job: IndexJob, state: str, message: str) -> None:
@@ -121,17 +145,30 @@ class ChunkOutcome:
     timings: dict = field(default_factory=lambda: defaultdict(float))
 
 
-def _index_chunks(job: IndexJob, chunks_of_items) -> None:
-    """Prepare (parse, embed) and store each chunk in turn.
+def _index_chunks(job: IndexJob, items: Iterable[IndexRecord | RecordError], progress: Progress) -> None:
+    """Read, prepare (parse, embed) and store each chunk in turn, each sized by the time the last one took.
 
     Storing chunk N on a second thread while chunk N+1 was prepared was measured slower on two cores
     (260 vs 274 formulas/s at 100k): the threads contend for the GIL and for the cores Postgres needs.
     The cycle collector waits for the chunk's end: paused per formula only, it ran after each parse and
     walked the worker's torch objects every time (parsing took 0.66 instead of 0.36 ms a formula).
     """
-    for items in chunks_of_items:
+    items, size = iter(items), FIRST_CHUNK
+    while True:
+        started = time.perf_counter()
+        chunk = list(itertools.islice(items, size))
+        if not chunk:
+            return
         with cycle_collection_paused():
-            store_chunk(job.pk, prepare_chunk(job.corpus, items))
+            progress(store_chunk(job.pk, prepare_chunk(job.corpus, chunk)))
+        size = next_chunk_size(len(chunk), time.perf_counter() - started)
+
+
+def next_chunk_size(records: int, seconds: float) -> int:
+    """Records that would take CHUNK_SECONDS at the pace of the last chunk (`records` in `seconds`): at most twice
+    as many, so a chunk takes at most twice the time its records had, and at least one."""
+    wanted = records * CHUNK_SECONDS / seconds if seconds > 0 else MAX_CHUNK
+    return max(1, min(round(wanted), 2 * records, MAX_CHUNK))
 
 
 @dataclass
@@ -183,8 +220,8 @@ def _encode_texts(corpus: Corpus, records: list[IndexRecord]) -> dict[str, Encod
     return {record.post.source_id: post for record, post in zip(todo, encoded_posts)}
 
 
-def store_chunk(job_id: int, prepared: PreparedChunk) -> None:
-    """Store a prepared chunk and advance the job's counters in the same transaction."""
+def store_chunk(job_id: int, prepared: PreparedChunk) -> IndexJob:
+    """Store a prepared chunk and advance the job's counters in the same transaction; the job as advanced."""
     outcome = prepared.outcome
     with transaction.atomic():
         with connection.cursor() as cursor:
@@ -205,6 +242,7 @@ def store_chunk(job_id: int, prepared: PreparedChunk) -> None:
         _timed(outcome, "fuse", _store_fused, parsed, posts, formula_ids, prepared.texts)
         outcome.done += len(prepared.records) - len(refused)
         _advance(job, prepared.consumed, outcome, len(inserted))
+    return job
 
 
 def _timed(outcome: ChunkOutcome, stage: str, function, *args):

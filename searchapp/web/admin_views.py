@@ -97,18 +97,19 @@ RANKER_SOURCES = {"corpus": "its own ranker, trained on its feedback", "shipped"
 
 
 def job_progress(job: IndexJob) -> dict:
-    """What the live progress bar shows: counts, rate since start, ETA, and the kept per-record errors."""
-    elapsed = job.seconds or 0.0
-    rate = job.cursor / elapsed if elapsed > 0 else 0.0
-    remaining = max(job.total - job.cursor, 0)
-    eta = remaining / rate if rate > 0 and job.state == IndexJob.State.RUNNING else None
+    """What the live progress bar shows: counts, rate since the records were counted, ETA, and the kept per-record
+    errors. `total` is None while the job counts its records."""
+    indexing = (job.seconds or 0.0) - job.timings.get("count", 0.0)
+    rate = job.cursor / indexing if indexing > 0 else 0.0
+    remaining = max((job.total or 0) - job.cursor, 0)
+    eta = remaining / rate if rate > 0 and job.total is not None and job.state == IndexJob.State.RUNNING else None
     return {
         "id": job.pk, "corpus": job.corpus.name, "state": job.state, "format": job.format,
         "total": job.total, "processed": job.cursor, "done": job.done, "failed": job.failed,
         "formulas_added": job.formulas_added, "formula_errors": job.formula_errors,
         "percent": round(100 * job.cursor / job.total, 1) if job.total else (100.0 if job.finished_at else 0.0),
         "rate_per_s": round(rate, 1), "eta_s": None if eta is None else round(eta, 1),
-        "elapsed_s": round(elapsed, 1), "message": job.message, "errors": job.errors, "timings": job.timings,
+        "elapsed_s": round(job.seconds or 0.0, 1), "message": job.message, "errors": job.errors, "timings": job.timings,
         "unit": job.record_unit, "errors_total": job.failed + job.formula_errors,
         "finished": job.state in (IndexJob.State.DONE, IndexJob.State.FAILED),
     }

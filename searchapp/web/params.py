@@ -50,12 +50,12 @@ def query_param(request: HttpRequest) -> str:
 
 
 def corpus_param(request: HttpRequest) -> str | None:
-    """A corpus name to search in, or None for all; a name no corpus has is a 404 naming those there are, not an
-    empty answer."""
+    """A corpus name to search in, or None for all; a name no searchable corpus has is a 404 naming those there are,
+    not an empty answer."""
     corpus = check_text("corpus", request.GET.get("corpus", ""))
     if len(corpus) > CORPUS_NAME_CHARS:
         raise ApiError("invalid_parameter", f"corpus names have at most {CORPUS_NAME_CHARS} characters, got {len(corpus)}")
-    if corpus and (unknown := Corpus.objects.unknown(corpus)):
+    if corpus and (unknown := Corpus.objects.searchable().unknown(corpus)):
         raise ApiError("unknown_corpus", unknown, status=404)
     return corpus or None
 

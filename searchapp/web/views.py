@@ -1,7 +1,7 @@
 """Thin page views: validate, call the domain, render."""
 from django.contrib import messages
 from django.core.paginator import Paginator
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.csrf import ensure_csrf_cookie
@@ -18,7 +18,7 @@ from searchapp.web.params import int_param, question_params, search_params
 from searchapp.web.post_results import post_results_dict
 from searchapp.web.presenters import formula_detail, post_formulas, present
 from searchapp.web.searching import neighbours, read_query
-from searchapp.web.snippets import paragraphs
+from searchapp.web.snippets import text_part
 from searchapp.web.trees_svg import tree_svg
 
 
@@ -38,7 +38,7 @@ def home(request: HttpRequest) -> HttpResponse:
                "palette": search_page.PALETTE, "fusions": ORDERS, "notations": search_page.NOTATION_CHOICES,
                "notation": request.GET.get("notation") or "auto",
                "fusion": request.GET.get("fusion") or DEFAULT_ORDER, "context_words": request.GET.get("context", ""),
-               "corpus": request.GET.get("corpus", ""), "corpora": Corpus.objects.values_list("name", flat=True)}
+               "corpus": request.GET.get("corpus", ""), "corpora": Corpus.objects.searchable().values_list("name", flat=True)}
     status = 200
     if context["query"]:
         try:
@@ -67,7 +67,7 @@ def questions(request: HttpRequest) -> HttpResponse:
     is needed. A submitted empty question is an error, unlike the bare tab."""
     context = {"query": request.GET.get("q", "").strip(), "modes": search_page.MODE_CHOICES,
                "mode": request.GET.get("mode") or DEFAULT_MODE, "corpus": request.GET.get("corpus", ""),
-               "corpora": Corpus.objects.values_list("name", flat=True)}
+               "corpora": Corpus.objects.searchable().values_list("name", flat=True)}
     status = 200
     if "q" in request.GET:
         try:
@@ -127,10 +127,22 @@ def posts(request: HttpRequest) -> HttpResponse:
 
 @require_GET
 def post(request: HttpRequest, pk: int) -> HttpResponse:
-    """One post: its text (the browser renders its math), its answers or its question, and its formulas."""
+    """One post: its text (the browser renders its math), a long one a part at a time (`?part=2`), its answers or its
+    question, and its formulas."""
     found = get_object_or_404(Post.objects.for_page(), pk=pk)
+    number = request.GET.get("part", "1")
     anchors = {(o.start, o.end): o.page_anchor for o in found.occurrences.all() if o.end}
-    return render(request, "searchapp/post.html", {"post": found, "elsewhere": Post.objects.copies_of(found),
-                                                   "paragraphs": paragraphs(found.body, anchors),
+    part = text_part(found.body, int(number), list(anchors)) if number.isdigit() else None
+    if part is None:
+        raise Http404("this post's text has no such part")
+    return render(request, "searchapp/post.html", {"post": found, "part": part, "paragraphs": part.paragraphs(anchors),
+                                                   "elsewhere": Post.objects.copies_of(found),
                                                    "formulas": post_formulas(found),
                                                    "related": Post.objects.related_to(found)})
+
+
+@require_GET
+def post_text(request: HttpRequest, pk: int) -> HttpResponse:
+    """A post's whole text as plain text, for a text longer than a page shows."""
+    found = get_object_or_404(Post.objects.only("body"), pk=pk)
+    return HttpResponse(found.body, content_type="text/plain; charset=utf-8")

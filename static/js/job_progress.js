@@ -10,10 +10,11 @@
     const state = document.getElementById("job-state");
     state.textContent = p.state;
     state.dataset.state = p.state;
-    document.getElementById("job-counts").textContent =
-      p.processed + " / " + p.total + " records (" + p.done + " indexed, " + p.failed + " failed, " +
-      p.formulas_added + " new formulas, " + p.formula_errors + " formula errors) · " + p.rate_per_s +
-      " records/s" + (p.eta_s === null ? "" : " · ETA " + p.eta_s + " s");
+    document.getElementById("job-counts").textContent = p.total === null  // the job counts its records first
+      ? (p.finished ? "no records counted" : "counting records…")
+      : p.processed + " / " + p.total + " records (" + p.done + " indexed, " + p.failed + " failed, " +
+        p.formulas_added + " new formulas, " + p.formula_errors + " formula errors) · " + p.rate_per_s +
+        " records/s" + (p.eta_s === null ? "" : " · ETA " + p.eta_s + " s");
     const message = document.getElementById("job-message");
     message.hidden = !p.message;
     message.textContent = p.message;

@@ -5,7 +5,10 @@ import zipfile
 
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
+from django.utils import timezone
 
+from ml.data import corpus_files
+from searchapp.indexing import pipeline
 from searchapp.indexing.pipeline import run_job
 from searchapp.models import Corpus, Feedback, Formula, IndexJob, Post, PostingList
 from tests.ml.data.test_mse_threads import formula_span
@@ -51,7 +54,25 @@ def test_upload_stores_the_file_and_starts_a_job(staff, upload_dir):
     assert response.status_code == 302 and response.url == f"/admin/searchapp/indexjob/{job.pk}/live/"
     stored = list(upload_dir.iterdir())
     assert len(stored) == 1 and stored[0].name.endswith("-my_corpus_.txt")
-    assert (job.corpus.name, job.format, job.total, job.path) == ("uploaded", "latex", 3, str(stored[0]))
+    assert (job.corpus.name, job.format, job.total, job.path) == ("uploaded", "latex", None, str(stored[0]))
+
+
+def test_an_upload_returns_before_its_file_is_read_and_its_page_says_the_job_counts_it(staff, upload_dir, monkeypatch):
+    def unread(*args):
+        raise AssertionError("the upload's request read the file")
+
+    monkeypatch.setattr(corpus_files, "read_records", unread)  # what count_records reads with
+    monkeypatch.setattr(pipeline, "read_records", unread)
+    response = staff.post(UPLOAD, {"file": latex_file(["x^2", "y^3", "z"]), "format": "latex", "corpus": "c"})
+    job = IndexJob.objects.get()
+    assert response.status_code == 302 and job.total is None
+    IndexJob.objects.filter(pk=job.pk).update(state="running", started_at=timezone.now())  # a worker counts it
+    progress = staff.get(f"/admin/searchapp/indexjob/{job.pk}/progress.json").json()
+    assert (progress["total"], progress["percent"], progress["eta_s"], progress["finished"]) == (None, 0.0, None, False)
+    assert "counting records…" in staff.get(f"/admin/searchapp/indexjob/{job.pk}/live/").content.decode()
+    assert "0 / counting…" in staff.get("/admin/searchapp/indexjob/").content.decode()
+    monkeypatch.undo()
+    assert (run_job(job).state, job.total) == ("done", 3)
 
 
 def test_a_folder_of_thread_pages_is_uploaded_as_a_zip(staff, upload_dir):

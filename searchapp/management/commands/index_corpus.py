@@ -3,12 +3,13 @@ from pathlib import Path
 
 from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError
+from tqdm import tqdm
 
 from ml.data.corpus_files import FORMATS, PAGE_READERS
 from searchapp.health import BrokerUnavailable
 from searchapp.indexing.actions import start_index_job
 from searchapp.indexing.pipeline import run_job
-from searchapp.models import Corpus
+from searchapp.models import Corpus, IndexJob
 
 
 class Command(BaseCommand):
@@ -31,10 +32,22 @@ class Command(BaseCommand):
             job = start_index_job(path, format, corpus, enqueue=not sync)
         except BrokerUnavailable as error:
             raise CommandError(f"{error}, or index here with --sync") from None
-        self.stdout.write(f"index job {job.pk}: {job.total} records from {path} into corpus {corpus!r}")
+        self.stdout.write(f"index job {job.pk}: {path} into corpus {corpus!r}" + ("" if sync else ", in a worker"))
         if sync:
-            job = run_job(job)
+            with tqdm(unit="record", desc="counting records", dynamic_ncols=True) as bar:
+                job = run_job(job, lambda job: _show(bar, job))
             self.stdout.write(f"{job.state}: {job.done} records indexed, {job.failed} failed, "
                               f"{job.formulas_added} new formulas, {job.formula_errors} formula errors")
             if job.state == job.State.FAILED:
                 raise CommandError(f"index job {job.pk} failed: {job.message}")
+
+
+def _show(bar: tqdm, job: IndexJob) -> None:
+    """The job's counters as committed: tqdm adds the rate and, once the total is known, the ETA."""
+    bar.set_description("indexing", refresh=False)
+    bar.total = job.total
+    bar.set_postfix(formulas=job.formulas_added, failed=job.failed, refresh=False)
+    if job.cursor > bar.n:
+        bar.update(job.cursor - bar.n)
+    else:
+        bar.refresh()  # the total just counted

@@ -26,4 +26,4 @@ class Command(BaseCommand):
         job = start_index_job(STARTER_FILE, "jsonl", "starter", enqueue=not sync)
         if sync:
             job = run_job(job)
-        self.stdout.write(f"starter corpus: index job {job.pk} ({job.total} posts) {job.state}")
+        self.stdout.write(f"starter corpus: index job {job.pk} ({job.progress} posts) {job.state}")

@@ -1,3 +1,4 @@
+import re
 from io import StringIO
 
 import pytest
@@ -8,12 +9,12 @@ from searchapp.models import Corpus, Formula
 pytestmark = pytest.mark.django_db
 
 
-def test_sync_indexing_reports_what_it_did(tmp_path):
+def test_sync_indexing_reports_what_it_did_with_a_progress_bar(tmp_path, capsys):
     path = tmp_path / "formulas.txt"
     path.write_text("x^2+1\n\\frac{\nx^2+1\n")
     out = StringIO()
     call_command("index_corpus", str(path), "--format", "latex", "--corpus", "cli", "--sync", stdout=out)
-    assert "3 records" in out.getvalue()
+    assert re.search(r"indexing: 100%.*\| 3/3 \[.*(record/s|s/record), failed=0, formulas=1\]", capsys.readouterr().err)
     assert "done: 3 records indexed, 0 failed, 1 new formulas, 1 formula errors" in out.getvalue()
     assert Formula.objects.filter(corpus__name="cli").count() == 1
 

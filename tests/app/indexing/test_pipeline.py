@@ -4,6 +4,7 @@ import time
 import numpy as np
 import pytest
 
+from ml.data.records import MAX_RECORD_BYTES
 from ml.formula import parse_latex
 from searchapp.embedding import embed_graphs, get_codebook
 from searchapp.indexing import pipeline
@@ -37,7 +38,8 @@ def test_indexing_stores_one_formula_per_visual_key_posted_under_its_nodes_centr
 
 
 def test_a_finished_job_leaves_one_posting_list_per_centroid(index_file, monkeypatch):
-    monkeypatch.setattr(pipeline, "CHUNK_SIZE", 2)  # four chunks, each appending its own rows
+    monkeypatch.setattr(pipeline, "FIRST_CHUNK", 2)
+    monkeypatch.setattr(pipeline, "CHUNK_SECONDS", 0)  # then a record a chunk: each chunk appends its own rows
     index_file()
     keys = list(PostingList.objects.values_list("representation", "centroid"))
     assert len(keys) == len(set(keys)) > 10
@@ -117,6 +119,14 @@ def test_arqmath_rows_postgres_cannot_store_are_record_errors(index_file, row, m
     assert job.errors == [{"line": 2, "message": message}]
 
 
+def test_a_jsonl_line_over_the_record_limit_is_a_record_error_and_the_next_lines_are_indexed(index_file):
+    huge = json.dumps({"id": "1", "body": "$x+1$ " * 350_000})  # 2.1 MB
+    job = index_file([huge, json.dumps({"id": "2", "body": "$b$"})], name="posts.jsonl", format="jsonl")
+    assert (job.state, job.total, job.done, job.failed) == ("done", 2, 1, 1)
+    assert job.errors == [{"line": 1, "message": f"longer than {MAX_RECORD_BYTES:,} bytes; a line is refused above that"}]
+    assert list(Post.objects.values_list("source_id", flat=True)) == ["2"]
+
+
 def test_a_nul_character_in_a_latex_line_is_a_record_error(index_file):
     job = index_file(["a\x00b", "c+d"])
     assert (job.state, job.done, job.failed) == ("done", 1, 1)
@@ -129,12 +139,43 @@ def test_a_file_whose_every_record_fails_ends_failed_and_says_why(index_file):
     assert job.message.startswith("none of the 2 records could be indexed; the first error: line 1: invalid JSON")
 
 
+@pytest.mark.parametrize("records, seconds, size", [
+    pytest.param(16, 0.1, 32, id="fast-grows-at-most-twice"),
+    pytest.param(16, 4.0, 4, id="slow-shrinks-to-the-target"),
+    pytest.param(100, 0.8, 125, id="near-the-target"),
+    pytest.param(3, 60.0, 1, id="never-below-one"),
+    pytest.param(4000, 0.5, pipeline.MAX_CHUNK, id="bounded"),
+])
+def test_the_next_chunk_is_sized_to_take_the_target_time(records, seconds, size):
+    assert pipeline.CHUNK_SECONDS == 1.0 and pipeline.next_chunk_size(records, seconds) == size
+
+
+def test_a_job_commits_its_counters_every_chunk_sized_by_time(tmp_path, monkeypatch):
+    """150 records at 10 ms each and a 0.1 s target: after the first chunk, at most 10 records between commits."""
+    real_prepare, commits = pipeline.prepare_chunk, []
+
+    def slow_prepare(corpus, items):
+        time.sleep(0.01 * len(items))
+        return real_prepare(corpus, items)
+
+    monkeypatch.setattr(pipeline, "prepare_chunk", slow_prepare)
+    monkeypatch.setattr(pipeline, "CHUNK_SECONDS", 0.1)
+    path = tmp_path / "many.txt"
+    path.write_text("".join(f"x^{{{i}}} + y\n" for i in range(150)))
+    job = run_job(start_index_job(path, "latex", "chunks", enqueue=False), lambda job: commits.append(
+        (job.cursor, job.total)))
+    assert (job.state, job.done, job.formulas_added) == ("done", 150, 150)
+    assert commits[0] == (0, 150)  # counted first
+    sizes = [after - before for (before, _), (after, _) in zip(commits, commits[1:])]
+    assert sizes[0] == pipeline.FIRST_CHUNK and all(1 <= size <= 10 for size in sizes[1:]) and sum(sizes) == 150
+
+
 @pytest.mark.django_db(transaction=True)  # committed chunks, as in a worker
 def test_a_job_killed_mid_way_resumes_from_its_cursor(tmp_path, monkeypatch):
     path = tmp_path / "many.txt"
     path.write_text("\n".join(FORMULAS) + "\n")
     job = start_index_job(path, "latex", "resume", enqueue=False)
-    monkeypatch.setattr(pipeline, "CHUNK_SIZE", 3)
+    monkeypatch.setattr(pipeline, "FIRST_CHUNK", 3)
     real_chunk, calls = pipeline.store_chunk, []
 
     def dies_on_second_chunk(job_id, prepared):

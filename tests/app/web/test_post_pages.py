@@ -158,3 +158,27 @@ def test_an_answer_a_formula_occurs_in_is_named_after_its_question_not_its_numbe
     expected = f'href="/post/{answer.pk}#formula-0">Answer to: Why is $e^{{i\\pi}} = -1$?</a>'
     assert expected in client.get(f"/formula/{formula.pk}").content.decode()
     assert expected in client.get("/", {"q": r"e^{i\theta}"}).content.decode()
+
+
+def test_a_long_text_is_shown_a_part_at_a_time_cut_before_a_formula_with_links_to_the_rest(index_file, client):
+    formula = "$x^{2} + y^{2} + z^{2}$"
+    body = "a " * 99_995 + formula + " and more" * 20_000  # one paragraph; the formula spans character 200,000
+    index_file([json.dumps({"id": "long", "title": "Long", "body": body})], corpus="long", name="posts.jsonl",
+               format="jsonl")
+    post = Post.objects.get(source_id="long")
+    first = client.get(f"/post/{post.pk}").content.decode()
+    assert "this page shows part 1 of 2 (characters 1–199990 of 380013)" in " ".join(first.split())
+    assert formula not in first.split('id="formulas-title"')[0] and first.count("a a a") < 100_000
+    assert 'href="?part=2"' in first and f'href="/post/{post.pk}/text"' in first
+    second = client.get(f"/post/{post.pk}", {"part": 2}).content.decode()
+    assert f'<p><span class="formula-anchor" id="formula-0">{formula}</span> and more' in second
+    assert 'href="?part=1"' in second and 'href="?part=3"' not in second
+    assert client.get(f"/post/{post.pk}", {"part": 3}).status_code == 404
+    assert client.get(f"/post/{post.pk}", {"part": "x"}).status_code == 404
+    whole = client.get(f"/post/{post.pk}/text")
+    assert whole["Content-Type"] == "text/plain; charset=utf-8" and whole.content.decode() == body
+
+
+def test_a_short_text_is_shown_whole_without_parts(indexed_post, client):
+    html = client.get(f"/post/{indexed_post.pk}").content.decode()
+    assert "this page shows part" not in html and "?part=" not in html

@@ -1,8 +1,9 @@
-"""A post's text for pages: paragraphs, and snippets cut between words and never inside a formula."""
+"""A post's text for pages: paragraphs, snippets and parts, cut between words and never inside a formula."""
 import pytest
 
 from ml.extraction import extract_formulas
-from searchapp.web.snippets import Part, ending, paragraphs, snippet
+from searchapp.web import snippets
+from searchapp.web.snippets import Part, ending, paragraphs, snippet, text_part
 
 BODY = (r"Let $x^2 + y^2 = 1$ be a circle, and $$\int_0^1 f(x) \, dx$$ its area. Costs \$5 or \$6, "
         r"then \(a + b\) and \[\frac{a}{b} + c\]. Comment: the end $z$.")
@@ -68,3 +69,32 @@ def test_anchored_formulas_are_parts_of_their_own():
 
 def test_empty_text_has_no_paragraphs():
     assert paragraphs("  \n\n ") == []
+
+
+def parts_of(text: str) -> list:
+    formulas = [(f.start, f.end) for f in extract_formulas(text)]
+    return [text_part(text, number, formulas) for number in range(1, text_part(text, 1, formulas).parts + 1)]
+
+
+def test_a_text_within_the_limit_is_one_part_and_there_is_no_second(monkeypatch):
+    monkeypatch.setattr(snippets, "PART_CHARS", 100)
+    assert text_part("short $x$", 1, [(6, 9)]) == snippets.TextPart("short $x$", 1, 1, 0, 9, 9)
+    assert text_part("", 1, []).parts == 1 and text_part("short", 2, []) is None and text_part("short", 0, []) is None
+
+
+def test_a_long_text_is_cut_at_a_paragraph_end_near_the_limit(monkeypatch):
+    monkeypatch.setattr(snippets, "PART_CHARS", 100)
+    text = "a" * 95 + "\n\n" + "b" * 90
+    parts = parts_of(text)
+    assert [(part.start, part.end) for part in parts] == [(0, 97), (97, 187)]
+    assert parts[1].text == "b" * 90 and "".join(part.text for part in parts) == text
+
+
+def test_a_long_paragraph_is_cut_between_words_and_never_inside_a_formula(monkeypatch):
+    monkeypatch.setattr(snippets, "PART_CHARS", 100)
+    text = "We take $x^2 + y^2 + z^2 + w^2$ and " * 30
+    parts = parts_of(text)
+    assert len(parts) == 11 and "".join(part.text for part in parts) == text
+    for part in parts:
+        assert len(part.text) <= 100 + 10 + 23 and part.text.count("$") % 2 == 0  # a cut moves back a tenth, a formula
+        assert part.start == 0 or text[part.start - 1] == " " or text[part.start] == "$"  # between words

@@ -136,6 +136,17 @@ def test_a_formula_page_names_the_other_corpora_holding_it_and_its_neighbours_ar
     assert f'also in <a href="/formula/{there.pk}">full</a>' in search_page
 
 
+def test_a_corpus_whose_upload_stored_nothing_is_neither_offered_nor_searched(index_file, client):
+    index_file(corpus="kept")
+    failed = index_file(["{not json", "[1, 2]"], corpus="empty", name="bad.jsonl", format="jsonl")
+    assert failed.state == "failed" and failed.corpus.name == "empty"  # kept, with its job, for the staff
+    for page in ("/", "/questions"):
+        options = re.findall(r'<option value="([^"]*)"', client.get(page).content.decode())
+        assert "kept" in options and "empty" not in options
+    response = client.get("/", {"q": "x^2", "corpus": "empty"})
+    assert response.status_code == 404 and "no corpus named &#x27;empty&#x27;; the corpora are kept" in response.content.decode()
+
+
 def test_unknown_formula_is_404(client):
     assert client.get("/formula/999999").status_code == 404
 

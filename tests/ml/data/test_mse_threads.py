@@ -115,12 +115,24 @@ def test_a_zip_of_pages_reads_as_the_folder_does_and_its_bad_pages_are_each_repo
         written.writestr("pages/notes.txt", "not a page")
         written.writestr("pages/7_8.html", b"\xff\xfe not UTF-8")
         written.writestr("pages/9_10.html", "x" * (limit + 1))
-    monkeypatch.setattr(mse_threads, "MAX_ARCHIVED_PAGE_BYTES", limit)
+    monkeypatch.setattr(mse_threads, "MAX_PAGE_BYTES", limit)
     items = list(thread_records(archive))
     assert items[:4] == list(thread_records(folder))
     assert [item.line for item in items[4:]] == [3, 4] and all(isinstance(item, RecordError) for item in items[4:])
     assert items[4].message.startswith("7_8.html: 'utf-8' codec can't decode")
     assert items[5].message == f"9_10.html: more than {limit:,} bytes; a page is refused above that"
+
+
+def test_a_page_of_a_folder_over_the_size_limit_is_an_error_naming_it(tmp_path, monkeypatch):
+    folder = tmp_path / "pages"
+    folder.mkdir()
+    (folder / "1_2.html").write_text(thread_page("<p>" + "long " * 100 + "</p>", "<p>A</p>"))
+    (folder / "3_4.html").write_text(thread_page("<p>Q</p>", "<p>A</p>").replace('"11"', '"3"'))
+    monkeypatch.setattr(mse_threads, "MAX_PAGE_BYTES", len((folder / "3_4.html").read_bytes()))
+    items = list(thread_records(folder))
+    assert items[0] == RecordError(1, f"1_2.html: more than {mse_threads.MAX_PAGE_BYTES:,} bytes; a page is refused "
+                                      "above that")
+    assert [item.post.source_id for item in items[1:]] == ["3", "12"]
 
 
 def test_a_zip_with_a_broken_directory_is_a_file_error_naming_it(tmp_path):

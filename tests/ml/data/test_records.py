@@ -1,5 +1,6 @@
 import pytest
 
+from ml.data import records
 from ml.data.latex_lines import latex_record
 from ml.data.records import IndexRecord, RecordError, SourceFormula, checked, read_lines
 from ml.data.tolerant import MalformedFile
@@ -18,6 +19,15 @@ def test_a_value_error_of_the_line_parser_is_the_line_error(write):
         raise ValueError(f"no {text}")
 
     assert list(read_lines(write("a\n\nb\n"), refuse)) == [RecordError(1, "no a"), RecordError(3, "no b")]
+
+
+@pytest.mark.parametrize("size", [pytest.param(11, id="just-over"), pytest.param(35, id="several-limits-over")])
+def test_a_line_over_the_size_limit_is_an_error_and_the_next_lines_are_read(write, monkeypatch, size):
+    monkeypatch.setattr(records, "MAX_RECORD_BYTES", 10)
+    items = list(read_lines(write("x" * 10 + "\n" + "y" * size + "\nz^2\n" + "w" * size), latex_record))
+    refused = "longer than 10 bytes; a line is refused above that"
+    assert items[1:4:2] == [RecordError(2, refused), RecordError(4, refused)]  # the last one without its newline
+    assert [item.post.body for item in items[0:3:2]] == ["x" * 10, "z^2"]
 
 
 def test_skip_header(write):

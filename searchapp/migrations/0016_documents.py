@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('searchapp', '0014_corpus_words'),
+        ('searchapp', '0015_indexjob_total_counted_by_the_job'),
     ]
 
     operations = [
