@@ -42,9 +42,9 @@ def screenshot(page, request):
     """Save a screenshot under test-artifacts/ named after the test and a step."""
     ARTIFACTS.mkdir(exist_ok=True)
 
-    def take(step: str) -> Path:
+    def take(step: str, full_page: bool = True) -> Path:
         path = ARTIFACTS / f"{request.node.name}-{step}.png"
-        page.screenshot(path=str(path), full_page=True)
+        page.screenshot(path=str(path), full_page=full_page)
         return path
     return take
 

@@ -1,0 +1,103 @@
+"""As staff, upload a zip of a small LaTeX project (its own macros, an `\\input`) in a real browser, watch a real
+worker index it, search a formula written the way its macro expands, and land on the formula in its section."""
+import time
+import zipfile
+from urllib.parse import quote
+
+import pytest
+
+from searchapp.models import IndexJob
+
+pytestmark = pytest.mark.e2e
+
+MAIN = r"""\documentclass{article}
+\newcommand{\norm}[1]{\left\lVert #1 \right\rVert}
+\newcommand{\R}{\mathbb{R}}
+\title{Normed spaces}
+\begin{document}
+\maketitle
+\section{Definitions}
+A norm on $\R^n$ is a map $\norm{\cdot} : \R^n \to \R$ with $\norm{x} = 0$ only for $x = 0$.
+\input{chapters/properties}
+\end{document}
+"""
+TRIANGLE = r"\norm{x + y} \le \norm{x} + \norm{y}"
+EXPANDED = r"\left\lVert x + y \right\rVert \le \left\lVert x \right\rVert + \left\lVert y \right\rVert"
+
+
+def _chapter() -> str:
+    """Sections enough for several chunks, so that the counters move while the page watches."""
+    filler = "\n".join(rf"\section{{Property {n}}}" "\n" rf"For each $k \ge {n}$ we have $\norm{{k x}} = k^{{{n}}} "
+                       rf"\norm{{x}}$ and" "\n" rf"\[ \sum_{{i=1}}^{{{n}}} \norm{{x_i}}^2 \ge {n} \]" for n in range(1, 40))
+    return (filler + "\n\\section{Triangle inequality}\nEvery norm satisfies\n"
+            f"\\begin{{equation}}\\label{{eq:triangle}}\n{TRIANGLE}\n\\end{{equation}}\nfor all vectors.\n")
+
+
+@pytest.fixture
+def project_zip(tmp_path):
+    path = tmp_path / "normed-spaces.zip"
+    with zipfile.ZipFile(path, "w") as archive:
+        archive.writestr("normed-spaces/main.tex", MAIN)
+        archive.writestr("normed-spaces/chapters/properties.tex", _chapter())
+    return path
+
+
+@pytest.fixture
+def staff_login(page, django_user_model, transactional_db):
+    django_user_model.objects.create_user("ada", password="correct horse", is_staff=True, is_superuser=True)
+    page.goto("/admin/login/")
+    page.fill("#id_username", "ada")
+    page.fill("#id_password", "correct horse")
+    page.click("input[type=submit]")
+    page.wait_for_url("**/admin/")
+    return page
+
+
+def _watch_counts(page, timeout: float = 120.0) -> list[str]:
+    """Every text the job's counters showed until the job finished."""
+    seen: list[str] = []
+    deadline = time.monotonic() + timeout
+    while page.get_attribute("#job-state", "data-state") not in ("done", "failed"):
+        text = " ".join(page.inner_text("#job-counts").split())
+        if not seen or seen[-1] != text:
+            seen.append(text)
+        assert time.monotonic() < deadline, f"the job did not finish; the counters showed {seen}"
+        page.wait_for_timeout(100)
+    return seen
+
+
+def test_a_latex_project_is_uploaded_indexed_and_searched_to_its_formula(
+        staff_login, celery_worker_process, settings, tmp_path, project_zip, screenshot):
+    page = staff_login
+    settings.MATHSEARCH_UPLOAD_DIR = tmp_path / "uploads"
+    page.goto("/admin/searchapp/indexjob/upload/")
+    page.set_input_files("#id_file", str(project_zip))
+    page.select_option("#id_format", "documents")
+    page.fill("#id_corpus", "papers")
+    page.click(".upload-form button[type=submit]")
+    page.wait_for_url("**/live/")
+    seen = _watch_counts(page)
+    screenshot("indexed")
+    job = IndexJob.objects.get()
+    assert job.state == "done" and job.failed == 0 and job.done == 41, (job.message, job.errors)
+    assert len(seen) >= 3, f"the counters moved only through {seen}"  # the progress moved on its way to the end
+
+    for width, height in ((1366, 768), (390, 844)):
+        page.set_viewport_size({"width": width, "height": height})
+        page.goto(f"/?q={quote(EXPANDED)}&corpus=papers")
+        link = page.locator(".result .post-link").first
+        assert link.get_attribute("href").endswith("#eq:triangle")
+        link.click()
+        page.wait_for_url("**/post/*#eq:triangle")
+        assert page.inner_text("h1") == "Normed spaces › Triangle inequality"
+        assert "normed-spaces/chapters/properties.tex#triangle-inequality" in page.inner_text(".post-page .muted")
+        formula = page.locator('[id="eq:triangle"]')
+        formula.locator(".katex").first.wait_for()  # rendered by KaTeX, not left as source
+        page.wait_for_timeout(300)  # the scroll that follows rendering
+        box, viewport = formula.bounding_box(), page.viewport_size
+        assert 0 <= box["y"] and box["y"] + box["height"] <= viewport["height"], "the formula is not on screen"
+        marked = formula.evaluate("el => el.matches(':target') && "
+                                  "getComputedStyle(el.querySelector('.katex-display')).backgroundColor")
+        assert marked == "rgb(255, 243, 176)", marked  # the displayed formula itself is marked
+        assert page.evaluate("document.documentElement.scrollWidth") <= width
+        screenshot(f"landed-{width}", full_page=False)
