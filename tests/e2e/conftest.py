@@ -38,6 +38,18 @@ def page(browser, live_server):
 
 
 @pytest.fixture
+def staff_login(page, django_user_model, transactional_db):
+    """The page, logged in to the admin as a superuser."""
+    django_user_model.objects.create_user("ada", password="correct horse", is_staff=True, is_superuser=True)
+    page.goto("/admin/login/")
+    page.fill("#id_username", "ada")
+    page.fill("#id_password", "correct horse")
+    page.click("input[type=submit]")
+    page.wait_for_url("**/admin/")
+    return page
+
+
+@pytest.fixture
 def screenshot(page, request):
     """Save a screenshot under test-artifacts/ named after the test and a step."""
     ARTIFACTS.mkdir(exist_ok=True)

@@ -8,17 +8,6 @@ pytestmark = pytest.mark.e2e
 CORPUS = "\n".join([r"x^2 + y^2 = z^2", r"\frac{a}{b}", r"\frac{1}{", r"\sqrt{2}", r"e^{i\pi} + 1 = 0"]) + "\n"
 
 
-@pytest.fixture
-def staff_login(page, django_user_model, transactional_db):
-    django_user_model.objects.create_user("ada", password="correct horse", is_staff=True, is_superuser=True)
-    page.goto("/admin/login/")
-    page.fill("#id_username", "ada")
-    page.fill("#id_password", "correct horse")
-    page.click("input[type=submit]")
-    page.wait_for_url("**/admin/")
-    return page
-
-
 def test_staff_upload_shows_live_progress_until_done(staff_login, celery_worker_process, settings, tmp_path,
                                                      screenshot):
     page = staff_login

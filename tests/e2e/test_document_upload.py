@@ -42,17 +42,6 @@ def project_zip(tmp_path):
     return path
 
 
-@pytest.fixture
-def staff_login(page, django_user_model, transactional_db):
-    django_user_model.objects.create_user("ada", password="correct horse", is_staff=True, is_superuser=True)
-    page.goto("/admin/login/")
-    page.fill("#id_username", "ada")
-    page.fill("#id_password", "correct horse")
-    page.click("input[type=submit]")
-    page.wait_for_url("**/admin/")
-    return page
-
-
 def _watch_counts(page, timeout: float = 120.0) -> list[str]:
     """Every text the job's counters showed until the job finished."""
     seen: list[str] = []
