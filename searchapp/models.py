@@ -450,6 +450,7 @@ class IndexJob(models.Model):
     state = models.CharField(max_length=10, choices=State.choices, default=State.PENDING)
     total = models.PositiveIntegerField(null=True, blank=True, help_text="records in the file; empty until the job, "
                                                                          "in the worker, has counted them")
+    counted = models.PositiveIntegerField(default=0, help_text="records counted so far, while the job counts them")
     cursor = models.PositiveIntegerField(default=0, help_text="records processed so far")
     done = models.PositiveIntegerField(default=0, help_text="records indexed")
     failed = models.PositiveIntegerField(default=0, help_text="records that failed")
@@ -477,7 +478,7 @@ class IndexJob(models.Model):
     @property
     def progress(self) -> str:
         """Records processed of all, as lists and commands show it."""
-        return f"{self.cursor} / {'counting…' if self.total is None else self.total}"
+        return f"{self.cursor} / {f'counting… ({self.counted} so far)' if self.total is None else self.total}"
 
     @property
     def seconds(self) -> float | None:

@@ -36,10 +36,6 @@ def read_records(path: str | Path, format: str) -> Iterator[Item]:
     return read_lines(Path(path), LINE_PARSERS[format], skip_header=format in HEADER_FORMATS)
 
 
-def count_records(path: str | Path, format: str) -> int:
-    return sum(1 for _ in read_records(path, format))
-
-
 def read_formulas(path: str | Path, format: str) -> list[SourceFormula]:
     """Every formula of a file in order, or MalformedFile naming its bad lines: for readers that need all of it."""
     return [formula for record in checked(read_records(path, format), path) for formula in record.formulas]

@@ -18,7 +18,7 @@ from django.db import connection, transaction
 from django.utils import timezone
 
 from ml.cycle_collection import cycle_collection_paused
-from ml.data.corpus_files import count_records, read_records
+from ml.data.corpus_files import read_records
 from ml.data.records import IndexRecord, RecordError, SourceFormula
 from ml.formula import ParseError, parse, slt_to_latex, to_slt_string, visual_key
 from ml.retrieval.structure import pack_terms, structure_terms, subtree_terms
@@ -93,7 +93,7 @@ def _run_locked(job: IndexJob, progress: Progress) -> None:
     IndexJob.objects.filter(pk=job.pk).update(state=IndexJob.State.RUNNING, started_at=job.started_at or timezone.now())
     try:
         if job.total is None:
-            _count(job)
+            _count(job, progress)
             progress(job)
         ensure_codebook_loaded()
         records = itertools.islice(read_records(Path(job.path), job.format), job.cursor, None)
@@ -113,11 +113,18 @@ def _run_locked(job: IndexJob, progress: Progress) -> None:
             _finish(job, IndexJob.State.DONE, "")
 
 
-def _count(job: IndexJob) -> None:
-    """The file's records, read once before indexing them so the job's page shows a total and an ETA."""
-    started = time.perf_counter()
-    job.total = count_records(Path(job.path), job.format)
-    IndexJob.objects.filter(pk=job.pk).update(total=job.total)
+def _count(job: IndexJob, progress: Progress) -> None:
+    """The file's records, read once before indexing them so the job's page shows a total and an ETA. Reading can
+    take a while (a folder of LaTeX documents: a minute), so the count so far is saved every CHUNK_SECONDS."""
+    started = shown = time.perf_counter()
+    counted = 0
+    for counted, _ in enumerate(read_records(Path(job.path), job.format), start=1):
+        if time.perf_counter() - shown >= CHUNK_SECONDS:
+            IndexJob.objects.filter(pk=job.pk).update(counted=counted)
+            job.counted, shown = counted, time.perf_counter()
+            progress(job)
+    job.total = job.counted = counted
+    IndexJob.objects.filter(pk=job.pk).update(total=counted, counted=counted)
     _add_timing(job, "count", time.perf_counter() - started)
 
 

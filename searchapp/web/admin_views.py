@@ -105,7 +105,7 @@ def job_progress(job: IndexJob) -> dict:
     eta = remaining / rate if rate > 0 and job.total is not None and job.state == IndexJob.State.RUNNING else None
     return {
         "id": job.pk, "corpus": job.corpus.name, "state": job.state, "format": job.format,
-        "total": job.total, "processed": job.cursor, "done": job.done, "failed": job.failed,
+        "total": job.total, "counted": job.counted, "processed": job.cursor, "done": job.done, "failed": job.failed,
         "formulas_added": job.formulas_added, "formula_errors": job.formula_errors,
         "percent": round(100 * job.cursor / job.total, 1) if job.total else (100.0 if job.finished_at else 0.0),
         "rate_per_s": round(rate, 1), "eta_s": None if eta is None else round(eta, 1),

@@ -11,7 +11,7 @@
     state.textContent = p.state;
     state.dataset.state = p.state;
     document.getElementById("job-counts").textContent = p.total === null  // the job counts its records first
-      ? (p.finished ? "no records counted" : "counting records…")
+      ? (p.finished ? "no records counted" : "counting records… " + p.counted + " so far")
       : p.processed + " / " + p.total + " records (" + p.done + " indexed, " + p.failed + " failed, " +
         p.formulas_added + " new formulas, " + p.formula_errors + " formula errors) · " + p.rate_per_s +
         " records/s" + (p.eta_s === null ? "" : " · ETA " + p.eta_s + " s");

@@ -61,7 +61,7 @@ def test_an_upload_returns_before_its_file_is_read_and_its_page_says_the_job_cou
     def unread(*args):
         raise AssertionError("the upload's request read the file")
 
-    monkeypatch.setattr(corpus_files, "read_records", unread)  # what count_records reads with
+    monkeypatch.setattr(corpus_files, "read_records", unread)  # what counting reads with
     monkeypatch.setattr(pipeline, "read_records", unread)
     response = staff.post(UPLOAD, {"file": latex_file(["x^2", "y^3", "z"]), "format": "latex", "corpus": "c"})
     job = IndexJob.objects.get()
