@@ -159,7 +159,12 @@ class _Reader:
         elif name == CODE_MARKER:
             self.pieces.append(BREAK)
         elif name == "ensuremath":
-            self.pieces.extend(self.math.formulas([_last_argument(node)] if node.nodeargd else [], False, False))
+            argument = _last_argument(node)
+            inside = argument.nodelist if isinstance(argument, LatexGroupNode) else [argument] if argument else []
+            self.pieces.extend(self.math.formulas(inside, False, False))
+        elif name == "footnote":
+            self.pieces.append(" ")
+            self.walk([_last_argument(node)])
         elif name in _DROPPED:
             return
         elif name in ("\\", "newline"):
