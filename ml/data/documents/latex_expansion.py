@@ -108,6 +108,7 @@ class _Expander:
         self.use: _Use | None = None
         self.scopes: list[dict[str, Macro | None]] = []  # per open group: the meanings it replaced
         self.global_next = False
+        self.expl = False  # inside \ExplSyntaxOn: names hold `_` and `:`, which this tokenizer does not join
         self.done = False
 
     def write(self, text: str) -> None:
@@ -170,6 +171,8 @@ class _Expander:
                 "let", "DeclareMathOperator", *_NEWENVIRONMENTS, "DefineVerbatimEnvironment",
                 "lstnewenvironment", "newtcblisting", "DeclareTCBListing", "NewTCBListing"):
             self.define(token)
+        elif token.name in ("ExplSyntaxOn", "ExplSyntaxOff"):
+            self.expl = token.name == "ExplSyntaxOn"
         elif token.name in _PREFIXES:
             self.global_next = self.global_next or token.name == "global"
         elif token.name in self.switches or token.name == "newif" or (
@@ -229,6 +232,8 @@ class _Expander:
                     self.macros[name] = meaning
 
     def assign(self, name: str, macro: Macro, is_global: bool = False) -> None:
+        if self.expl:  # expl3 code is not LaTeX this reader can expand: its macros are left as written
+            return
         if self.scopes and not (is_global or self.global_next) and name not in self.scopes[-1]:
             self.scopes[-1][name] = self.macros.get(name)
         self.macros[name] = macro

@@ -4,7 +4,7 @@ formula per line (split at its own `\\\\`, never inside braces or an inner `case
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from pylatexenc.latexwalker import (
     LatexCharsNode,
@@ -36,6 +36,12 @@ ENVIRONMENT_ALIASES = {
 """Package environments that are an amsmath one with options of their own (nicematrix, witharrows): written
 as the amsmath one, their `[options]` dropped, for the formula parser."""
 _DROPPED = frozenset({"label", "tag", "nonumber", "notag", "mathsearchfile"})
+_TEXT_ESCAPES = {"\\": r"\textbackslash{}", "{": r"\{", "}": r"\}", "$": r"\$", "#": r"\#", "%": r"\%", "&": r"\&",
+                 "_": r"\_", "^": r"\^{}", "~": r"\~{}"}
+DRAWINGS = frozenset({"tikzpicture", "picture", "pspicture", "axopicture", "scope"})
+"""Drawings inside a formula (a highlight behind a matrix, a Feynman diagram) are graphics, not math: left out."""
+_NICEMATRIX_CODE = frozenset({"CodeBefore", "CodeAfter"})
+_LAYOUT = frozenset({"halign", "valign", "ialign", "vbox", "vtop", "hbox", "vcenter"})
 _LINE_BREAKS = frozenset({"\\", "cr", "crcr"})
 _INTERTEXT = frozenset({"intertext", "shortintertext"})
 
@@ -50,12 +56,19 @@ class MathReader:
     """Formula text out of nodes of the text `source` they were parsed from."""
 
     source: str
+    verbatim: list[str] = field(default_factory=list)
+    """The `\\verb` texts that `\\mathsearchverbatim{n}` stands for (see latex_expansion)."""
 
     def raw(self, node: LatexNode) -> str:
         return self.source[node.pos:node.pos + node.len]
 
     def math_node(self, node: LatexMathNode) -> list[Formula | str]:
-        """`$…$`, `\\(…\\)` (inline), `\\[…\\]`, `$$…$$` (display): one formula."""
+        """`$…$`, `\\(…\\)` (inline), `\\[…\\]`, `$$…$$` (display): one formula; but plain TeX's
+        `$$\\halign{…}$$` and `$$\\vbox{…}$$` are a table or a box set in display, not a formula."""
+        first = next((inner for inner in node.nodelist
+                      if not (isinstance(inner, LatexCharsNode) and not inner.chars.strip())), None)
+        if node.displaytype == "display" and isinstance(first, LatexMacroNode) and first.macroname in _LAYOUT:
+            return []
         return self.formulas(node.nodelist, node.displaytype == "display", split=False)
 
     def environment(self, node: LatexEnvironmentNode, display: bool, split: bool) -> list[Formula | str]:
@@ -96,6 +109,10 @@ class MathReader:
                 if node.macroname == "label":
                     labels.append(self.argument_text(node))
                 parts.append(" ")
+            elif isinstance(node, LatexEnvironmentNode) and node.environmentname in DRAWINGS:
+                parts.append(" ")
+            elif isinstance(node, LatexMacroNode) and node.macroname == "mathsearchverbatim":
+                parts.append(self.verbatim_text(node))
             elif top and isinstance(node, LatexSpecialsNode) and node.specials_chars == "&":
                 parts.append(" ")
             elif top and isinstance(node, LatexMacroNode) and node.macroname in _LINE_BREAKS:
@@ -115,11 +132,30 @@ class MathReader:
         columns = [argument for argument in (node.nodeargd.argnlist if node.nodeargd else [])
                    if isinstance(argument, LatexGroupNode)]
         columns_text = self.raw(columns[0]) if columns and alias == "array" else "{c}" * (alias == "array")
-        return f"\\begin{{{alias}}}{columns_text}{self.text(node.nodelist, labels)}\\end{{{alias}}}"
+        return f"\\begin{{{alias}}}{columns_text}{self.text(_without_code(node.nodelist), labels)}\\end{{{alias}}}"
+
+    def verbatim_text(self, node: LatexMacroNode) -> str:
+        """A `\\verb|…|` inside math, as `\\texttt{…}` with its special characters escaped."""
+        number = self.argument_text(node)
+        text = self.verbatim[int(number)] if number.isdigit() and int(number) < len(self.verbatim) else ""
+        return "\\texttt{" + "".join(_TEXT_ESCAPES.get(char, char) for char in text) + "}"
 
     def argument_text(self, node: LatexMacroNode) -> str:
         arguments = [argument for argument in (node.nodeargd.argnlist if node.nodeargd else []) if argument is not None]
         return self.raw(arguments[-1]).strip().removeprefix("{").removesuffix("}").strip() if arguments else ""
+
+
+def _without_code(nodes: list[LatexNode]) -> list[LatexNode]:
+    """A nicematrix body without its `\\CodeBefore … \\Body` and `\\CodeAfter …` (drawing instructions)."""
+    kept, skipping = [], False
+    for node in nodes:
+        if isinstance(node, LatexMacroNode) and node.macroname in _NICEMATRIX_CODE:
+            skipping = True
+        elif isinstance(node, LatexMacroNode) and node.macroname == "Body":
+            skipping = False
+        elif not skipping:
+            kept.append(node)
+    return kept
 
 
 def latex_formulas(latex: str, display: bool) -> list[Formula | str]:

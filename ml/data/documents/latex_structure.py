@@ -90,7 +90,7 @@ class _Reader:
     def __init__(self, expansion: Expansion, file: str) -> None:
         self.expansion = expansion
         self.file = file
-        self.math = MathReader(expansion.text)
+        self.math = MathReader(expansion.text, expansion.verbatim)
         self.document = Document(file, "")
         self.section: Section = Section("", file)
         self.document.sections.append(self.section)

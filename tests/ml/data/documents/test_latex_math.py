@@ -81,3 +81,20 @@ def test_intertext_words_stay_in_the_text(upload):
 ])
 def test_latex_formulas(latex, display, expected):
     assert latex_formulas(latex, display) == expected
+
+
+@pytest.mark.parametrize("body, expected", [
+    pytest.param(r"$a = \verb|\x{y}|$", [r"a = \texttt{\textbackslash{}x\{y\}}"], id="verb-in-math"),
+    pytest.param(r"$$\halign{#\cr a\cr}$$ and $$\vbox{\hbox{b}}$$ $$c$$", ["c"], id="display-layout-is-no-formula"),
+])
+def test_tex_inside_math(upload, body, expected):
+    assert [text for text, _, _ in read(upload, body)] == expected
+
+
+@pytest.mark.parametrize("body, expected", [
+    pytest.param(r"\[a + \begin{tikzpicture}\draw (0,0);\end{tikzpicture} b\]", ["a + b"], id="tikz-left-out"),
+    pytest.param(r"\[\begin{pNiceMatrix}\CodeBefore \rowcolor{red}{1} \Body a & b \CodeAfter \line{1-1}{2-2}"
+                 r"\end{pNiceMatrix}\]", [r"\begin{pmatrix}a & b \end{pmatrix}"], id="nicematrix-code-left-out"),
+])
+def test_drawings_are_not_math(upload, body, expected):
+    assert [text for text, _, _ in read(upload, body)] == expected
