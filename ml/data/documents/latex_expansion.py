@@ -109,6 +109,7 @@ class _Expander:
         self.scopes: list[dict[str, Macro | None]] = []  # per open group: the meanings it replaced
         self.global_next = False
         self.expl = False  # inside \ExplSyntaxOn: names hold `_` and `:`, which this tokenizer does not join
+        self.short_verbs: set[str] = set()  # `\MakeShortVerb{\|}`: |…| is \verb|…|
         self.done = False
 
     def write(self, text: str) -> None:
@@ -157,6 +158,14 @@ class _Expander:
     def token(self, token: Token) -> None:
         if token.kind == "comment":
             self.write(token.space)
+        elif token.kind == "char" and token.name in self.short_verbs:
+            self.write(token.space)
+            self.inline_verbatim_to(token.name)
+        elif token.kind == "macro" and token.name in ("MakeShortVerb", "DeleteShortVerb"):
+            defs.star(self.stream)
+            character = (defs.argument(self.stream) or "").strip().lstrip("\\")
+            if len(character) == 1:
+                (self.short_verbs.add if token.name == "MakeShortVerb" else self.short_verbs.discard)(character)
         elif token.kind == "char" and token.name == "`":  # `\{ is a character code, not the macro \{
             self.write(token.written)
             following = self.stream.next()
@@ -394,10 +403,13 @@ class _Expander:
         delimiter = stream.raw_char()
         if delimiter == "*" and token.name == "verb":
             delimiter = stream.raw_char()
-        closing = "}" if delimiter == "{" else delimiter
-        content = stream.raw_until(closing) if delimiter else ""
+        self.write(token.space)
+        self.inline_verbatim_to("}" if delimiter == "{" else delimiter)
+
+    def inline_verbatim_to(self, closing: str) -> None:
+        content = self.stream.raw_until(closing) if closing else ""
         self.verbatim.append(content or "")
-        self.write(f"{token.space}\\{VERBATIM_MARKER}{{{len(self.verbatim) - 1}}}")
+        self.write(f"\\{VERBATIM_MARKER}{{{len(self.verbatim) - 1}}}")
 
     def include(self, token: Token) -> None:
         stream, command = self.stream, token.name

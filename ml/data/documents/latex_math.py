@@ -5,6 +5,7 @@ formula per line (split at its own `\\\\`, never inside braces or an inner `case
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TypeAlias
 
 from pylatexenc.latexwalker import (
     LatexCharsNode,
@@ -36,6 +37,8 @@ ENVIRONMENT_ALIASES = {
 """Package environments that are an amsmath one with options of their own (nicematrix, witharrows): written
 as the amsmath one, their `[options]` dropped, for the formula parser."""
 _DROPPED = frozenset({"label", "tag", "nonumber", "notag", "mathsearchfile"})
+MathPiece: TypeAlias = "Formula | str | LatexNode"
+"""A formula, or text between formulas: an `\\intertext`'s argument node, read by the caller as prose."""
 _TEXT_ESCAPES = {"\\": r"\textbackslash{}", "{": r"\{", "}": r"\}", "$": r"\$", "#": r"\#", "%": r"\%", "&": r"\&",
                  "_": r"\_", "^": r"\^{}", "~": r"\~{}"}
 DRAWINGS = frozenset({"tikzpicture", "picture", "pspicture", "axopicture", "scope"})
@@ -62,7 +65,7 @@ class MathReader:
     def raw(self, node: LatexNode) -> str:
         return self.source[node.pos:node.pos + node.len]
 
-    def math_node(self, node: LatexMathNode) -> list[Formula | str]:
+    def math_node(self, node: LatexMathNode) -> list[MathPiece]:
         """`$…$`, `\\(…\\)` (inline), `\\[…\\]`, `$$…$$` (display): one formula; but plain TeX's
         `$$\\halign{…}$$` and `$$\\vbox{…}$$` are a table or a box set in display, not a formula."""
         first = next((inner for inner in node.nodelist
@@ -71,13 +74,13 @@ class MathReader:
             return []
         return self.formulas(node.nodelist, node.displaytype == "display", split=False)
 
-    def environment(self, node: LatexEnvironmentNode, display: bool, split: bool) -> list[Formula | str]:
+    def environment(self, node: LatexEnvironmentNode, display: bool, split: bool) -> list[MathPiece]:
         return self.formulas(node.nodelist, display, split)
 
-    def formulas(self, nodes: list[LatexNode], display: bool, split: bool) -> list[Formula | str]:
-        """Each line's formula (with the anchor of its `\\label`) and, between them, the words of an
-        `\\intertext`."""
-        out: list[Formula | str] = []
+    def formulas(self, nodes: list[LatexNode], display: bool, split: bool) -> list[MathPiece]:
+        """Each line's formula (with the anchor of its `\\label`) and, between them, the argument of an
+        `\\intertext` (text, to be read as the document's words)."""
+        out: list[MathPiece] = []
         line: list[LatexNode] = []
 
         def close() -> None:
@@ -93,8 +96,8 @@ class MathReader:
                     close()
             elif isinstance(node, LatexMacroNode) and node.macroname in _INTERTEXT:
                 close()
-                arguments = node.nodeargd.argnlist if node.nodeargd else []
-                out.append(" ".join(self.raw(argument)[1:-1] for argument in arguments if argument is not None))
+                out.extend(argument for argument in (node.nodeargd.argnlist if node.nodeargd else [])
+                           if argument is not None)
             else:
                 line.append(node)
         close()
@@ -167,8 +170,9 @@ def latex_formulas(latex: str, display: bool) -> list[Formula | str]:
     nodes, _, _ = walker.get_latex_nodes()
     reader = MathReader(latex)
     content = [node for node in nodes if not (isinstance(node, LatexCharsNode) and not node.chars.strip())]
+    pieces = reader.formulas(nodes, display, split=False)
     if len(content) == 1 and isinstance(content[0], LatexEnvironmentNode):
         math = math_environment(content[0].environmentname)
         if math is not None:
-            return reader.environment(content[0], display and math[0], math[1])
-    return reader.formulas(nodes, display, split=False)
+            pieces = reader.environment(content[0], display and math[0], math[1])
+    return [reader.raw(piece).strip("{}") if isinstance(piece, LatexNode) else piece for piece in pieces]

@@ -22,7 +22,7 @@ from pylatexenc.latexwalker import (
 from pylatexenc.macrospec import LatexContextDb, std_environment, std_macro
 
 from ml.data.documents.latex_expansion import CODE_MARKER, FILE_MARKER, VERBATIM_MARKER, Expansion
-from ml.data.documents.latex_math import ENVIRONMENT_ALIASES, MathReader, math_environment
+from ml.data.documents.latex_math import ENVIRONMENT_ALIASES, MathPiece, MathReader, math_environment
 from ml.data.documents.posts import BREAK, Document, Formula, Piece, Section, body
 
 SECTION_LEVELS = {"part": 1, "chapter": 2, "section": 3, "subsection": 4}
@@ -123,7 +123,7 @@ class _Reader:
             elif isinstance(node, LatexGroupNode):
                 self.walk(node.nodelist)
             elif isinstance(node, LatexMathNode):
-                self.pieces.extend(self.math.math_node(node))
+                self.math_pieces(self.math.math_node(node))
             elif isinstance(node, LatexEnvironmentNode):
                 self.environment(node)
             elif isinstance(node, LatexMacroNode):
@@ -133,10 +133,19 @@ class _Reader:
             elif not isinstance(node, LatexCommentNode):
                 self.pieces.append(self.math.raw(node))
 
+    def math_pieces(self, pieces: list[MathPiece]) -> None:
+        for piece in pieces:
+            if isinstance(piece, LatexNode):
+                self.pieces.append(BREAK)
+                self.walk([piece])
+                self.pieces.append(BREAK)
+            else:
+                self.pieces.append(piece)
+
     def environment(self, node: LatexEnvironmentNode) -> None:
         math = math_environment(node.environmentname)
         if math is not None:
-            self.pieces.extend(self.math.environment(node, *math))
+            self.math_pieces(self.math.environment(node, *math))
             return
         inline = node.environmentname in _BLOCK_ENVIRONMENTS_INLINE
         if not inline:
@@ -161,7 +170,7 @@ class _Reader:
         elif name == "ensuremath":
             argument = _last_argument(node)
             inside = argument.nodelist if isinstance(argument, LatexGroupNode) else [argument] if argument else []
-            self.pieces.extend(self.math.formulas(inside, False, False))
+            self.math_pieces(self.math.formulas(inside, False, False))
         elif name == "footnote":
             self.pieces.append(" ")
             self.walk([_last_argument(node)])

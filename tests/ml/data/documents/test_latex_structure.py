@@ -81,3 +81,16 @@ def test_a_file_without_documentclass_is_read_alone(upload):
 def test_text_before_the_first_section_needs_words(upload):
     source = "\\documentclass{article}\\title{T}\\begin{document}\\maketitle\n\\section{S}x\\end{document}"
     assert [r.post.source_id for r in posts(upload({"a.tex": source}))] == ["a.tex#s"]
+
+
+def test_intertext_is_read_as_words_with_its_formulas(upload):
+    source = ("\\documentclass{article}\\begin{document}\\begin{align}a&=b\\intertext{Or, if $u = v$, then}c&=d"
+              "\\end{align}\\end{document}")
+    [record] = posts(upload({"a.tex": source}))
+    assert record.post.body == "$$a =b$$\n\nOr, if $u = v$, then\n\n$$c =d$$"
+
+
+def test_a_short_verb_is_verbatim(upload):
+    source = "\\documentclass{article}\\MakeShortVerb{\\|}\\begin{document}Use |\\section{$x$}| here.\\end{document}"
+    [record] = posts(upload({"a.tex": source}))
+    assert (record.post.body, record.formulas) == (r"Use \section{\$x\$} here.", ())
