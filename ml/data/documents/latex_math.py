@@ -18,6 +18,7 @@ from pylatexenc.latexwalker import (
     LatexWalker,
 )
 
+from ml.data.documents.latex_context import ENVIRONMENT_ALIASES, latex_context
 from ml.data.documents.posts import Formula, shown_formula
 
 MATH_ENVIRONMENTS = {
@@ -28,14 +29,6 @@ MATH_ENVIRONMENTS = {
     "dgroup": (True, True), "darray": (True, True),
 }
 """A `multline` is one formula broken for the page, so its lines are joined rather than split."""
-ENVIRONMENT_ALIASES = {
-    "NiceMatrix": "matrix", "pNiceMatrix": "pmatrix", "bNiceMatrix": "bmatrix", "BNiceMatrix": "Bmatrix",
-    "vNiceMatrix": "vmatrix", "VNiceMatrix": "Vmatrix", "NiceArray": "array", "pNiceArray": "array",
-    "bNiceArray": "array", "BNiceArray": "array", "vNiceArray": "array", "VNiceArray": "array",
-    "NiceArrayWithDelims": "array", "WithArrows": "aligned", "DispWithArrows": "aligned",
-}
-"""Package environments that are an amsmath one with options of their own (nicematrix, witharrows): written
-as the amsmath one, their `[options]` dropped, for the formula parser."""
 _DROPPED = frozenset({"label", "tag", "nonumber", "notag", "mathsearchfile"})
 MathPiece: TypeAlias = "Formula | str | LatexNode"
 """A formula, or text between formulas: an `\\intertext`'s argument node, read by the caller as prose."""
@@ -164,8 +157,6 @@ def _without_code(nodes: list[LatexNode]) -> list[LatexNode]:
 def latex_formulas(latex: str, display: bool) -> list[Formula | str]:
     """The formulas of LaTeX math found outside a LaTeX document (Markdown's `$$…$$`, a page's TeX annotation):
     an alignment environment split into lines, labels made anchors."""
-    from ml.data.documents.latex_structure import latex_context  # the reader's table of macro arguments
-
     walker = LatexWalker(latex, latex_context=latex_context(), tolerant_parsing=True)
     nodes, _, _ = walker.get_latex_nodes()
     reader = MathReader(latex)
