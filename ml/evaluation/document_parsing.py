@@ -4,7 +4,8 @@ files read and failed, display and inline formulas found, and the share of each 
 The quality bar: at least 98 % of the display formulas of TeX Live's `texlive-science-doc` (`make texlive-docs`)
 parse. From a shell:
 
-    .venv/bin/python -c "from ml.evaluation.document_parsing import *; print(report_text(document_parse_report('var/texlive/science')))"
+    .venv/bin/python -c "from ml.evaluation.document_parsing import document_parse_report, report_text
+    print(report_text(document_parse_report('var/texlive/science')))"
 """
 from __future__ import annotations
 

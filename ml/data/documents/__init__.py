@@ -8,7 +8,8 @@ formulas as `$…$` (inline) and `$$…$$` (display).
 
 Modules: archive (the files of a folder or zip, checked), posts (sections → post bodies and ids),
 latex_tokens / latex_macros / latex_expansion (TeX's first stage: macros, includes, verbatim),
-latex_math / latex_structure / latex_projects (formulas, sections, main files), markdown, notebooks,
+latex_context (what pylatexenc must know), latex_math / latex_structure / latex_projects (formulas,
+sections, main files), markdown, notebooks,
 html_pages, reader (the format: which reader for which file, the running record number).
 """
 from ml.data.documents.archive import MAX_ARCHIVE_BYTES, MAX_ARCHIVE_MEMBERS, MAX_COMPRESSION_RATIO, MAX_DOCUMENT_BYTES

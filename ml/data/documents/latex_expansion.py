@@ -108,6 +108,8 @@ class _Expander:
         self.use: _Use | None = None
         self.scopes: list[dict[str, Macro | None]] = []  # per open group: the meanings it replaced
         self.global_next = False
+        self.expl = False  # inside \ExplSyntaxOn: names hold `_` and `:`, which this tokenizer does not join
+        self.short_verbs: set[str] = set()  # `\MakeShortVerb{\|}`: |…| is \verb|…|
         self.done = False
 
     def write(self, text: str) -> None:
@@ -156,6 +158,14 @@ class _Expander:
     def token(self, token: Token) -> None:
         if token.kind == "comment":
             self.write(token.space)
+        elif token.kind == "char" and token.name in self.short_verbs:
+            self.write(token.space)
+            self.inline_verbatim_to(token.name)
+        elif token.kind == "macro" and token.name in ("MakeShortVerb", "DeleteShortVerb"):
+            defs.star(self.stream)
+            character = (defs.argument(self.stream) or "").strip().lstrip("\\")
+            if len(character) == 1:
+                (self.short_verbs.add if token.name == "MakeShortVerb" else self.short_verbs.discard)(character)
         elif token.kind == "char" and token.name == "`":  # `\{ is a character code, not the macro \{
             self.write(token.written)
             following = self.stream.next()
@@ -170,6 +180,8 @@ class _Expander:
                 "let", "DeclareMathOperator", *_NEWENVIRONMENTS, "DefineVerbatimEnvironment",
                 "lstnewenvironment", "newtcblisting", "DeclareTCBListing", "NewTCBListing"):
             self.define(token)
+        elif token.name in ("ExplSyntaxOn", "ExplSyntaxOff"):
+            self.expl = token.name == "ExplSyntaxOn"
         elif token.name in _PREFIXES:
             self.global_next = self.global_next or token.name == "global"
         elif token.name in self.switches or token.name == "newif" or (
@@ -229,6 +241,8 @@ class _Expander:
                     self.macros[name] = meaning
 
     def assign(self, name: str, macro: Macro, is_global: bool = False) -> None:
+        if self.expl:  # expl3 code is not LaTeX this reader can expand: its macros are left as written
+            return
         if self.scopes and not (is_global or self.global_next) and name not in self.scopes[-1]:
             self.scopes[-1][name] = self.macros.get(name)
         self.macros[name] = macro
@@ -389,10 +403,13 @@ class _Expander:
         delimiter = stream.raw_char()
         if delimiter == "*" and token.name == "verb":
             delimiter = stream.raw_char()
-        closing = "}" if delimiter == "{" else delimiter
-        content = stream.raw_until(closing) if delimiter else ""
+        self.write(token.space)
+        self.inline_verbatim_to("}" if delimiter == "{" else delimiter)
+
+    def inline_verbatim_to(self, closing: str) -> None:
+        content = self.stream.raw_until(closing) if closing else ""
         self.verbatim.append(content or "")
-        self.write(f"{token.space}\\{VERBATIM_MARKER}{{{len(self.verbatim) - 1}}}")
+        self.write(f"\\{VERBATIM_MARKER}{{{len(self.verbatim) - 1}}}")
 
     def include(self, token: Token) -> None:
         stream, command = self.stream, token.name

@@ -220,10 +220,11 @@ def def_params(stream: TokenStream) -> tuple[str, tuple[Param, ...]]:
 def xparse_params(spec: str) -> tuple[Param, ...] | None:
     """xparse argument kinds `m`, `o`, `O{default}`; None for any other kind (the command stays undefined)."""
     params, index = [], 0
-    spec = "".join(spec.split())
     while index < len(spec):
         kind = spec[index]
-        if kind == "m":
+        if kind.isspace():
+            pass
+        elif kind == "m":
             params.append(Param("m"))
         elif kind == "o":
             params.append(Param("o", "-NoValue-"))

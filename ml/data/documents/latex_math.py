@@ -4,7 +4,8 @@ formula per line (split at its own `\\\\`, never inside braces or an inner `case
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import TypeAlias
 
 from pylatexenc.latexwalker import (
     LatexCharsNode,
@@ -17,6 +18,7 @@ from pylatexenc.latexwalker import (
     LatexWalker,
 )
 
+from ml.data.documents.latex_context import ENVIRONMENT_ALIASES, latex_context
 from ml.data.documents.posts import Formula, shown_formula
 
 MATH_ENVIRONMENTS = {
@@ -27,15 +29,15 @@ MATH_ENVIRONMENTS = {
     "dgroup": (True, True), "darray": (True, True),
 }
 """A `multline` is one formula broken for the page, so its lines are joined rather than split."""
-ENVIRONMENT_ALIASES = {
-    "NiceMatrix": "matrix", "pNiceMatrix": "pmatrix", "bNiceMatrix": "bmatrix", "BNiceMatrix": "Bmatrix",
-    "vNiceMatrix": "vmatrix", "VNiceMatrix": "Vmatrix", "NiceArray": "array", "pNiceArray": "array",
-    "bNiceArray": "array", "BNiceArray": "array", "vNiceArray": "array", "VNiceArray": "array",
-    "NiceArrayWithDelims": "array", "WithArrows": "aligned", "DispWithArrows": "aligned",
-}
-"""Package environments that are an amsmath one with options of their own (nicematrix, witharrows): written
-as the amsmath one, their `[options]` dropped, for the formula parser."""
 _DROPPED = frozenset({"label", "tag", "nonumber", "notag", "mathsearchfile"})
+MathPiece: TypeAlias = "Formula | str | LatexNode"
+"""A formula, or text between formulas: an `\\intertext`'s argument node, read by the caller as prose."""
+_TEXT_ESCAPES = {"\\": r"\textbackslash{}", "{": r"\{", "}": r"\}", "$": r"\$", "#": r"\#", "%": r"\%", "&": r"\&",
+                 "_": r"\_", "^": r"\^{}", "~": r"\~{}"}
+DRAWINGS = frozenset({"tikzpicture", "picture", "pspicture", "axopicture", "scope"})
+"""Drawings inside a formula (a highlight behind a matrix, a Feynman diagram) are graphics, not math: left out."""
+_NICEMATRIX_CODE = frozenset({"CodeBefore", "CodeAfter"})
+_LAYOUT = frozenset({"halign", "valign", "ialign", "vbox", "vtop", "hbox", "vcenter"})
 _LINE_BREAKS = frozenset({"\\", "cr", "crcr"})
 _INTERTEXT = frozenset({"intertext", "shortintertext"})
 
@@ -50,21 +52,28 @@ class MathReader:
     """Formula text out of nodes of the text `source` they were parsed from."""
 
     source: str
+    verbatim: list[str] = field(default_factory=list)
+    """The `\\verb` texts that `\\mathsearchverbatim{n}` stands for (see latex_expansion)."""
 
     def raw(self, node: LatexNode) -> str:
         return self.source[node.pos:node.pos + node.len]
 
-    def math_node(self, node: LatexMathNode) -> list[Formula | str]:
-        """`$…$`, `\\(…\\)` (inline), `\\[…\\]`, `$$…$$` (display): one formula."""
+    def math_node(self, node: LatexMathNode) -> list[MathPiece]:
+        """`$…$`, `\\(…\\)` (inline), `\\[…\\]`, `$$…$$` (display): one formula; but plain TeX's
+        `$$\\halign{…}$$` and `$$\\vbox{…}$$` are a table or a box set in display, not a formula."""
+        first = next((inner for inner in node.nodelist
+                      if not (isinstance(inner, LatexCharsNode) and not inner.chars.strip())), None)
+        if node.displaytype == "display" and isinstance(first, LatexMacroNode) and first.macroname in _LAYOUT:
+            return []
         return self.formulas(node.nodelist, node.displaytype == "display", split=False)
 
-    def environment(self, node: LatexEnvironmentNode, display: bool, split: bool) -> list[Formula | str]:
+    def environment(self, node: LatexEnvironmentNode, display: bool, split: bool) -> list[MathPiece]:
         return self.formulas(node.nodelist, display, split)
 
-    def formulas(self, nodes: list[LatexNode], display: bool, split: bool) -> list[Formula | str]:
-        """Each line's formula (with the anchor of its `\\label`) and, between them, the words of an
-        `\\intertext`."""
-        out: list[Formula | str] = []
+    def formulas(self, nodes: list[LatexNode], display: bool, split: bool) -> list[MathPiece]:
+        """Each line's formula (with the anchor of its `\\label`) and, between them, the argument of an
+        `\\intertext` (text, to be read as the document's words)."""
+        out: list[MathPiece] = []
         line: list[LatexNode] = []
 
         def close() -> None:
@@ -80,8 +89,8 @@ class MathReader:
                     close()
             elif isinstance(node, LatexMacroNode) and node.macroname in _INTERTEXT:
                 close()
-                arguments = node.nodeargd.argnlist if node.nodeargd else []
-                out.append(" ".join(self.raw(argument)[1:-1] for argument in arguments if argument is not None))
+                out.extend(argument for argument in (node.nodeargd.argnlist if node.nodeargd else [])
+                           if argument is not None)
             else:
                 line.append(node)
         close()
@@ -96,6 +105,10 @@ class MathReader:
                 if node.macroname == "label":
                     labels.append(self.argument_text(node))
                 parts.append(" ")
+            elif isinstance(node, LatexEnvironmentNode) and node.environmentname in DRAWINGS:
+                parts.append(" ")
+            elif isinstance(node, LatexMacroNode) and node.macroname == "mathsearchverbatim":
+                parts.append(self.verbatim_text(node))
             elif top and isinstance(node, LatexSpecialsNode) and node.specials_chars == "&":
                 parts.append(" ")
             elif top and isinstance(node, LatexMacroNode) and node.macroname in _LINE_BREAKS:
@@ -115,24 +128,42 @@ class MathReader:
         columns = [argument for argument in (node.nodeargd.argnlist if node.nodeargd else [])
                    if isinstance(argument, LatexGroupNode)]
         columns_text = self.raw(columns[0]) if columns and alias == "array" else "{c}" * (alias == "array")
-        return f"\\begin{{{alias}}}{columns_text}{self.text(node.nodelist, labels)}\\end{{{alias}}}"
+        return f"\\begin{{{alias}}}{columns_text}{self.text(_without_code(node.nodelist), labels)}\\end{{{alias}}}"
+
+    def verbatim_text(self, node: LatexMacroNode) -> str:
+        """A `\\verb|…|` inside math, as `\\texttt{…}` with its special characters escaped."""
+        number = self.argument_text(node)
+        text = self.verbatim[int(number)] if number.isdigit() and int(number) < len(self.verbatim) else ""
+        return "\\texttt{" + "".join(_TEXT_ESCAPES.get(char, char) for char in text) + "}"
 
     def argument_text(self, node: LatexMacroNode) -> str:
         arguments = [argument for argument in (node.nodeargd.argnlist if node.nodeargd else []) if argument is not None]
         return self.raw(arguments[-1]).strip().removeprefix("{").removesuffix("}").strip() if arguments else ""
 
 
+def _without_code(nodes: list[LatexNode]) -> list[LatexNode]:
+    """A nicematrix body without its `\\CodeBefore … \\Body` and `\\CodeAfter …` (drawing instructions)."""
+    kept, skipping = [], False
+    for node in nodes:
+        if isinstance(node, LatexMacroNode) and node.macroname in _NICEMATRIX_CODE:
+            skipping = True
+        elif isinstance(node, LatexMacroNode) and node.macroname == "Body":
+            skipping = False
+        elif not skipping:
+            kept.append(node)
+    return kept
+
+
 def latex_formulas(latex: str, display: bool) -> list[Formula | str]:
     """The formulas of LaTeX math found outside a LaTeX document (Markdown's `$$…$$`, a page's TeX annotation):
     an alignment environment split into lines, labels made anchors."""
-    from ml.data.documents.latex_structure import latex_context  # the reader's table of macro arguments
-
     walker = LatexWalker(latex, latex_context=latex_context(), tolerant_parsing=True)
     nodes, _, _ = walker.get_latex_nodes()
     reader = MathReader(latex)
     content = [node for node in nodes if not (isinstance(node, LatexCharsNode) and not node.chars.strip())]
+    pieces = reader.formulas(nodes, display, split=False)
     if len(content) == 1 and isinstance(content[0], LatexEnvironmentNode):
         math = math_environment(content[0].environmentname)
         if math is not None:
-            return reader.environment(content[0], display and math[0], math[1])
-    return reader.formulas(nodes, display, split=False)
+            pieces = reader.environment(content[0], display and math[0], math[1])
+    return [reader.raw(piece).strip("{}") if isinstance(piece, LatexNode) else piece for piece in pieces]

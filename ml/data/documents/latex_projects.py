@@ -3,8 +3,9 @@
 macros) read in place, relative to the main file's folder (then the including file's); then each `.tex` file
 nobody included, read alone. An included file is never a document of its own.
 
-The mains come first in path order, then the files read alone in path order. A main that another main
-includes is read once, with the first main that reaches it: if that main sorts after it, it is read twice.
+The mains come first in path order (subfiles, `\\documentclass[…]{subfiles}`, after the others), then the
+files read alone in path order. A main that another main includes is read once, with the first main that
+reaches it: if that main sorts after it, it is read twice.
 """
 from __future__ import annotations
 
@@ -21,7 +22,8 @@ from ml.data.documents.posts import Document, Unreadable
 def latex_documents(files: DocumentFiles, paths: list[str]) -> Iterator[Document | Unreadable]:
     """The documents of the `.tex` files among `paths` (sorted), see the module."""
     texts: dict[str, str | Unreadable] = {path: _read(files, path) for path in paths}
-    mains = [path for path, text in texts.items() if isinstance(text, str) and _is_main(text)]
+    kinds = {path: _kind(text) if isinstance(text, str) else "" for path, text in texts.items()}
+    mains = [path for path in paths if kinds[path] == "main"] + [path for path in paths if kinds[path] == "subfile"]
     included: set[str] = set()
     for path in mains:
         if path not in included:
@@ -40,15 +42,15 @@ def _read(files: DocumentFiles, path: str) -> str | Unreadable:
         return Unreadable(path, str(error))
 
 
-def _is_main(text: str) -> bool:
-    r"""Whether `\documentclass` stands before any `%` on one of the file's first lines (a subfile's
-    `\documentclass[main]{subfiles}` too: read alone when its main is not in the upload)."""
+def _kind(text: str) -> str:
+    r""""main" when `\documentclass` stands before any `%` on one of the file's first lines, "subfile" for a
+    `\documentclass[main.tex]{subfiles}` (read after the mains, alone only when no main includes it), or ""."""
     for line in text.split("\n", 400)[:400]:
         command = line.find("\\documentclass")
         comment = line.find("%")
         if command >= 0 and (comment < 0 or command < comment):
-            return True
-    return False
+            return "subfile" if "{subfiles}" in line[command:] else "main"
+    return ""
 
 
 def _document(files: DocumentFiles, path: str, texts: dict[str, str | Unreadable],

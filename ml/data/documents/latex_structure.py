@@ -4,8 +4,6 @@ words of their argument, references and citations are dropped, and math becomes 
 """
 from __future__ import annotations
 
-from functools import cache
-
 from pylatexenc.latex2text import LatexNodes2Text
 from pylatexenc.latexwalker import (
     LatexCharsNode,
@@ -17,17 +15,13 @@ from pylatexenc.latexwalker import (
     LatexNode,
     LatexSpecialsNode,
     LatexWalker,
-    get_default_latex_context_db,
 )
-from pylatexenc.macrospec import LatexContextDb, std_environment, std_macro
 
+from ml.data.documents.latex_context import RUN_IN_HEADINGS, SECTION_LEVELS, latex_context
 from ml.data.documents.latex_expansion import CODE_MARKER, FILE_MARKER, VERBATIM_MARKER, Expansion
-from ml.data.documents.latex_math import ENVIRONMENT_ALIASES, MathReader, math_environment
+from ml.data.documents.latex_math import MathPiece, MathReader, math_environment
 from ml.data.documents.posts import BREAK, Document, Formula, Piece, Section, body
 
-SECTION_LEVELS = {"part": 1, "chapter": 2, "section": 3, "subsection": 4}
-"""Headings that start a post; a part or chapter above sections makes the post title longer."""
-_RUN_IN_HEADINGS = frozenset({"subsubsection", "paragraph", "subparagraph"})
 _DROPPED = frozenset({
     "label", "ref", "eqref", "pageref", "autoref", "cref", "Cref", "vref", "nameref", "cite", "citep", "citet",
     "citealt", "citealp", "citeauthor", "citeyear", "nocite", "includegraphics", "hspace", "vspace", "setlength",
@@ -41,32 +35,6 @@ _DROPPED = frozenset({
 })
 _TEXT_SPECIALS = {"~": " ", "&": " ", "--": "–", "---": "—", "``": "“", "''": "”", "!`": "¡", "?`": "¿"}
 _BLOCK_ENVIRONMENTS_INLINE = frozenset({"document"})
-
-
-@cache
-def latex_context() -> LatexContextDb:
-    """pylatexenc's macros and environments, with the argument forms of those this reader needs to see."""
-    context = get_default_latex_context_db()
-    context.add_context_category("mathsearch", prepend=True, macros=[
-        std_macro(FILE_MARKER, False, 1), std_macro(VERBATIM_MARKER, False, 1), std_macro(CODE_MARKER, False, 1),
-        *(std_macro(name, "*[{") for name in (*SECTION_LEVELS, *_RUN_IN_HEADINGS)),
-        std_macro("title", "[{"), std_macro("author", "[{"), std_macro("thanks", "{"), std_macro("tag", "*{"),
-        std_macro("label", "{"), std_macro("intertext", "{"), std_macro("shortintertext", "{"),
-        std_macro("caption", "[{"), std_macro("footnote", "[{"), std_macro("href", "[{{"), std_macro("url", "{"),
-        std_macro("includegraphics", "*[[{"), std_macro("textcolor", "[{{"), std_macro("color", "[{"),
-        std_macro("colorbox", "[{{"), std_macro("hyperref", "[{"), std_macro("ensuremath", "{"),
-        std_macro("vref", "*{"), std_macro("nameref", "*{"), std_macro("bibitem", "[{"),
-        std_macro("newtheorem", "*{[{["), std_macro("item", "["), std_macro("index", "{"),
-        std_macro("hyperlink", "{"), std_macro("hypertarget", "{"),
-    ], environments=[
-        std_environment("alignat", "{", is_math_mode=True), std_environment("alignat*", "{", is_math_mode=True),
-        std_environment("xalignat", "{", is_math_mode=True), std_environment("xxalignat", "{", is_math_mode=True),
-        std_environment("displaymath", None, is_math_mode=True), std_environment("math", None, is_math_mode=True),
-        *(std_environment(name, "{[" if alias == "array" and name != "NiceArrayWithDelims" else "[", is_math_mode=True)
-          for name, alias in ENVIRONMENT_ALIASES.items()),
-        std_environment("minipage", "[[[{"), std_environment("multicols", "{"), std_environment("thebibliography", "{"),
-    ])
-    return context
 
 
 def latex_document(expansion: Expansion, file: str, fallback_title: str) -> Document:
@@ -90,7 +58,7 @@ class _Reader:
     def __init__(self, expansion: Expansion, file: str) -> None:
         self.expansion = expansion
         self.file = file
-        self.math = MathReader(expansion.text)
+        self.math = MathReader(expansion.text, expansion.verbatim)
         self.document = Document(file, "")
         self.section: Section = Section("", file)
         self.document.sections.append(self.section)
@@ -123,7 +91,7 @@ class _Reader:
             elif isinstance(node, LatexGroupNode):
                 self.walk(node.nodelist)
             elif isinstance(node, LatexMathNode):
-                self.pieces.extend(self.math.math_node(node))
+                self.math_pieces(self.math.math_node(node))
             elif isinstance(node, LatexEnvironmentNode):
                 self.environment(node)
             elif isinstance(node, LatexMacroNode):
@@ -133,10 +101,19 @@ class _Reader:
             elif not isinstance(node, LatexCommentNode):
                 self.pieces.append(self.math.raw(node))
 
+    def math_pieces(self, pieces: list[MathPiece]) -> None:
+        for piece in pieces:
+            if isinstance(piece, LatexNode):
+                self.pieces.append(BREAK)
+                self.walk([piece])
+                self.pieces.append(BREAK)
+            else:
+                self.pieces.append(piece)
+
     def environment(self, node: LatexEnvironmentNode) -> None:
         math = math_environment(node.environmentname)
         if math is not None:
-            self.pieces.extend(self.math.environment(node, *math))
+            self.math_pieces(self.math.environment(node, *math))
             return
         inline = node.environmentname in _BLOCK_ENVIRONMENTS_INLINE
         if not inline:
@@ -152,14 +129,19 @@ class _Reader:
         elif name in SECTION_LEVELS:
             heading = self.plain(_last_argument(node))
             self.section = self.document.section(heading, SECTION_LEVELS[name], self.file)
-        elif name in _RUN_IN_HEADINGS:
+        elif name in RUN_IN_HEADINGS:
             self.pieces.extend([BREAK, self.plain(_last_argument(node)), BREAK])
         elif name == VERBATIM_MARKER:
             self.pieces.append(self._verbatim(node))
         elif name == CODE_MARKER:
             self.pieces.append(BREAK)
         elif name == "ensuremath":
-            self.pieces.extend(self.math.formulas([_last_argument(node)] if node.nodeargd else [], False, False))
+            argument = _last_argument(node)
+            inside = argument.nodelist if isinstance(argument, LatexGroupNode) else [argument] if argument else []
+            self.math_pieces(self.math.formulas(inside, False, False))
+        elif name == "footnote":
+            self.pieces.append(" ")
+            self.walk([_last_argument(node)])
         elif name in _DROPPED:
             return
         elif name in ("\\", "newline"):

@@ -15,6 +15,7 @@ from ml.extraction import MAX_FORMULA_CHARS
 MAX_SECTION_BYTES = 1_000_000
 """A section whose body is longer than this (UTF-8) is refused: a RecordError instead of its post."""
 TITLE_SEPARATOR = " › "
+_CLOSING = tuple(".,;:!?)")
 MAX_TITLE_CHARS = 500
 
 
@@ -91,6 +92,9 @@ def body(pieces: list[Piece]) -> tuple[str, list[tuple[Formula, int, int]]]:
         nonlocal length
         if not current or current[-1].endswith(" "):
             text = text.lstrip(" ")
+        if text[:1] in _CLOSING and current and current[-1].endswith(" ") and not current[-1].endswith("$ "):
+            current[-1] = current[-1][:-1]  # `see \cite{x}.` → `see.`, not `see .`
+            length -= 1
         current.append(text)
         length += len(text)
 

@@ -154,3 +154,7 @@ def test_a_runaway_delimited_argument_stops_at_a_blank_line_and_the_text_is_kept
     assert "next $z$" in expansion.text and "x y" in expansion.text
     assert expansion.problems == ["main.tex: macro \\a has a runaway argument: an argument's delimiter '/' does not "
                                   "come before a blank line; left as written"]
+
+
+def test_expl3_definitions_are_not_expanded():
+    assert expanded(r"\ExplSyntaxOn \NewDocumentCommand{\x}{m}{\seq_item:Nn #1} \ExplSyntaxOff $\x{a}$") == r"$\x{a}$"
