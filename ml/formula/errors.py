@@ -8,7 +8,6 @@ ERROR_KINDS = (
     "too_large",
     "unbalanced_braces",
     "unbalanced_delimiters",
-    "unknown_environment",
     "unbalanced_environment",
     "missing_argument",
     "invalid_slt_string",

@@ -6,6 +6,7 @@ so reading moves down the stack when a replacement text is used up, but never pa
 """
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass, field
 from functools import cache
 
@@ -16,6 +17,10 @@ from pylatexenc.latexwalker import (
     get_default_latex_context_db,
 )
 from pylatexenc.macrospec import LatexContextDb
+
+# Its tolerant mode logs each construct it skips at INFO: a worker logging at INFO printed one line per package
+# environment of every document. What the reader cannot read it reports itself, as the file's problems.
+logging.getLogger("pylatexenc.latexwalker").setLevel(logging.WARNING)
 
 
 @dataclass(frozen=True)

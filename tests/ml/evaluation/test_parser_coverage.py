@@ -39,7 +39,7 @@ def test_speed_report_counts_what_it_timed(sample):
 
 
 def test_summary_counts_failures_by_kind():
-    report = summarize(["x+1", r"\frac{a}", "{", r"\begin{tikz}x\end{tikz}"])
+    report = summarize(["x+1", r"\frac{a}", "{", r"\begin{tikz}x\end{pgf}"])
     assert (report["total"], report["slt_ok"]) == (4, 1)
-    assert report["errors_by_kind"] == {"missing_argument": 1, "unbalanced_braces": 1, "unknown_environment": 1}
+    assert report["errors_by_kind"] == {"missing_argument": 1, "unbalanced_braces": 1, "unbalanced_environment": 1}
     assert len(report["slowest"]) == 4

@@ -99,7 +99,7 @@ def test_visually_different_formulas_differ(first, second):
     pytest.param(r"x}+y", "unbalanced_braces", 1, id="close-brace"),
     pytest.param(r"a+\left(b", "unbalanced_delimiters", 2, id="left-without-right"),
     pytest.param(r"a\right)", "unbalanced_delimiters", 1, id="right-without-left"),
-    pytest.param(r"\begin{foo}x\end{foo}", "unknown_environment", 0, id="unknown-environment"),
+    pytest.param(r"\begin{foo}x\end{bar}", "unbalanced_environment", 0, id="unknown-environment-ended-by-another"),
     pytest.param(r"\begin{matrix}x", "unbalanced_environment", 0, id="unclosed-environment"),
     pytest.param(r"\begin{matrix}x\end{pmatrix}", "unbalanced_environment", 0, id="mismatched-environment"),
     pytest.param(r"\frac{a}", "missing_argument", 8, id="missing-denominator"),
@@ -110,3 +110,8 @@ def test_errors_carry_kind_and_position(latex, kind, pos):
     with pytest.raises(ParseError) as caught:
         parse_latex(latex)
     assert (caught.value.kind, caught.value.pos) == (kind, pos)
+
+
+def test_a_packages_own_environment_is_read_as_a_table_of_its_cells():
+    slt = to_slt_string(parse_latex(r"\begin{system}[t] 4x & 3y \\ 2x & 5y \end{system}").slt)
+    assert slt.startswith("[M!2x2") and "[N!4[V!x]" in slt
