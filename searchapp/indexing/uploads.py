@@ -9,6 +9,7 @@ are the user's: they are never deleted.
 from __future__ import annotations
 
 import re
+import shutil
 import uuid
 from pathlib import Path
 
@@ -25,11 +26,12 @@ NEEDED = Q(state__in=[IndexJob.State.PENDING, IndexJob.State.RUNNING]) | Q(done_
 
 
 def save_upload(uploaded) -> Path:
-    """Copy an uploaded (size-checked) file to the upload folder chunk by chunk; return its path."""
-    folder = Path(settings.MATHSEARCH_UPLOAD_DIR)
-    folder.mkdir(parents=True, exist_ok=True)
-    safe_name = re.sub(r"[^A-Za-z0-9._-]+", "_", Path(uploaded.name).name)[-100:] or "upload"
-    path = folder / f"{uuid.uuid4().hex[:12]}-{safe_name}"
+    """Copy an uploaded (size-checked) file chunk by chunk into a folder of its own in the upload folder, under the
+    name it came with (a document's posts are named after their file); return its path."""
+    folder = Path(settings.MATHSEARCH_UPLOAD_DIR) / uuid.uuid4().hex[:12]
+    folder.mkdir(parents=True)
+    safe_name = re.sub(r"[^A-Za-z0-9._-]+", "_", Path(uploaded.name).name)[-100:].lstrip(".") or "upload"
+    path = folder / safe_name
     with open(path, "wb") as handle:
         for chunk in uploaded.chunks():
             handle.write(chunk)
@@ -44,6 +46,8 @@ def release_upload(path: str | Path) -> bool:
     if IndexJob.objects.filter(path=str(path)).filter(NEEDED).exists():
         return False
     path.unlink(missing_ok=True)
+    if path.parent != Path(settings.MATHSEARCH_UPLOAD_DIR).resolve():  # an upload's own folder (older ones had none)
+        shutil.rmtree(path.parent, ignore_errors=True)
     return True
 
 

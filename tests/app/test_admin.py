@@ -52,8 +52,8 @@ def test_upload_stores_the_file_and_starts_a_job(staff, upload_dir):
                                    "format": "latex", "corpus": "uploaded"})
     job = IndexJob.objects.get()
     assert response.status_code == 302 and response.url == f"/admin/searchapp/indexjob/{job.pk}/live/"
-    stored = list(upload_dir.iterdir())
-    assert len(stored) == 1 and stored[0].name.endswith("-my_corpus_.txt")
+    stored = list(upload_dir.glob("*/*"))
+    assert len(stored) == 1 and stored[0].name == "my_corpus_.txt"
     assert (job.corpus.name, job.format, job.total, job.path) == ("uploaded", "latex", None, str(stored[0]))
 
 

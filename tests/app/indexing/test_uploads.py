@@ -40,10 +40,16 @@ def test_an_upload_that_stored_records_is_kept_and_reindex_rebuilds_from_it():
     assert Path(job.path).exists()
 
 
+def test_an_upload_keeps_its_name_in_a_folder_of_its_own(upload_dir):
+    first, second = (save_upload(SimpleUploadedFile("../My notes.tex", b"x")) for _ in range(2))
+    assert first.name == second.name == "My_notes.tex" and first != second
+    assert first.parent.parent == second.parent.parent == upload_dir
+
+
 def test_an_upload_whose_job_stored_nothing_is_deleted_when_it_ends():
     job = upload(BAD_RECORDS, format="jsonl")
     assert run_index_job(job.pk) == "failed"
-    assert not Path(job.path).exists()
+    assert not Path(job.path).exists() and not Path(job.path).parent.exists()
     call_command("reindex", sync=True)  # the corpus has no file left to read: nothing to do, nothing broken
     assert not Formula.objects.exists()
 
