@@ -216,7 +216,9 @@ SCHEMAS = {
                 "question": {**_object({"id": INTEGER, "title": STRING, "url": STRING}), "type": ["object", "null"]}}),
             "also_in": {"type": "array", "description": "the same post (same source address and id) in the other corpora "
                         "searched: listed once, here", "items": _ref("schemas", "Elsewhere")},
-            "matched_formula": {**_object({"id": INTEGER, "latex": STRING}), "type": ["object", "null"]}})}}),
+            "matched_formula": {**_object({"id": INTEGER, "latex": STRING, "anchor": {
+                "type": "string", "description": "where it stands on the post's page (`/post/ID#anchor`); empty when it "
+                "is in the title or the question only"}}), "type": ["object", "null"]}})}}),
     "Formula": _object({
         "id": INTEGER, "latex": STRING, "notation": NOTATION, "corpus": STRING, "slt_string": STRING,
         "occurrences": INTEGER, "posts": {"type": "array", "items": _ref("schemas", "Snippet")},

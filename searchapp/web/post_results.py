@@ -1,7 +1,9 @@
 """The one presenter of question-search results, for the JSON API and the page."""
 from __future__ import annotations
 
-from searchapp.models import Formula
+from django.db.models import Q
+
+from searchapp.models import Formula, Occurrence
 from searchapp.search.results import PostResults
 from searchapp.web.presenters import corpora_of, question_of
 from searchapp.web.snippets import snippet
@@ -10,8 +12,9 @@ SNIPPET_CHARS = 300
 
 
 def post_results_dict(results: PostResults) -> dict:
-    latex = dict(Formula.objects.filter(pk__in=[hit.formula_id for hit in results.hits if hit.formula_id])
-                 .values_list("id", "latex"))
+    matched = [hit for hit in results.hits if hit.formula_id]
+    latex = dict(Formula.objects.filter(pk__in=[hit.formula_id for hit in matched]).values_list("id", "latex"))
+    anchors = _anchors([(hit.post.pk, hit.formula_id) for hit in matched])
     return {
         "question": results.question.text, "mode": results.mode, "candidates": results.candidates,
         "elapsed_ms": round(results.elapsed_ms, 1), "unread_formulas": results.question.unread,
@@ -21,7 +24,24 @@ def post_results_dict(results: PostResults) -> dict:
                      "title": hit.post.title, "url": hit.post.url, "snippet": snippet(hit.post.body, SNIPPET_CHARS),
                      "question": question_of(hit.post)},
             "also_in": corpora_of(hit.also),
-            "matched_formula": None if hit.formula_id is None else {"id": hit.formula_id, "latex": latex.get(hit.formula_id, "")},
+            "matched_formula": None if hit.formula_id is None else {
+                "id": hit.formula_id, "latex": latex.get(hit.formula_id, ""),
+                "anchor": anchors.get((hit.post.pk, hit.formula_id), "")},
         } for hit in results.hits],
     }
+
+
+def _anchors(pairs: list[tuple[int, int]]) -> dict[tuple[int, int], str]:
+    """Where each (post, formula) first stands in the post's text, as its page's anchor (none for a formula that is
+    only in the title, or only in the answer's question)."""
+    found: dict[tuple[int, int], str] = {}
+    if not pairs:
+        return found
+    wanted = Q()
+    for post_id, formula_id in pairs:
+        wanted |= Q(post_id=post_id, formula_id=formula_id)
+    for occurrence in Occurrence.objects.filter(wanted, end__gt=0).order_by("post_id", "position").only(
+            "post_id", "formula_id", "position", "anchor"):
+        found.setdefault((occurrence.post_id, occurrence.formula_id), occurrence.page_anchor)
+    return found
 
