@@ -104,7 +104,7 @@ class Command(BaseCommand):
 
     def _stop(self, children: dict[str, Child]) -> None:
         """One SIGTERM to each child, then wait for all of them together; a Ctrl-C meanwhile changes nothing."""
-        signal.signal(signal.SIGINT, _still_stopping)
+        signal.signal(signal.SIGINT, _still_stopping)  # also when stopping for another reason than a signal
         signal.signal(signal.SIGTERM, _still_stopping)
         for child in children.values():
             child.terminate()
@@ -190,11 +190,14 @@ def _interrupts_deferred():
         for number, handler in previous.items():
             signal.signal(number, handler)
     if received:
-        raise KeyboardInterrupt
+        _interrupt(received[0], None)
 
 
 def _interrupt(signum, frame):
-    """SIGTERM stops the stack the same way Ctrl-C does."""
+    """SIGTERM stops the stack the same way Ctrl-C does. Raised once: a second Ctrl-C 50 ms later can land in the
+    unwinding of the first (a database call being cancelled, say); one of 20 stops 1 s into start-up hung there."""
+    signal.signal(signal.SIGINT, _still_stopping)
+    signal.signal(signal.SIGTERM, _still_stopping)
     raise KeyboardInterrupt
 
 
