@@ -1,10 +1,16 @@
 #!/usr/bin/env python
-"""Django's command-line utility; configuration problems end in one line, not a traceback."""
+"""Django's command-line utility; configuration problems end in one line, not a traceback.
+
+SIGUSR1 prints every thread's stack to stderr (faulthandler): a command that hangs shows where it waits.
+"""
+import faulthandler
 import os
+import signal
 import sys
 
 
 def main() -> int:
+    faulthandler.register(signal.SIGUSR1, all_threads=True)
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "mathsearch.settings")
     from django.core.exceptions import ImproperlyConfigured
     from django.core.management import execute_from_command_line

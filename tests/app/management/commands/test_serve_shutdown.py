@@ -82,13 +82,31 @@ class Tree:
             os.killpg(self.root.pid, signal.SIGINT)
             time.sleep(0.05)
 
+    def _stacks_of_serve(self) -> str:
+        """What a hung `serve` was doing: its threads' stacks (manage.py's SIGUSR1) and the tree's last output."""
+        for process in self.seen.values():
+            with contextlib.suppress(psutil.NoSuchProcess):
+                if "manage.py serve" in " ".join(process.cmdline()):
+                    process.send_signal(signal.SIGUSR1)
+        time.sleep(1)
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(self.root.pid, signal.SIGKILL)
+        descriptor = self.root.stderr.fileno()
+        os.set_blocking(descriptor, False)  # a child in a group of its own may still hold the pipe open
+        output = b""
+        with contextlib.suppress(BlockingIOError):
+            while chunk := os.read(descriptor, 65536):
+                output += chunk
+        return output.decode(errors="replace")[-6000:]
+
     def assert_gone(self) -> None:
         _, alive = psutil.wait_procs(list(self.seen.values()), timeout=STOP_SECONDS + 10)
         leftovers = [_described(process) for process in alive]
+        stacks = self._stacks_of_serve() if any(leftovers) else ""
         for process in alive:
             with contextlib.suppress(psutil.NoSuchProcess):
                 process.kill()
-        assert not any(leftovers), f"alive after Ctrl-C: {leftovers}"
+        assert not any(leftovers), f"alive after Ctrl-C: {leftovers}\n{stacks}"
         self.root.wait(timeout=10)
         with socket.socket() as probe:
             # As gunicorn binds: the connections it closed linger in TIME_WAIT without holding the port.
