@@ -26,9 +26,10 @@ from searchapp.health import health_report
 from searchapp.indexing.codebook import CodebookMismatch, ensure_codebook_loaded
 from searchapp.management.address import AddressHeld, free_address
 
-STOP_SECONDS = 25.0
-"""How long the children get to stop after one SIGTERM: gunicorn's graceful timeout (20 s, in which its master
-kills its own stragglers) and a margin; then their process groups are killed."""
+STOP_SECONDS = 20.0
+"""How long the children get to stop after one SIGTERM: gunicorn's graceful timeout, in which its master stops its
+workers; then their process groups are killed. A child that was still starting when Ctrl-C came can take all of it
+(with 25 s, two stops of 40 right at start-up outlived the shutdown test's 35 s)."""
 
 
 class Command(BaseCommand):

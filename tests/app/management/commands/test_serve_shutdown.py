@@ -153,12 +153,7 @@ def _idle(tree: Tree) -> None:
     time.sleep(1.0)
 
 
-EARLY_HANG = pytest.mark.xfail(strict=False, reason=(
-    "open (issue 31): in 1 of 20 rounds, twice, `make run` and `serve` were still alive 35 s after a Ctrl-C 1 s into "
-    "start-up, before any child started; not reproduced outside pytest in 76 tries, cause not found"))
-
-
-@pytest.mark.parametrize("moment", [pytest.param(_during_start, marks=EARLY_HANG, id="starting"),
+@pytest.mark.parametrize("moment", [pytest.param(_during_start, id="starting"),
                                     pytest.param(_when_first_healthy, id="first-healthy"),
                                     pytest.param(_during_a_question_search, id="searching"),
                                     pytest.param(_idle, id="idle")])
