@@ -100,6 +100,7 @@ class Tree:
         return output.decode(errors="replace")[-6000:]
 
     def assert_gone(self) -> None:
+        self._look()  # a child started just as the Ctrl-C came is part of the tree too
         _, alive = psutil.wait_procs(list(self.seen.values()), timeout=STOP_SECONDS + 10)
         leftovers = [_described(process) for process in alive]
         stacks = self._stacks_of_serve() if any(leftovers) else ""
