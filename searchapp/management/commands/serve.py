@@ -5,6 +5,9 @@ once per key press) reaches only this supervisor, which signals each child once.
 terminal's SIGINT and then its master's SIGQUIT re-entered its thread pool's shutdown and hung, orphaned, on
 the port. Whatever of a child's group outlives STOP_SECONDS is killed, and waited for.
 
+A stop is remembered, not only raised (see StopSignals): an interrupt raised while a finaliser runs is lost, and a
+lost one once left serve starting its children and supervising them forever.
+
 `make dev` runs Django's development server instead of gunicorn (`--dev`): it reloads code, but it starts a thread
 per request with no bound, so it is never the default.
 """
@@ -40,14 +43,13 @@ class Command(BaseCommand):
         parser.add_argument("--dev", action="store_true", help="Django's development server instead of gunicorn.")
 
     def handle(self, *args, **options):
-        # Installed first and explicitly: a shell that starts us in the background leaves SIGINT ignored, and a
-        # Ctrl-C during the preparation must stop as cleanly as a later one.
-        signal.signal(signal.SIGINT, _interrupt)
-        signal.signal(signal.SIGTERM, _interrupt)
+        # Installed first: a shell that starts us in the background leaves SIGINT ignored, and a Ctrl-C during the
+        # preparation must stop as cleanly as a later one.
+        self.signals = StopSignals()
         children: dict[str, Child] = {}
         try:
             self._prepare(options)
-            with _interrupts_deferred():  # raised inside Popen, a Ctrl-C would lose a started child
+            with self.signals.deferred():  # raised inside Popen, a Ctrl-C would lose a started child
                 children = {name: Child(name, command, env)
                             for name, command, env in self._commands(options["addr"], options["dev"])}
             self.stdout.write(self.style.SUCCESS(f"MathSearch at http://{options['addr']}/ — Ctrl-C stops everything"))
@@ -95,16 +97,17 @@ class Command(BaseCommand):
     def _supervise(self, children: dict[str, Child]) -> None:
         """Restart a child that exits (its interrupted jobs resume when the worker is ready again) until Ctrl-C."""
         while True:
+            self.signals.raise_if_requested()
             for child in children.values():
                 if child.exited():
                     code = child.process.returncode
-                    waited = child.restart()
+                    waited = child.restart(self.signals)
                     self.stderr.write(f"{child.name} exited with code {code}; restarted it after {waited:.0f} s")
             time.sleep(0.5)
 
     def _stop(self, children: dict[str, Child]) -> None:
         """One SIGTERM to each child, then wait for all of them together; a Ctrl-C meanwhile changes nothing."""
-        _ignore_interrupts()  # also when stopping for another reason than a signal
+        self.signals.requested = True  # also when stopping for another reason than a signal
         for child in children.values():
             child.terminate()
         deadline = time.monotonic() + STOP_SECONDS
@@ -131,12 +134,12 @@ class Child:
     def exited(self) -> bool:
         return self.process.poll() is not None
 
-    def restart(self) -> float:
+    def restart(self, signals: StopSignals) -> float:
         """Start it again after a pause; returns the pause in seconds."""
         lived = time.monotonic() - self.started
         self.backoff = 1.0 if lived > self.STABLE_SECONDS else min(self.backoff * 2, 30.0)
         self.pause(self.backoff)
-        with _interrupts_deferred():
+        with signals.deferred():
             self.process = self._start()
         return self.backoff
 
@@ -177,31 +180,37 @@ def _in_group(process: psutil.Process, pgid: int) -> bool:
         return False
 
 
-@contextmanager
-def _interrupts_deferred():
-    """Ctrl-C or SIGTERM inside the block is raised at its end, once what it started is recorded."""
-    received: list[int] = []
-    previous = {number: signal.signal(number, lambda signum, frame: received.append(signum))
-                for number in (signal.SIGINT, signal.SIGTERM)}
-    try:
-        yield
-    finally:
-        for number, handler in previous.items():
-            signal.signal(number, handler)
-    if received:
-        _interrupt(received[0], None)
+class StopSignals:
+    """Ctrl-C and SIGTERM ask serve to stop. The first one raises KeyboardInterrupt, to cut the preparation short,
+    and is remembered: Python loses an exception raised in a signal handler while a finaliser (`__del__`) runs, so
+    serve also checks the request before starting its children and on every supervising round. Later ones change
+    nothing: one landing in the unwinding of the first must not raise again, and a handler that does no I/O cannot
+    block on a full stderr pipe."""
 
+    def __init__(self) -> None:
+        self.requested = False
+        self._deferring = False
+        signal.signal(signal.SIGINT, self._on_signal)
+        signal.signal(signal.SIGTERM, self._on_signal)
 
-def _interrupt(signum, frame):
-    """SIGTERM stops the stack the same way Ctrl-C does. Raised once: a second Ctrl-C 50 ms later could land in the
-    unwinding of the first."""
-    _ignore_interrupts()
-    raise KeyboardInterrupt
+    def _on_signal(self, signum, frame) -> None:
+        if self.requested:
+            return
+        self.requested = True
+        if not self._deferring:
+            raise KeyboardInterrupt
 
+    def raise_if_requested(self) -> None:
+        if self.requested:
+            raise KeyboardInterrupt
 
-def _ignore_interrupts() -> None:
-    """Further Ctrl-Cs while stopping change nothing: the children have had their signal. Ignored rather than
-    handled, so no handler runs (a handler writing "still stopping" to a full or closed stderr pipe can block or
-    raise in the middle of the stop)."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    @contextmanager
+    def deferred(self):
+        """A stop asked for inside the block is raised at its end, once what the block started is recorded."""
+        self.raise_if_requested()
+        self._deferring = True
+        try:
+            yield
+        finally:
+            self._deferring = False
+        self.raise_if_requested()

@@ -1,11 +1,15 @@
-"""`make run`'s supervisor: a child that dies is started again, sooner when it had lived long."""
+"""`make run`'s supervisor: a child that dies is started again, sooner when it had lived long, and a Ctrl-C is a
+stop even when its interrupt is lost."""
+import os
+import signal
 import subprocess
 import sys
 import time
 
 import psutil
+import pytest
 
-from searchapp.management.commands.serve import Child
+from searchapp.management.commands.serve import Child, StopSignals
 from tests.conftest import REPO
 
 
@@ -15,9 +19,10 @@ def test_a_child_that_exits_is_restarted_with_a_growing_pause(monkeypatch):
     child = Child("test", [sys.executable, "-c", "raise SystemExit(3)"], {})
     child.process.wait(timeout=30)
     assert child.exited() and child.process.returncode == 3
-    assert child.restart() == 2.0 and child.restart() == 4.0  # died young: wait longer each time
+    signals = StopSignals()
+    assert child.restart(signals) == 2.0 and child.restart(signals) == 4.0  # died young: wait longer each time
     child.started -= Child.STABLE_SECONDS + 1
-    assert child.restart() == 1.0  # lived long: restart soon
+    assert child.restart(signals) == 1.0  # lived long: restart soon
     assert pauses == [2.0, 4.0, 1.0]
     child.terminate()
     assert child.wait_until(time.monotonic() + 30)
@@ -44,3 +49,49 @@ def test_a_child_that_ignores_sigterm_is_killed_with_what_it_started(tmp_path):
     assert not child.wait_until(time.monotonic() + 1.0)  # it ignored SIGTERM, so it was killed
     assert child.exited()
     assert not grandchild.is_running() or grandchild.status() == psutil.STATUS_ZOMBIE
+
+
+@pytest.fixture
+def own_signal_handlers():
+    """StopSignals installs process-wide handlers; pytest's own come back afterwards."""
+    saved = {number: signal.getsignal(number) for number in (signal.SIGINT, signal.SIGTERM)}
+    yield
+    for number, handler in saved.items():
+        signal.signal(number, handler)
+
+
+def _ctrl_c() -> None:
+    os.kill(os.getpid(), signal.SIGINT)
+    time.sleep(0.01)  # the handler runs in the main thread at its next bytecode
+
+
+def test_the_first_ctrl_c_interrupts_and_later_ones_do_not(own_signal_handlers):
+    signals = StopSignals()
+    with pytest.raises(KeyboardInterrupt):
+        _ctrl_c()
+    _ctrl_c()  # a second key press, landing in the unwinding of the first
+    assert signals.requested
+
+
+@pytest.mark.filterwarnings("ignore::pytest.PytestUnraisableExceptionWarning")
+def test_a_ctrl_c_lost_in_a_finaliser_still_stops_before_children_start(own_signal_handlers):
+    """Python prints and drops an exception raised while `__del__` runs; the stop must not be dropped with it."""
+    signals = StopSignals()
+
+    class Finaliser:
+        def __del__(self):
+            _ctrl_c()
+
+    Finaliser()  # finalised at once: the KeyboardInterrupt is raised inside __del__, and lost
+    assert signals.requested
+    with pytest.raises(KeyboardInterrupt), signals.deferred():
+        pytest.fail("the children started after a Ctrl-C")
+
+
+def test_a_ctrl_c_while_children_start_is_raised_once_they_are_recorded(own_signal_handlers):
+    signals = StopSignals()
+    started = []
+    with pytest.raises(KeyboardInterrupt), signals.deferred():
+        _ctrl_c()
+        started.append("web")  # still runs: the interrupt waits for the end of the block
+    assert started == ["web"]

@@ -5,6 +5,7 @@ moments: while `serve` prepares, as soon as the site first answers (where a guni
 on the port), while a question search runs, and idle. `MATHSEARCH_SHUTDOWN_ROUNDS=20` repeats each moment.
 """
 import contextlib
+import itertools
 import os
 import signal
 import socket
@@ -132,8 +133,12 @@ def site_env(service_env, transactional_db, tmp_path):
     return service_env
 
 
+START_DELAYS = itertools.cycle([1.0, 2.0, 0.5, 3.0, 1.5, 4.0])
+"""Seconds into start-up: spread over the preparation and the children's start when the moment is repeated."""
+
+
 def _during_start(tree: Tree) -> None:
-    time.sleep(1.0)
+    time.sleep(next(START_DELAYS))
 
 
 def _when_first_healthy(tree: Tree) -> None:
