@@ -33,3 +33,7 @@ if [ ! -f "$katex/katex.min.js" ] || [ ! -f "$katex/contrib/auto-render.min.js" 
   cp node_modules/katex/dist/fonts/*.woff2 "$katex/fonts/"
   cp node_modules/katex/dist/contrib/auto-render.min.js "$katex/contrib/"  # renders the $…$ in post text
 fi
+if [ ! -f node_modules/axe-core/axe.min.js ]; then  # the browser tests check every page with it; never served
+  echo "setup: installing axe-core from the npm registry"
+  npm install --no-audit --no-fund --loglevel=error >/dev/null
+fi

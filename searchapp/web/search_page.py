@@ -5,8 +5,8 @@ import math
 import re
 
 from django.http import QueryDict
+from django.urls import reverse
 
-from ml.extraction import extract_formulas
 from ml.formula import slt_to_latex
 from ml.formula.normalise import PLAIN_NAMES
 from searchapp.search.posts import MODES, Question
@@ -16,7 +16,7 @@ from searchapp.web.trees_svg import tree_svg
 PAGE_SIZE = 20
 MAX_PAGES = 50
 EMPTY_QUESTION = "write your question first: its words, with any formulas between dollar signs"
-"""The Question tab's answer to an empty question (the API's "the query parameter q is required" is for programs)."""
+"""The Answers tab's answer to an empty question (the API's "the query parameter q is required" is for programs)."""
 NOTATION_NAMES = {"latex": "LaTeX", "mathml": "MathML", "slt": "a Tangent SLT string"}
 NOTATION_CHOICES = [("auto", "detect"), ("latex", "LaTeX"), ("mathml", "MathML"), ("slt", "Tangent SLT")]
 MODE_NAMES = {"ssemb": "words and formulas (SSEmb)", "marf": "words fused with formulas (MaRF)", "text": "words (MiniLM)",
@@ -53,6 +53,29 @@ def _page_link(params: QueryDict, page: int) -> str:
     return "?" + linked.urlencode()
 
 
+MIN_DROP = 0.05
+DROP_RATIO = 3.0
+"""Where the good matches end: the largest drop in score between neighbours on the first page, when it is at least
+MIN_DROP and DROP_RATIO times the typical (median) drop between the others. On the starter corpus the exact match of
+`e^{i\\pi}+1=0` scores 1.01 and the next best 0.59, and neighbours below are about 0.01 apart."""
+
+
+def cut_of(items: list, pattern: bool) -> int | None:
+    """How many of the first page's `items` are the good matches (None: no clear end on this page). For a query with
+    variables, the formulas that hold the pattern (ranked first); else the place of a marked drop in score."""
+    if pattern:
+        held = sum(item.hit.bindings is not None for item in items)
+        return held if 0 < held < len(items) else None
+    scores = [item.hit.score for item in items]
+    drops = [above - below for above, below in zip(scores, scores[1:])]
+    if len(drops) < 2:
+        return None
+    largest = max(range(len(drops)), key=drops.__getitem__)
+    others = sorted(drops[:largest] + drops[largest + 1:])
+    typical = others[len(others) // 2]
+    return largest + 1 if drops[largest] >= max(MIN_DROP, DROP_RATIO * typical) else None
+
+
 def error_context(message: str, pos: int | None, query: str) -> dict:
     """A search error for the page: where it is, counted from 1 as people count (the API's `pos` is an offset
     from 0), and a `caret` under the offending character of the query."""
@@ -75,37 +98,17 @@ _TEXT_ARGUMENT = re.compile(r"\\(?:text\w*|math\w+|operatorname\*?|mbox)\s*\{[^{
 _WORD = re.compile(r"(?<![\\A-Za-z])[A-Za-z]{3,}(?![A-Za-z])")
 
 
-MAX_OFFERED_FORMULAS = 8
-
-
 def query_hints(query: Query, params: QueryDict) -> dict:
-    """What the formula page says of a LaTeX query that is likely not what was meant, each with its fix (MathML and
-    Tangent strings say what they mean):
-    - `typed_formulas`: the formulas it holds between dollar signs (`$x^2$ and $y^2$`), each with the link that
-      searches it alone, when there are two or more, since the formula tab reads them as one formula, dollars and
-      words included;
-    - `typed_words`: otherwise, words typed as a formula (`integral of x squared`), read letter by letter as a
-      product, which is seldom what was meant. Named functions (`sin`, `log`) and the text of `\\text{…}`,
-      `\\mathrm{…}` are formulas' own words; two other words of three letters or more are a question in words, which
-      the Question tab answers;
-    - `with_variables`: the query with each box the palette left empty (`\\frac{1}{}`) made a query variable, and
-      its link; an empty box reads as nothing, so `\\frac{}{}` searched for a lone fraction bar and found formulas
-      without one."""
-    hints: dict = {"typed_formulas": [], "typed_words": [], "with_variables": None}
-    if query.notation != "latex":
-        return hints
-    found = extract_formulas(query.text)
-    if len(found) >= 2:
-        hints["typed_formulas"] = [{"latex": formula.latex, "link": _search_link(params, formula.latex)}
-                                   for formula in found[:MAX_OFFERED_FORMULAS]]
-    elif len(words := _words(query.text)) >= 2:
-        hints["typed_words"] = words
-    if latex := _boxes_as_variables(query.text):
-        hints["with_variables"] = {"latex": latex, "link": _search_link(params, latex)}
-    return hints
+    """`with_variables`: a LaTeX query with each box the palette left empty (`\\frac{1}{}`) made a query variable,
+    and its link; an empty box reads as nothing, so `\\frac{}{}` searched for a lone fraction bar and found formulas
+    without one."""
+    latex = _boxes_as_variables(query.text) if query.notation == "latex" else ""
+    return {"with_variables": {"latex": latex, "link": search_link(params, q=latex)} if latex else None}
 
 
-def _words(latex: str) -> list[str]:
+def prose_words(latex: str) -> list[str]:
+    """Words of three letters or more that are not a formula's own: named functions (`sin`, `log`) and the text of
+    `\\text{…}`, `\\mathrm{…}` are not counted."""
     return [word for word in _WORD.findall(_TEXT_ARGUMENT.sub(" ", latex)) if word not in PLAIN_NAMES]
 
 
@@ -119,7 +122,7 @@ def latex_outside_dollars(question: Question, params: QueryDict) -> dict | None:
     since where its formulas start and end is the writer's to say."""
     if question.formulas or question.unread or not _LATEX_MARK.search(question.text):
         return None
-    return {"link": None if len(_words(question.text)) >= 2 else _search_link(params, f"${question.text}$")}
+    return {"link": None if len(prose_words(question.text)) >= 2 else search_link(params, q=f"${question.text}$")}
 
 
 _EMPTY_GROUP = re.compile(r"\{\s*\}")
@@ -129,12 +132,26 @@ _SLOT_BEFORE = re.compile(r"(?:\\[dtc]?frac|\\binom|\\sqrt|[\^_}])\s*$")
 _VARIABLE_NAME = re.compile(r"\\qvar\s*\{\s*([^{}]*?)\s*\}")
 
 
-def _search_link(params: QueryDict, query: str) -> str:
-    """The request's search with another query, from its first page."""
+def search_link(params: QueryDict, **changes: str | None) -> str:
+    """The request's search with some parameters changed (None drops one), from its first page."""
     linked = params.copy()
-    linked["q"] = query
     linked.pop("page", None)
+    for name, value in changes.items():
+        if value is None:
+            linked.pop(name, None)
+        else:
+            linked[name] = value
     return "?" + linked.urlencode()
+
+
+def tab_links(params: QueryDict) -> dict[str, str]:
+    """The tabs filter the search in the box (all it finds, formulas only, answers only), each keeping its query and
+    options."""
+    home, questions = reverse("home"), reverse("questions")
+    if not params.get("q"):
+        return {"all": home, "formulas": home + "?as=formula", "answers": questions}
+    return {"all": home + search_link(params, **{"as": None}), "formulas": home + search_link(params, **{"as": "formula"}),
+            "answers": questions + search_link(params, **{"as": None})}
 
 
 def _boxes_as_variables(text: str) -> str:

@@ -13,7 +13,8 @@ from searchapp.health import health_report
 from searchapp.models import Corpus, Formula, Post
 from searchapp.search.posts import DEFAULT_MODE
 from searchapp.search.ranking import DEFAULT_ORDER, ORDERS
-from searchapp.web import search_page
+from searchapp.search.results import PostResults
+from searchapp.web import one_box, search_page
 from searchapp.web.params import int_param, question_params, search_params
 from searchapp.web.post_results import post_results_dict
 from searchapp.web.presenters import formula_detail, post_formulas, present
@@ -33,16 +34,21 @@ def healthz(request: HttpRequest) -> JsonResponse:
 @require_GET
 @ensure_csrf_cookie  # the page's feedback requests send this token back
 def home(request: HttpRequest) -> HttpResponse:
-    """The search page; with `?q=` it also renders the results, so searching works without JavaScript."""
+    """The search page; with `?q=` it also renders the results, so searching works without JavaScript. A formula
+    lists formulas; words, with or without `$…$` formulas, list answers and the formulas like each of the question's
+    (`one_box`); `as=formula` reads the box as one formula whatever it holds."""
     context = {"query": request.GET.get("q", "").strip(), "examples": search_page.EXAMPLES,
                "palette": search_page.PALETTE, "fusions": ORDERS, "notations": search_page.NOTATION_CHOICES,
                "notation": request.GET.get("notation") or "auto",
                "fusion": request.GET.get("fusion") or DEFAULT_ORDER, "context_words": request.GET.get("context", ""),
                "corpus": request.GET.get("corpus", ""), "corpora": Corpus.objects.searchable().values_list("name", flat=True)}
+    forced = request.GET.get("as") == "formula"
+    context["as_question"] = not forced and one_box.reads_as_question(context["query"], context["notation"])
+    context["tab"], context["tabs"] = "formulas" if forced else "all", search_page.tab_links(request.GET)
     status = 200
     if context["query"]:
         try:
-            context.update(_search(request))
+            context.update(_ask_with_formulas(request) if context["as_question"] else _search(request))
         except ApiError as error:
             context["error"], status = search_page.error_context(error.message, error.pos, context["query"]), error.status
     return render(request, "searchapp/search.html", context, status=status)
@@ -54,7 +60,12 @@ def _search(request: HttpRequest) -> dict:
     query = read_query(params["text"], params["notation"])
     results = Formula.objects.search(query, k=search_page.PAGE_SIZE, offset=(page - 1) * search_page.PAGE_SIZE,
                                      fusion=params["fusion"], corpus=params["corpus"], context=params["context"])
-    return {"results": results, "items": present(results), "fusion": params["fusion"],
+    items = present(results)
+    pattern = any(query.variables.values())
+    cut = search_page.cut_of(items, pattern) if page == 1 else None
+    return {"results": results, "strong": items[:cut], "weaker": items[cut:] if cut else [], "fusion": params["fusion"],
+            "cut": cut and {"above": items[cut - 1].hit.score, "below": items[cut].hit.score, "first": cut + 1,
+                            "pattern": pattern},
             "notation_name": search_page.NOTATION_NAMES[query.notation],
             "pager": search_page.page_numbers(results.candidates, page, request.GET),
             "query_tree": search_page.query_tree_svg(query), "query_latex": search_page.query_latex(query),
@@ -63,11 +74,12 @@ def _search(request: HttpRequest) -> dict:
 
 @require_GET
 def questions(request: HttpRequest) -> HttpResponse:
-    """The Question tab: answers to a question written as text with `$…$` formulas; a GET form, so no JavaScript
+    """The Answers tab: answers to a question written as text with `$…$` formulas; a GET form, so no JavaScript
     is needed. A submitted empty question is an error, unlike the bare tab."""
     context = {"query": request.GET.get("q", "").strip(), "modes": search_page.MODE_CHOICES,
                "mode": request.GET.get("mode") or DEFAULT_MODE, "corpus": request.GET.get("corpus", ""),
-               "corpora": Corpus.objects.searchable().values_list("name", flat=True)}
+               "corpora": Corpus.objects.searchable().values_list("name", flat=True),
+               "tab": "answers", "tabs": search_page.tab_links(request.GET)}
     status = 200
     if "q" in request.GET:
         try:
@@ -79,6 +91,21 @@ def questions(request: HttpRequest) -> HttpResponse:
 
 
 def _ask(request: HttpRequest) -> dict:
+    return _answers(request)[0]
+
+
+def _ask_with_formulas(request: HttpRequest) -> dict:
+    """The search box's question: its answers, and the formula hits of each of its formulas."""
+    context, results = _answers(request)
+    groups = one_box.formula_hits(results.question, request.GET.get("corpus") or None)  # validated by _answers
+    for group in groups:
+        group["link"] = search_page.search_link(request.GET, q=group["latex"], **{"as": "formula"})
+    answers = context.pop("results")
+    return {**context, "answers": answers, "formula_hits": groups,
+            "as_formula_link": search_page.search_link(request.GET, **{"as": "formula"})}
+
+
+def _answers(request: HttpRequest) -> tuple[dict, PostResults]:
     params = question_params(request)
     page = int_param(request, "page", 1, 1, search_page.MAX_PAGES)
     results = Post.objects.search(params["question"], k=search_page.PAGE_SIZE,
@@ -86,7 +113,7 @@ def _ask(request: HttpRequest) -> dict:
     return {"results": post_results_dict(results), "mode_name": search_page.MODE_NAMES[results.mode],
             "unavailable_mode": search_page.MODE_NAMES[params["mode"]] if results.mode != params["mode"] else "",
             "pager": search_page.page_numbers(results.candidates, page, request.GET),
-            "bare_latex": search_page.latex_outside_dollars(results.question, request.GET)}
+            "bare_latex": search_page.latex_outside_dollars(results.question, request.GET)}, results
 
 
 @require_GET

@@ -1,4 +1,4 @@
-// The Question tab's live preview: the question as typed, its $…$ formulas drawn as the results will show them
+// The Answers tab's live preview: the question as typed, its $…$ formulas drawn as the results will show them
 // (render_math.js's options). Optional: the form is a plain GET form without it.
 (function () {
   "use strict";
@@ -25,7 +25,8 @@
         input.form.requestSubmit();
       }
     });
-    update();
+    // Beside the answers the preview would repeat the question they answer: it shows once the question is edited.
+    if (!document.getElementById("results-title")) update();
   }
 
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", setup);

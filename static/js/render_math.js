@@ -82,8 +82,26 @@
   }
   window.renderTexText = render;  // the question preview (question.js) draws what is typed with the same options
 
+  // A formula, a tree or a long word too wide for the screen scrolls by itself rather than widening the page
+  // (site.css); such a region takes the keyboard focus, so that it can be scrolled without a mouse.
+  const SCROLLERS = ".katex-display, .tree-box, .snippet .math, .matched .math, .formula-link, .formula-hero, " +
+    ".formula-hits h3, .formula-hits li, .preview, pre";
+
+  function markScrollable() {
+    document.querySelectorAll(SCROLLERS).forEach(function (el) {
+      const style = getComputedStyle(el);
+      const scrolls = (el.scrollWidth > el.clientWidth + 1 && /auto|scroll/.test(style.overflowX)) ||
+        (el.scrollHeight > el.clientHeight + 1 && /auto|scroll/.test(style.overflowY));
+      if (scrolls && !el.hasAttribute("tabindex") && !el.matches("a") && !el.closest("[aria-hidden=true]")) {
+        el.tabIndex = 0;
+      }
+    });
+  }
+
   function start() {
     document.querySelectorAll(".tex-text").forEach(render);
+    window.addEventListener("load", markScrollable);  // after search.js has drawn its formulas
+    if (document.fonts) document.fonts.ready.then(markScrollable);
     // A link to a formula (/post/ID#formula-3) lands on it; rendering has moved it since the browser scrolled.
     const target = location.hash && document.getElementById(decodeURIComponent(location.hash.slice(1)));
     if (target) target.scrollIntoView({ block: "center" });

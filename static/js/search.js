@@ -12,6 +12,7 @@
     const source = window.texSource || String;  // render_math.js, loaded first
     const macros = window.texMacros || Object;
     root.querySelectorAll(".math[data-latex]").forEach(function (el) {
+      nameFormulaLink(el);
       try {
         // to a string first: katex.render empties the element before it parses, and a formula it cannot read
         // would leave an empty box instead of its source
@@ -23,6 +24,17 @@
         el.classList.add("unrendered");  // the LaTeX source stays visible
       }
     });
+  }
+
+  // A link that is only a formula is read through KaTeX's MathML; a word before it, for screen readers only, says
+  // what the link is (and names it for tools that do not read MathML).
+  function nameFormulaLink(el) {
+    const link = el.closest("a");
+    if (!link || link.querySelector(".link-kind") || link.textContent.trim() !== el.textContent.trim()) return;
+    const kind = document.createElement("span");
+    kind.className = "visually-hidden link-kind";
+    kind.textContent = "Formula ";
+    link.prepend(kind);
   }
 
   function csrfToken() {
@@ -73,7 +85,8 @@
       timer = setTimeout(update, PREVIEW_DELAY_MS);
     });
     input.addEventListener("preview", update);
-    update();
+    // Beside results the preview would repeat the query they answer: it shows once the query is edited.
+    if (!document.getElementById("results-title")) update();
   }
 
   // KaTeX's error offset (from 0) as people count characters, from 1, like the server's errors.
@@ -221,8 +234,16 @@
     });
   }
 
+  // After a search, keyboard and screen-reader users start at the results, not at the top of the page: the
+  // results' heading takes the focus (without scrolling the query box away) when the page is a search's answer.
+  function focusResults() {
+    const heading = document.getElementById("results-title");
+    if (heading && !location.hash) heading.focus({ preventScroll: true });
+  }
+
   function start() {
     renderMath(document);
+    focusResults();
     setupSlashFocus();
     setupPreview();
     setupPalette();

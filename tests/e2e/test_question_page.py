@@ -41,7 +41,10 @@ def test_submitting_shows_answers_with_rendered_math(page, threads, console_erro
     expect(first.locator(".post-result-title .katex")).to_have_count(1)  # the question's title, $A^{T}=A$
     expect(first.locator(".matched .katex")).to_have_count(1)
     assert first.locator(".snippet .katex").count() == 1
-    assert page.locator("#question-preview .katex").count() == 1  # the question kept in the box, previewed
+    expect(page.locator("#question-preview")).to_be_hidden()  # the question is in the box, not repeated above the answers
+    page.press("#question", "End")
+    page.keyboard.type(" And $B$?")
+    expect(page.locator("#question-preview .katex")).to_have_count(2)  # edited: previewed again
     screenshot("question-results")
     first.locator(".post-result-title a").click()
     expect(page.locator(".post-text .katex").first).to_be_visible()

@@ -63,7 +63,7 @@ def test_pasted_mathml_is_read_as_mathml_and_shown_as_latex(page, indexed):
     assert page.get_attribute("#q", "aria-invalid") is None
     page.press("#q", "Enter")
     page.wait_for_selector(".result")
-    assert "read as MathML" in page.locator("#summary").inner_text()
+    assert "read as MathML" in page.locator("#results-title").inner_text()
     assert page.locator(".read-as .katex").count() == 1
 
 def test_palette_inserts_at_the_cursor(page):
@@ -94,7 +94,7 @@ def test_enter_searches_with_a_shareable_url_and_back_works(page, indexed, scree
     assert re.search(r"[?&]q=p%5E2", page.url)
     assert page.locator(".result").count() == len(FORMULAS)
     assert page.locator(".result .katex").count() >= len(FORMULAS)  # every formula rendered by KaTeX
-    assert re.search(r"\d+ results in\s+\d+ ms", page.inner_text("#summary"))
+    assert re.search(r"\d+ formulas\s+in\s+\d+ ms", page.inner_text("#results-title"))
     screenshot("results")
     page.go_back()
     page.wait_for_url(re.compile(r"/$"))
@@ -107,6 +107,7 @@ def test_enter_searches_with_a_shareable_url_and_back_works(page, indexed, scree
 def test_hover_and_focus_highlight_the_aligned_nodes_in_query_and_result(page, indexed, screenshot):
     indexed(FORMULAS)
     search(page, r"e^{i\pi} + 1 = 0")
+    page.click(".query-tree > summary")  # the query's tree is folded away below the results' count
     first = page.locator(".result").first
     first.hover()
     page.wait_for_selector("#query-tree .node.hl")

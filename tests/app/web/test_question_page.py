@@ -64,14 +64,27 @@ def test_the_question_tab_offers_a_form_that_works_without_javascript(client):
     assert '<option value="ssemb" selected>' in html
     assert "js/question.js" in html and "contrib/auto-render.min.js" in html
     assert not re.search(r"<script(?![^>]*\bsrc=)", html)  # the CSP allows no inline script
-    assert 'class="error"' not in html and 'id="summary"' not in html
+    assert 'class="error"' not in html and 'id="results-title"' not in html
 
 
-def test_the_tabs_link_the_two_searches_and_mark_the_open_one(client):
-    formula_tab = client.get("/").content.decode()
-    question_tab = client.get("/questions").content.decode()
-    assert '<a href="/" aria-current="page">Formula</a>' in formula_tab and '<a href="/questions">Question</a>' in formula_tab
-    assert '<a href="/">Formula</a>' in question_tab and '<a href="/questions" aria-current="page">Question</a>' in question_tab
+def test_the_tabs_filter_the_search_in_the_box_and_mark_the_open_one(client):
+    assert _tabs(client.get("/").content.decode()) == [
+        ("/", True, "All"), ("/?as=formula", False, "Formulas"), ("/questions", False, "Answers")]
+    assert _tabs(client.get("/questions").content.decode()) == [
+        ("/", False, "All"), ("/?as=formula", False, "Formulas"), ("/questions", True, "Answers")]
+
+
+def test_the_tabs_keep_the_query_and_its_options(client):
+    page = client.get("/questions", {"q": "why $x^2$", "corpus": "", "page": "2"}).content.decode()
+    assert _tabs(page) == [("/?q=why+%24x%5E2%24&corpus=", False, "All"),
+                           ("/?q=why+%24x%5E2%24&corpus=&as=formula", False, "Formulas"),
+                           ("/questions?q=why+%24x%5E2%24&corpus=", True, "Answers")]
+
+
+def _tabs(page: str) -> list[tuple[str, bool, str]]:
+    nav = re.search(r'<nav class="tabs".*?</nav>', page, re.S).group(0)
+    return [(html.unescape(href), bool(current), name)
+            for href, current, name in re.findall(r'<a href="([^"]*)"( aria-current="page")?>(\w+)</a>', nav)]
 
 
 def test_answers_are_rendered_on_the_server_with_their_question_snippet_matched_formula_and_scores(threads, client):
@@ -91,7 +104,7 @@ def test_answers_are_rendered_on_the_server_with_their_question_snippet_matched_
     assert f'href="{answer.url}" rel="noopener nofollow">source</a>' in first
     assert html.count('<li class="result post-result"') == 3
     assert 0 <= post_link(html, answer.pk) < post_link(html, Post.objects.get(source_id="22").pk)
-    assert '<textarea id="question" name="q" rows="4" maxlength="5000"' in html and f">{EIGEN_QUESTION}</textarea>" in html
+    assert '<textarea id="question" name="q" rows="2" maxlength="5000"' in html and f">{EIGEN_QUESTION}</textarea>" in html
 
 
 def test_the_mode_and_corpus_chosen_are_kept_in_the_form(threads, client):
@@ -187,6 +200,6 @@ def test_marf_without_a_trained_fusion_says_it_ranked_by_ssemb(threads, client, 
 @pytest.mark.usefixtures("trained_fusion")  # before threads: indexing stores MaRF vectors only with a fusion
 def test_marf_with_a_fusion_ranks_and_shows_its_similarity(threads, client):
     html = client.get("/questions", {"q": "Are the eigenvalues of a symmetric matrix real? $A^T = A$", "mode": "marf"}).content.decode()
-    assert "ranked by words fused with formulas (MaRF)</p>" in html
+    assert "ranked by words fused with formulas (MaRF)</h2>" in html
     first = first_result(html)
     assert post_link(first, Post.objects.get(source_id="12").pk) >= 0 and re.search(r">MaRF -?\d\.\d{3}</span>", first)

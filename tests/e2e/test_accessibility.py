@@ -1,0 +1,74 @@
+"""Every page a person meets, checked in a real browser at a laptop's and a phone's size: axe-core finds no serious
+or critical violation, and nothing makes the page scroll sideways at 390 px (a long formula, a long word, a tree
+scrolls by itself)."""
+from urllib.parse import urlencode
+
+import pytest
+
+from searchapp.models import Formula, Post
+from tests.app.conftest import index_thread_pages
+from tests.conftest import REPO, skip_unless_ci
+from tests.ml.data.test_mse_threads import formula_span
+
+pytestmark = pytest.mark.e2e
+
+AXE = REPO / "node_modules" / "axe-core" / "axe.min.js"
+"""Installed by `make setup` (package.json's devDependencies); never served by the site."""
+VIEWPORTS = {"laptop": {"width": 1366, "height": 768}, "phone": {"width": 390, "height": 844}}
+LONG_SUM = " + ".join(f"\\frac{{x_{{{n}}}^{{{n}}}}}{{{n}!}}" for n in range(1, 30))
+LONG_WORD = "Supercalifragilistic" * 6
+PAGES = {
+    "11_12.html": ("Sums of squares", f"<p>Why is a sum of squares never negative? {LONG_WORD}</p>",
+                   f"<p>Each square is non-negative: {formula_span(1, 'a^{2}+b^{2}=c^{2}')}, and the series "
+                   f"{formula_span(2, LONG_SUM)} has only non-negative terms.</p>"),
+}
+
+
+@pytest.fixture
+def site(transactional_db, tmp_path):
+    """A thread indexed for real; the paths of the public pages that show it."""
+    job = index_thread_pages(tmp_path / "pages", PAGES)
+    question = Post.objects.get(source_id="11")
+    formula = Formula.objects.get(latex=LONG_SUM)
+    return job, ["/", "/?" + urlencode({"q": LONG_SUM}), "/?" + urlencode({"q": r"\frac{x_{1}}{\qvar{n}}"}),
+                 "/?" + urlencode({"q": "why is $a^2+b^2$ never negative"}),
+                 "/questions?" + urlencode({"q": "Why is $a^2+b^2=c^2$ never negative?"}),
+                 f"/formula/{formula.pk}", f"/post/{question.pk}", "/posts"]
+
+
+@pytest.fixture
+def axe(page):
+    if not AXE.is_file():
+        skip_unless_ci(f"axe-core not installed at {AXE}; run make setup")
+    page.context.add_init_script(path=str(AXE))  # injected by the browser, so the site's CSP does not apply to it
+
+
+def _problems(page, path: str) -> list[str]:
+    page.goto(path)
+    page.wait_for_load_state("load")
+    report = page.evaluate("axe.run(document, {resultTypes: ['violations']})")
+    shown = path[:60]
+    problems = [f"{shown}: {v['id']} ({v['impact']}) at {[node['target'] for node in v['nodes'][:3]]}"
+                for v in report["violations"] if v["impact"] in ("serious", "critical")]
+    overflow = page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")
+    if overflow > 0:
+        widest = page.evaluate("""[...document.querySelectorAll('body *')].filter(e => !e.closest('.katex-mathml')
+            && e.getBoundingClientRect().right > document.documentElement.clientWidth + 1)
+            .slice(0, 4).map(e => e.tagName + '.' + e.className)""")
+        problems.append(f"{shown}: scrolls sideways by {overflow} px, past the edge: {widest}")
+    return problems
+
+
+@pytest.mark.parametrize("size", VIEWPORTS)
+def test_public_pages_pass_axe_and_fit_the_screen(page, axe, site, size):
+    page.set_viewport_size(VIEWPORTS[size])
+    _, paths = site
+    assert [problem for path in paths for problem in _problems(page, path)] == []
+
+
+@pytest.mark.parametrize("size", VIEWPORTS)
+def test_staff_pages_pass_axe_and_fit_the_screen(staff_login, axe, site, size):
+    staff_login.set_viewport_size(VIEWPORTS[size])
+    job, _ = site
+    paths = ["/admin/searchapp/indexjob/upload/", f"/admin/searchapp/indexjob/{job.pk}/live/"]
+    assert [problem for path in paths for problem in _problems(staff_login, path)] == []
