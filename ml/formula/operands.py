@@ -13,10 +13,14 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from ml.formula.latex_symbols import ACCENTS
 from ml.formula.opt_symbols import ADD, INFIX, MUL, SEP, SIGNS
 from ml.formula.opt_tokens import SEPARATORS
 from ml.formula.tree import Node, Tree
 
+MARKS = frozenset(mark for _, mark in ACCENTS.values())
+"""Accents' marks (`\\hat{x}` is x with `^` over it): a mark is no operand, nor are primes (`f''`: f with `′′` as
+its superscript); the page could not write what one stood for, and it would mean no sub-expression."""
 _NO_OPERATOR = 1_000
 """The loosest operator of a run without one: above every binding power, so any neighbour may hold the run."""
 
@@ -37,7 +41,8 @@ class Operands:
         """Each symbol by the id of the one after it on its baseline (a tree's nodes are its own objects)."""
 
     def ends(self, first: Node) -> Iterator[Node]:
-        """Each symbol of first's baseline, first included, at which a run from `first` is an operand, nearest first."""
+        """Each symbol of first's baseline, first included, at which a run from `first` is an operand, nearest first.
+        A whole baseline is one too: a script, a radicand, a fence's element (which LaTeXML ends with its comma)."""
         previous = self.before.get(id(first))
         if _is_infix(first, previous):
             return
@@ -46,6 +51,8 @@ class Operands:
         node: Node | None = first
         before = previous
         while node is not None:
+            if node.label in MARKS or set(node.label.removeprefix("V!")) == {"′"}:
+                return
             power = binding_power(node.label)
             if power is not None and node is not first and _is_infix(node, before):
                 loosest = closing = min(loosest, power)
@@ -54,8 +61,8 @@ class Operands:
             elif power is not None:  # a sign: its product must end before the run may (`-x` is no operand of `-xy`)
                 closing = min(closing, _prefix_power(node.label, power))
             after = node.child("n")
-            if power is None and (after is None or _binds_before(after) <= closing):
-                yield node
+            if (power is None and (after is None or _binds_before(after) <= closing)) or (after is previous is None):
+                yield node  # an operand; or a whole baseline, a part of the layout whatever it ends with (`(a,b)`)
             before, node = node, after
 
     def is_operand(self, first: Node, last: Node) -> bool:
@@ -71,7 +78,8 @@ class Operands:
 
 
 def run(first: Node, last: Node) -> Node:
-    """The symbols from `first` to `last` of a baseline with what hangs off them, as a baseline of their own."""
+    """The symbols from `first` to `last` of a baseline with what hangs off them, as a baseline of their own; without
+    the next element of a fence or matrix (`e`), which follows the run rather than being part of it."""
     taken = [first]
     while taken[-1] is not last:
         after = taken[-1].child("n")
@@ -79,7 +87,7 @@ def run(first: Node, last: Node) -> Node:
         taken.append(after)
     chain: Node | None = None
     for node in reversed(taken):
-        children = tuple(part for part in node.children if part[0] != "n")
+        children = tuple(part for part in node.children if part[0] not in "ne")
         chain = Node(node.label, ((("n", chain),) if chain is not None else ()) + children)
     assert chain is not None
     return chain

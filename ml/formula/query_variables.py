@@ -17,7 +17,8 @@ STAND_IN = "V!x"
 SCRIPTS = frozenset("abcd")
 """The layout edges of scripts (super-, sub-, pre-super-, pre-subscript): a variable's own are the base's."""
 Bindings = dict[str, Node]
-"""Variable name → what it stands for: a baseline chain of the candidate's symbols, with what hangs off them."""
+"""Variable name → what it stands for: a baseline chain of the candidate's symbols, with what hangs off them but
+the next element of their fence or matrix (`e`, hung off an element's first symbol), which is the query's to match."""
 
 
 def for_embedding(graphs: FormulaGraphs) -> FormulaGraphs:
@@ -91,20 +92,23 @@ class _Matcher:
 
     def _variable(self, q: Node, c: Node, bound: Bindings) -> Iterator[tuple[Bindings, Node]]:
         name = node_value(q.label)
-        scripts = tuple(part for part in q.children if part[0] != "n")
-        if not scripts:
+        parts = tuple(part for part in q.children if part[0] != "n")  # scripts, and the next element (`e`)
+        if (q.child("e") is None) != (c.child("e") is None):
+            return
+        if not any(edge in SCRIPTS for edge, _ in parts):
             for last in self.operands.ends(c):
                 result = _bind(name, run(c, last), bound)
                 if result is not None:
-                    yield result, last
+                    for placed in self._parts(parts, c, result):
+                        yield placed, last
             return
-        if {edge for edge, _ in scripts} != {edge for edge, _ in c.children if edge in SCRIPTS}:
+        if {edge for edge, _ in parts} != {edge for edge, _ in c.children if edge in SCRIPTS or edge == "e"}:
             return
-        base = Node(c.label, tuple(part for part in c.children if part[0] != "n" and part[0] not in SCRIPTS))
+        base = Node(c.label, tuple(part for part in c.children if part[0] not in SCRIPTS and part[0] not in "ne"))
         result = _bind(name, base, bound) if self.operands.is_operand(c, c) else None
         if result is not None:
-            for scripted in self._parts(scripts, c, result):
-                yield scripted, c
+            for placed in self._parts(parts, c, result):
+                yield placed, c
 
 
 def _bind(name: str, value: Node, bound: Bindings) -> Bindings | None:

@@ -47,13 +47,14 @@ def _put(q: Node, bound: Mapping[str, Node]) -> Node | None:
     value = bound.get(node_value(q.label))
     if value is None:
         return None
-    if parts:
+    if any(edge in SCRIPTS for edge, _ in parts):
         if value.child("n") is not None or any(edge in SCRIPTS for edge, _ in value.children):
             return None
         return _node(value.label, [*value.children, *parts], rest)
-    chain = _baseline(value)
-    for node in reversed(chain):  # the value's symbols relinked, so that the query goes on after its last
-        rest = _node(node.label, [part for part in node.children if part[0] != "n"], rest)
+    chain = _baseline(value)  # relinked, so that the query goes on after its last symbol, and its next element
+    for index in range(len(chain) - 1, -1, -1):  # (`e`, the only part left) hangs off its first
+        own = [part for part in chain[index].children if part[0] != "n"]
+        rest = _node(chain[index].label, own + (parts if index == 0 else []), rest)
     return rest
 
 

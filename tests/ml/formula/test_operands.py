@@ -31,3 +31,18 @@ def operands_from(latex: str, first: int) -> list[str]:
 ])
 def test_the_operands_a_run_may_be(latex, first, expected):
     assert operands_from(latex, first) == expected
+
+
+def test_a_whole_baseline_is_a_part_of_the_layout_whatever_it_ends_with():
+    tree = parse("(a, b)", "latex").slt
+    element = tree.root.child("w")
+    last = element.child("n")
+    assert last.label == "," and Operands(tree).is_operand(element, last)
+    listed = parse("a, b", "latex").slt
+    assert not Operands(listed).is_operand(listed.root, listed.root.child("n"))  # `a,` of `a, b`: no part, no operand
+
+
+@pytest.mark.parametrize("latex, part", [(r"\hat{x}", "o"), (r"\underline{x}", "u"), ("f''", "a"), ("f'", "a")])
+def test_an_accent_or_primes_is_no_operand_even_as_a_whole_part(latex, part):
+    tree = parse(latex, "latex").slt
+    assert list(Operands(tree).ends(tree.root.child(part))) == []

@@ -43,6 +43,29 @@ def test_a_query_variable_needs_a_plain_name(latex):
     assert raised.value.kind == "missing_argument" and raised.value.pos == latex.index(r"\qvar")
 
 
+@pytest.mark.parametrize("query, spelled_out", [
+    (r"x^{?a}", r"x^{\qvar{a}}"),
+    (r"?a+?b", r"\qvar{a}+\qvar{b}"),
+    (r"\frac{1}{?x0}", r"\frac{1}{\qvar{x0}}"),
+    (r"?ab", r"\qvar{a}b"),  # a letter and its digits: letters side by side are a product
+    (r"x^?n", r"x^{\qvar{n}}"),
+    (r"\text{?} + ?y", r"\text{?} + \qvar{y}"),  # text stays text
+])
+def test_a_query_may_write_a_variable_with_a_question_mark(query, spelled_out):
+    assert parse(query, "latex", query=True).slt == parse(spelled_out, "latex").slt
+
+
+def test_a_corpus_formulas_question_mark_is_a_symbol():
+    assert "?" in parse(r"x^{?a}", "latex").slt.labels
+
+
+@pytest.mark.parametrize("query, pos", [("x = ?", 4), ("?1 + x", 0), ("$x + ? y$", 5), (r"?\alpha", 0), ("? a", 0)])
+def test_a_question_mark_without_a_letter_after_it_is_an_error_where_it_stands(query, pos):
+    with pytest.raises(ParseError, match=r"\? starts a query variable") as raised:
+        parse(query, "latex", query=True)
+    assert (raised.value.pos, raised.value.kind) == (pos, "missing_argument")
+
+
 def test_the_operator_tree_keeps_the_variable_as_an_operand_and_latex_reads_back():
     graphs = parse(r"\frac{\qvar{a}}{\qvar{b}} + \qvar{a}", "latex")
     assert [label for label in graphs.opt.labels if is_query_variable(label)] == ["W!a", "W!b", "W!a"]
@@ -109,6 +132,11 @@ def bindings(query: str, candidate: str) -> dict[str, str] | None:
     (PYTHAGORAS, r"x^2+y^3=z^2", None),
     (r"\qvar{a}^2 + \qvar{a}^2", r"x^2 + x^2 = 2x^2", {"a": "x"}),
     (r"\qvar{a}^2 + \qvar{a}^2", r"x^2 + y^2", None),
+    (r"(\qvar{a}, y)", r"f(x+1, y) = 0", {"a": "x + 1"}),  # an element of a fence, the next one the query's
+    (r"(\qvar{a}, \qvar{b})", r"(x, y, z)", None),
+    (r"\left(\qvar{a}\right)", r"(x, y)", None),  # one operand, not a fence's elements
+    (r"x^{\qvar{n}}", r"x''", None),  # primes are no exponent
+    (r"\overset{\qvar{m}}{x}", r"\hat{x}", None),  # nor is an accent's mark anything a variable stands for
 ])
 def test_a_pattern_matches_where_the_query_occurs_whatever_is_in_its_variables_places(query, candidate, expected):
     assert bindings(query, candidate) == expected
