@@ -216,6 +216,7 @@ def test_several_formulas_between_dollars_are_offered_one_by_one_and_as_a_questi
     (r"a_{} + b^{}", r"a_{\qvar{x}} + b^{\qvar{y}}"),
     (r"\sqrt{} + \binom{n}{}", r"\sqrt{\qvar{x}} + \binom{n}{\qvar{y}}"),
     (r"\frac{\qvar{x}}{}", r"\frac{\qvar{x}}{\qvar{y}}"),  # named apart from the query's own variable
+    (r"\frac{?x}{} + ?y", r"\frac{?x}{\qvar{z}} + ?y"),  # and from those written `?x`
     (r"{}^{14}C", None),  # an empty group that attaches to nothing is LaTeX, not a box left empty
     (r"\frac{1}{2}", None),
 ])
