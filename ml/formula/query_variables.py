@@ -41,7 +41,8 @@ def match(query: Tree, candidate: Tree) -> Bindings | None:
     A variable stands for one operand of the candidate, never a piece of one: in `y = 2x + 1`, `\\qvar{a} + 1`
     binds a to `2x`, not to `x` nor to `y = 2x`; in `2x - y + 1`, to `2x - y` (read left to right). A variable
     with scripts of its own is their base, one symbol whose scripts must be the variable's as a symbol's would:
-    `\\qvar{a}^2` binds a to x in `x^2`, to the fence in `(x + y)^2`, and lies over neither `x^2 + y` nor `x`.
+    `\\qvar{a}^2` binds a to x in `x^2` (never to `x^2` itself), to the fence in `(x + y)^2`, and lies over no `x`
+    without a square, nor `x_i^2` (x has a subscript the variable has not).
     A name used twice stands for the same thing both times. Of several places, the one binding fewest symbols.
     """
     operands = Operands(candidate)
