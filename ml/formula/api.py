@@ -1,6 +1,7 @@
 """Formula text → both graphs: the Symbol Layout Tree and, when one can be built, the Operator Tree."""
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from ml.cycle_collection import cycle_collection_paused
@@ -27,25 +28,26 @@ class FormulaGraphs:
     opt_error: str | None = None
 
 
-def parse(text: str, notation: str) -> FormulaGraphs:
+def parse(text: str, notation: str, *, query: bool = False) -> FormulaGraphs:
     """Both graphs of a formula written in `notation` (one of NOTATIONS).
 
     The caller names the notation, so a flow never guesses it and text meant as LaTeX is never read as
     something else. Nesting too deep for the layout builder's recursion (the LaTeX parser bounds braces, not
     fences: `((…(x)…))` 400 deep) is a ParseError of kind "too_deep", like any other unreadable formula, so an
-    indexing batch reports it per record and a query answers 400.
+    indexing batch reports it per record and a query answers 400. A `query`'s LaTeX may write a query variable
+    `?x` as well as `\\qvar{x}`, as search users do; a corpus formula's `?` is a symbol.
     """
     parser = _PARSERS.get(notation)
     if parser is None:
         raise ValueError(f"unknown notation {notation!r}; choose one of {', '.join(NOTATIONS)}")
     try:
-        return parser(text)
+        return parse_latex(text, query=True) if query and notation == "latex" else parser(text)
     except RecursionError:
         raise ParseError("the formula nests too deeply to read", None, "too_deep") from None
 
 
 @cycle_collection_paused()
-def parse_latex(latex: str) -> FormulaGraphs:
+def parse_latex(latex: str, query: bool = False) -> FormulaGraphs:
     """Parse one LaTeX formula (math mode; surrounding `$…$`, `\\(…\\)` are dropped).
 
     A Tangent SLT string is refused (kind "slt_string") rather than read as brackets and factorials.
@@ -57,7 +59,7 @@ def parse_latex(latex: str) -> FormulaGraphs:
         raise ParseError("this looks like a Tangent SLT string, not LaTeX; give it with notation slt", offset,
                          "slt_string")
     try:
-        root = latex_to_slt(content)
+        root = latex_to_slt(content, query)
     except ParseError as error:  # positions count from the start of what the caller gave
         if not offset or error.pos is None:
             raise
@@ -114,4 +116,4 @@ def _with_opt(source: str, slt: Tree) -> FormulaGraphs:
         return FormulaGraphs(source, slt, None, "formula too deeply nested for an operator tree")
 
 
-_PARSERS = {"latex": parse_latex, "mathml": parse_mathml, "slt": parse_slt_string}
+_PARSERS: dict[str, Callable[[str], FormulaGraphs]] = {"latex": parse_latex, "mathml": parse_mathml, "slt": parse_slt_string}

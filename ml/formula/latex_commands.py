@@ -9,6 +9,7 @@ from ml.formula import latex_symbols as sym
 from ml.formula.errors import ParseError
 from ml.formula.layout import CLOSERS, OPENERS, Box, fenced_group, is_bare_table, matrix_box
 from ml.formula.normalise import (
+    VARIABLE_NAME,
     canonical,
     name_box,
     query_variable_box,
@@ -184,6 +185,18 @@ def query_variable(parser, token, boxes, depth) -> None:
     if not name or "{" in name or "}" in name:
         raise ParseError(r"\qvar needs a name in braces, like \qvar{x}", token.pos, "missing_argument")
     boxes.append(variable_box(name))
+
+
+def question_variable(parser, token) -> Box:
+    """`?x`, `?x0`: a query variable as Approach0's and zbMATH's users type one, read as `\\qvar{x}` is. Its name is
+    the letter and digits right after the `?` (`?ab` is ?a times b, as letters side by side are). Only in a query:
+    in a corpus formula a `?` is a symbol, and `\\text{?}` is text in both."""
+    name = VARIABLE_NAME.match(parser.source, token.pos + 1)
+    if name is None:
+        raise ParseError("? starts a query variable and needs a letter right after it, like ?x", token.pos,
+                         "missing_argument")
+    parser.i += len(name.group())  # one token per letter or digit
+    return variable_box(name.group())
 
 
 def skip_dimension(parser, token, boxes, depth) -> None:

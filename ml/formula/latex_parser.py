@@ -10,7 +10,7 @@ from collections.abc import Callable
 
 from ml.formula import latex_symbols as sym
 from ml.formula.errors import MAX_DEPTH, ParseError
-from ml.formula.latex_commands import handler_for
+from ml.formula.latex_commands import handler_for, question_variable
 from ml.formula.latex_tokens import Token, tokenize
 from ml.formula.layout import Box, build, fenced_group
 from ml.formula.normalise import PRIMES, finish_baseline, join_upright_words, restyle, symbol_box
@@ -25,9 +25,10 @@ def latex_boxes(source: str) -> list[Box]:
     return _Parser(source, tokenize(source)).parse()
 
 
-def latex_to_slt(source: str) -> Node:
-    """The SLT root of one LaTeX formula (already stripped of `$` delimiters); raises ParseError."""
-    parser = _Parser(source, tokenize(source))
+def latex_to_slt(source: str, query: bool = False) -> Node:
+    """The SLT root of one LaTeX formula (already stripped of `$` delimiters); raises ParseError. A `query` may write
+    its query variables `?x` (`ml.formula.latex_commands.question_variable`)."""
+    parser = _Parser(source, tokenize(source), query=query)
     root = build(parser.parse())
     if root is None:
         raise ParseError("formula has no visible symbols", 0, "empty")
@@ -35,8 +36,8 @@ def latex_to_slt(source: str) -> Node:
 
 
 class _Parser:
-    def __init__(self, source: str, tokens: list[Token], depth: int = 0) -> None:
-        self.source, self.tokens, self.i, self.depth = source, tokens, 0, depth
+    def __init__(self, source: str, tokens: list[Token], depth: int = 0, query: bool = False) -> None:
+        self.source, self.tokens, self.i, self.depth, self.query = source, tokens, 0, depth, query
         self.plain_names = True  # off inside upright text, whose letters make words (`\mathrm{cosk}`), not names
 
     def parse(self) -> list[Box]:
@@ -148,6 +149,8 @@ class _Parser:
         elif char == "." and self._next_is(".") and self._is_text_at(self.i + 1, "."):
             self.i += 2
             boxes.append(Box("V!…"))
+        elif char == "?" and self.query:
+            boxes.append(question_variable(self, token))
         elif char == "~":  # a non-breaking space
             return
         elif char in PRIMES:  # `f′` typed as a character is drawn like `f'`
@@ -219,7 +222,7 @@ class _Parser:
 
     def nested(self, source: str, depth: int) -> list[Box]:
         """The baseline of math inside text (`\\text{if $n=1$}`); error positions count from the start of `source`."""
-        return _Parser(source, tokenize(source), depth + 1).parse()
+        return _Parser(source, tokenize(source), depth + 1, self.query).parse()
 
     def upright(self, read: Callable[[], list[Box]]) -> list[Box]:
         """What `read` parses, with runs of letters left for `join_upright_words` rather than read as names."""

@@ -163,7 +163,7 @@ def query_variable_box(content: str) -> Box | None:
     so (`x0`, `x1`: a letter and digits), which become `W!x0`; ARQMath's run marked stray characters so (`$`, `?`,
     `missing`): a stray `$` is nothing, anything else a text node."""
     content = content.replace("\\ ", " ").strip()
-    if _LATEXML_VARIABLE.fullmatch("".join(content.split())):
+    if VARIABLE_NAME.fullmatch("".join(content.split())):
         return variable_box(content)
     return Box("T!" + content) if content and content != "$" else None
 
@@ -174,7 +174,8 @@ def variable_box(name: str) -> Box:
     return Box(f"{QUERY_VARIABLE}!" + "".join(unicodedata.normalize("NFKC", name).split()))
 
 
-_LATEXML_VARIABLE = re.compile(r"[A-Za-z][0-9]*")
+VARIABLE_NAME = re.compile(r"[A-Za-z][0-9]*")
+"""A query variable's name as LaTeXML writes one (`x0`) and as `?x0` is typed: a letter, then digits."""
 _TEXT_VARIABLE = re.compile(r"\?\{([A-Za-z][0-9]*)\}")
 """NTCIR's other spelling of a query variable, `\\text{?{x0}}`."""
 

@@ -32,7 +32,7 @@ Label scheme (what the trees look like):
 from __future__ import annotations
 
 from ml.formula.opt_nodes import leaf, make
-from ml.formula.opt_symbols import DELIMITED, FUNCTION_LETTERS, INFIX, INTEGRALS, MUL, PREFIX, REL, SEP, UNARY, OpInfo
+from ml.formula.opt_symbols import DELIMITED, FUNCTION_LETTERS, INFIX, INTEGRALS, MUL, PREFIX, REL, SEP, SIGNS, UNARY, OpInfo
 from ml.formula.opt_tokens import Token, make_token, match_delimiters, with_scripts
 from ml.formula.tree import Node, Tree
 
@@ -41,8 +41,6 @@ MAX_NESTING = 120
 
 _OPERAND_KINDS = frozenset({"atom", "func", "big", "group", "prefix", "diff", "sym"})
 _POSTFIX = {"!": "O!factorial", "%": "O!percent"}
-_SIGNS = frozenset({"-", "−", "+", "±", "∓"})
-"""Additive operators that also work as prefixes (`-x`, `\\pm 1`)."""
 
 
 class OptError(ValueError):
@@ -217,7 +215,7 @@ class _Parser:
 
     def operand_infix(self, tok: Token) -> Node:
         """An operator where an operand belongs: a sign (`-x`) or a relation missing its left side."""
-        if tok.text in _SIGNS:
+        if tok.text in SIGNS:
             arg = self.expr(MUL) if self.at_operand() else None
             return make(INFIX[tok.text].label, [arg] if arg is not None else [])
         op = INFIX[tok.text]

@@ -81,6 +81,9 @@ _INFIX_SPELLINGS: dict[OpInfo, tuple[str, ...]] = {
 INFIX: dict[str, OpInfo] = {s: info for info, spellings in _INFIX_SPELLINGS.items() for s in spellings}
 """Spelling → operator; the same spelling never names two operators."""
 
+SIGNS = frozenset({"-", "−", "+", "±", "∓"})
+"""Additive operators that also work as prefixes (`-x`, `\\pm 1`): such a sign takes the product that follows."""
+
 PREFIX: dict[str, str] = {
     "¬": "O!not", "\\neg": "O!not", "\\lnot": "O!not", "not": "O!not",
     "∀": "O!forall", "\\forall": "O!forall", "for-all": "O!forall", "forall": "O!forall",

@@ -6,15 +6,19 @@ with a subscript, not for a bare `f`.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Iterator
 
 from ml.formula.api import FormulaGraphs
 from ml.formula.augment import relabelled
-from ml.formula.opt_symbols import INFIX, SEP
-from ml.formula.opt_tokens import SEPARATORS
+from ml.formula.operands import Operands, run
 from ml.formula.tree import Node, Tree, is_query_variable, node_value
 
 STAND_IN = "V!x"
+SCRIPTS = frozenset("abcd")
+"""The layout edges of scripts (super-, sub-, pre-super-, pre-subscript): a variable's own are the base's."""
+Bindings = dict[str, Node]
+"""Variable name → what it stands for: a baseline chain of the candidate's symbols, with what hangs off them but
+the next element of their fence or matrix (`e`, hung off an element's first symbol), which is the query's to match."""
 
 
 def for_embedding(graphs: FormulaGraphs) -> FormulaGraphs:
@@ -28,106 +32,91 @@ def _stood_in(tree: Tree) -> Tree:
     return relabelled(tree, [STAND_IN if is_query_variable(label) else label for label in tree.labels])
 
 
-def match(query: Tree, candidate: Tree) -> dict[str, Node] | None:
-    """What each query variable stands for where `query` occurs exactly in `candidate`, or None.
+def match(query: Tree, candidate: Tree) -> Bindings | None:
+    """What each query variable stands for where `query` lies over a sub-expression of `candidate`, or None.
 
-    The query may occur anywhere, and the candidate may go on after it; each symbol's scripts and arguments must
-    be the query's. A variable stands for one symbol with its scripts, or for several along a baseline, and a name
-    used twice stands for the same thing both times. Beside an infix operator of the query a variable is an operand,
-    as in the operator tree (`ml.formula.opt_symbols` gives the binding powers): in `y = 2x + 1`, `\\qvar{a} + 1`
-    binds a to `2x`, not to `x` nor to `y = 2x`; in `2x - y + 1`, to `2x - y` (read left to right); and
-    `1 + \\qvar{b}` in `1 + x = 3` binds b to `x`. A variable with no operator beside it takes the symbols up to
-    what follows it in the query, or to its baseline's end. Of several places, the one binding the fewest symbols.
-    A binding is a baseline chain of `Node`s.
+    The query may lie anywhere, and the candidate may go on after it, but only over an operand
+    (`ml.formula.operands`): `\\qvar{a} + 1` does not lie over `x + 1` in `2x + 1`, nor over `y + 1` in
+    `y + 1 \\cdot 2`. Each symbol's scripts and parts must be the query's, whole: `x^{2}` is not in `x^{2k}`.
+    A variable stands for one operand of the candidate, never a piece of one: in `y = 2x + 1`, `\\qvar{a} + 1`
+    binds a to `2x`, not to `x` nor to `y = 2x`; in `2x - y + 1`, to `2x - y` (read left to right). A variable
+    with scripts of its own is their base, one symbol whose scripts must be the variable's as a symbol's would:
+    `\\qvar{a}^2` binds a to x in `x^2` (never to `x^2` itself), to the fence in `(x + y)^2`, and lies over no `x`
+    without a square, nor `x_i^2` (x has a subscript the variable has not).
+    A name used twice stands for the same thing both times. Of several places, the one binding fewest symbols.
     """
-    matcher = _Matcher({id(child): node for node in candidate.nodes for edge, child in node.children if edge == "n"})
-    found = (matcher.matched(query.root, node, {}) for node in candidate.nodes)
+    operands = Operands(candidate)
+    matcher = _Matcher(operands)
+    found = (next((bound for bound, last in matcher.baseline(query.root, node, {}, whole=False)
+                   if operands.is_operand(node, last)), None) for node in candidate.nodes)
     return min((bound for bound in found if bound is not None), key=_bound_size, default=None)
 
 
-def _bound_size(bound: dict[str, Node]) -> int:
+def _bound_size(bound: Bindings) -> int:
     return sum(len(Tree(node, "slt")) for node in bound.values())
 
 
-def _binding_power(label: str) -> int | None:
-    """How tightly a baseline symbol binds if it is an infix operator (higher is tighter); None for an operand."""
-    if label in SEPARATORS:
-        return SEP
-    operator = INFIX.get(label)
-    return operator.prec if operator is not None else None
-
-
-@dataclass(frozen=True)
 class _Matcher:
-    before: dict[int, Node]
-    """The candidate's symbols by the id of the one after them on their baseline."""
+    """Lays a query's baselines over a candidate's, trying every binding its variables may take."""
 
-    def matched(self, q: Node, c: Node, bound: dict[str, Node], q_before: str | None = None) -> dict[str, Node] | None:
-        if is_query_variable(q.label):
-            return self._variable(q, c, bound, q_before)
-        if q.label != c.label or _scripts(q) != _scripts(c):
-            return None
-        for edge, child in q.children:
-            other = c.child(edge)
-            if other is None:
-                return None
-            result = self.matched(child, other, bound, q.label if edge == "n" else None)
-            if result is None:
-                return None
-            bound = result
-        return bound
+    def __init__(self, operands: Operands) -> None:
+        self.operands = operands
 
-    def _variable(self, q: Node, c: Node, bound: dict[str, Node], q_before: str | None) -> dict[str, Node] | None:
-        """Bind q's name to c and the symbols after it on c's baseline: the operand the query's operators beside it
-        delimit, else as few symbols as let the rest of the query match."""
-        name, following = node_value(q.label), q.child("n")
-        left = _binding_power(following.label) if following is not None else None  # the variable is its left operand
-        right = _binding_power(q_before) if q_before is not None else None  # its right operand
-        if q_before is None and left is not None and not self._operand_starts_at(c, left):
-            return None
-        taken: list[Node] = []
-        current: Node | None = c
-        while current is not None:
-            if taken and _ends_operand(current, left, right):  # a first operator is a sign: `-y` in `x + -y`
-                break
-            taken.append(current)
-            after = current.child("n")
+    def baseline(self, q: Node, c: Node, bound: Bindings, whole: bool) -> Iterator[tuple[Bindings, Node]]:
+        """Each way the query's baseline from q lies along the candidate's from c: the bindings and the candidate's
+        symbol under the query's last; with `whole`, only the ways that reach the end of the candidate's baseline."""
+        placed = self._variable(q, c, bound) if is_query_variable(q.label) else self._symbol(q, c, bound)
+        following = q.child("n")
+        for result, last in placed:
+            after = last.child("n")
             if following is None:
-                if after is None or _ends_operand(after, left, right):
-                    return _bind(name, taken, bound)
+                if not whole or after is None:
+                    yield result, last
             elif after is not None:
-                result = _bind(name, taken, bound)
-                result = result and self.matched(following, after, result, q.label)
+                yield from self.baseline(following, after, result, whole)
+
+    def _symbol(self, q: Node, c: Node, bound: Bindings) -> Iterator[tuple[Bindings, Node]]:
+        if q.label == c.label and _parts(q) == _parts(c):
+            for result in self._parts(tuple(part for part in q.children if part[0] != "n"), c, bound):
+                yield result, c
+
+    def _parts(self, parts: tuple[tuple[str, Node], ...], c: Node, bound: Bindings) -> Iterator[Bindings]:
+        """The bindings under which each of the query's parts (edge, baseline) is c's part by that edge, whole."""
+        if not parts:
+            yield bound
+            return
+        (edge, child), rest = parts[0], parts[1:]
+        other = c.child(edge)
+        assert other is not None  # the callers compared the edges
+        for result, _ in self.baseline(child, other, bound, whole=True):
+            yield from self._parts(rest, c, result)
+
+    def _variable(self, q: Node, c: Node, bound: Bindings) -> Iterator[tuple[Bindings, Node]]:
+        name = node_value(q.label)
+        parts = tuple(part for part in q.children if part[0] != "n")  # scripts, and the next element (`e`)
+        if (q.child("e") is None) != (c.child("e") is None):
+            return
+        if not any(edge in SCRIPTS for edge, _ in parts):
+            for last in self.operands.ends(c):
+                result = _bind(name, run(c, last), bound)
                 if result is not None:
-                    return result
-            current = after
+                    for placed in self._parts(parts, c, result):
+                        yield placed, last
+            return
+        if {edge for edge, _ in parts} != {edge for edge, _ in c.children if edge in SCRIPTS or edge == "e"}:
+            return
+        base = Node(c.label, tuple(part for part in c.children if part[0] not in SCRIPTS and part[0] not in "ne"))
+        result = _bind(name, base, bound) if self.operands.is_operand(c, c) else None
+        if result is not None:
+            for placed in self._parts(parts, c, result):
+                yield placed, c
+
+
+def _bind(name: str, value: Node, bound: Bindings) -> Bindings | None:
+    if name in bound and bound[name] != value:
         return None
-
-    def _operand_starts_at(self, c: Node, left: int) -> bool:
-        """Whether a left operand may start at c: at its baseline's start, or after an operator binding more loosely
-        (`=` before `2x + 1`'s 2x; not the 2 before its x)."""
-        previous = self.before.get(id(c))
-        return previous is None or _ends_operand(previous, left, None)
+    return {**bound, name: value}
 
 
-def _ends_operand(node: Node, left: int | None, right: int | None) -> bool:
-    """Whether node is an operator binding more loosely than the query's operators beside a variable, so that an
-    operand of theirs cannot hold it: looser than the one after the variable (`left`), or at most as tight as the one
-    before it (`right`: `1 + b` in `1 + x - y` is read `(1 + x) - y`)."""
-    power = _binding_power(node.label)
-    return power is not None and ((left is not None and power < left) or (right is not None and power <= right))
-
-
-def _bind(name: str, taken: list[Node], bound: dict[str, Node]) -> dict[str, Node] | None:
-    chain: Node | None = None
-    for node in reversed(taken):  # the taken symbols with their scripts, linked along a new baseline
-        children = tuple((edge, child) for edge, child in node.children if edge != "n")
-        chain = Node(node.label, children + ((("n", chain),) if chain is not None else ()))
-    assert chain is not None
-    if name in bound and bound[name] != chain:
-        return None
-    return {**bound, name: chain}
-
-
-def _scripts(node: Node) -> frozenset[str]:
+def _parts(node: Node) -> frozenset[str]:
     return frozenset(edge for edge, _ in node.children if edge != "n")

@@ -1,5 +1,7 @@
 """Query variables at search time: the formulas that hold the query exactly, whatever stands in its variables'
-places, rank before the others, and say what each variable stood for (`ml.formula.query_variables`).
+places, rank before the others, and say what each variable stood for (`ml.formula.query_variables`). A match is
+labelled so only once its bindings, put into the query, give back the formula or one of its sub-expressions
+(`ml.formula.substitution`): the page must never say "matches your pattern with a = …" of what does not.
 
 Only a candidate holding all the query's layout terms (its symbols and symbol pairs; none spans a variable) can
 hold the query, so only those are read and matched, best first, until a page's worth hold it: the first page of
@@ -12,6 +14,7 @@ import numpy as np
 from ml.formula import ParseError, tree_from_slt_string
 from ml.formula.query_variables import match
 from ml.formula.slt_latex import slt_to_latex
+from ml.formula.substitution import reproduces
 from ml.formula.tree import Tree
 from ml.retrieval.structure import KINDS, kinds_of
 from searchapp.search.query import Query
@@ -39,10 +42,11 @@ def pattern_matches(query: Query, scored: Scored, scores: np.ndarray, needed: in
         layouts = dict(formulas.filter(pk__in=id_array([scored.ids[i] for i in chunk])).values_list("id", "slt_string"))
         for i in chunk:
             try:
-                bound = match(query.graphs.slt, tree_from_slt_string(layouts[scored.ids[i]]))
+                candidate = tree_from_slt_string(layouts[scored.ids[i]])
             except ParseError:  # a row stored by an older parser: ranked by similarity alone
                 continue
-            if bound is not None:
+            bound = match(query.graphs.slt, candidate)
+            if bound is not None and reproduces(query.graphs.slt, bound, candidate):
                 found[int(i)] = [(name, slt_to_latex(Tree(node, "slt"))) for name, node in sorted(bound.items())]
                 if len(found) == needed:
                     return found

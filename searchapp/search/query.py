@@ -80,7 +80,7 @@ def parse_queries(texts: list[str], notation: str = "latex") -> tuple[list[Query
 
 
 def _parsed(text: str, notation: str) -> FormulaGraphs:
-    graphs = parse(text, notation)
+    graphs = parse(text, notation, query=True)
     if len(graphs.slt) > MAX_QUERY_NODES:
         raise ParseError(f"the query has {len(graphs.slt)} symbols (Symbol Layout Tree nodes); the limit is "
                          f"{MAX_QUERY_NODES}", None, "too_large")

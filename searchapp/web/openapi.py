@@ -176,9 +176,10 @@ SCHEMAS = {
             "also_in": {"type": "array", "description": "the same formula in the other corpora searched: listed once, "
                         "here", "items": _ref("schemas", "Elsewhere")},
             "bindings": {"type": ["object", "null"], "additionalProperties": STRING,
-                         "description": "for a query with query variables (`\\qvar{x}`), when this formula holds the "
-                                        "query exactly: the LaTeX each variable stands for (such results come first); "
-                                        "else null"},
+                         "description": "for a query with query variables (`\\qvar{x}` or `?x`), when this formula "
+                                        "holds the query exactly: the LaTeX each variable stands for, which put into "
+                                        "the query gives the formula or one of its sub-expressions (such results "
+                                        "come first); else null"},
             "parts": {"type": "object", "description": "the scores fused: slg, opg, context when words were given",
                       "additionalProperties": NUMBER},
             "alignment": {"type": "object", "additionalProperties": _ref("schemas", "Alignment")},

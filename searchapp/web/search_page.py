@@ -8,7 +8,7 @@ from django.http import QueryDict
 from django.urls import reverse
 
 from ml.formula import slt_to_latex
-from ml.formula.normalise import PLAIN_NAMES
+from ml.formula.normalise import PLAIN_NAMES, VARIABLE_NAME
 from searchapp.search.posts import MODES, Question
 from searchapp.search.query import Query
 from searchapp.web.trees_svg import tree_svg
@@ -129,7 +129,8 @@ _EMPTY_GROUP = re.compile(r"\{\s*\}")
 _SLOT_BEFORE = re.compile(r"(?:\\[dtc]?frac|\\binom|\\sqrt|[\^_}])\s*$")
 """An empty group is a box left empty where these want an argument: the palette's `\\frac{}{}`, `^{}`, `\\sqrt{}`
 (a `{}` elsewhere, as in `{}^{14}C`, is LaTeX's way to attach to nothing)."""
-_VARIABLE_NAME = re.compile(r"\\qvar\s*\{\s*([^{}]*?)\s*\}")
+_VARIABLE_NAME = re.compile(r"\\qvar\s*\{\s*([^{}]*?)\s*\}|\?(" + VARIABLE_NAME.pattern + ")")
+"""A query variable of the query, `\\qvar{x}` or `?x`: its name is the first group's or the second's."""
 
 
 def search_link(params: QueryDict, **changes: str | None) -> str:
@@ -161,7 +162,7 @@ def _boxes_as_variables(text: str) -> str:
              if _SLOT_BEFORE.search(text[max(0, match.start() - 8):match.start()])]
     if not slots:
         return ""
-    used = set(_VARIABLE_NAME.findall(text))
+    used = {spelled or typed for spelled, typed in _VARIABLE_NAME.findall(text)}
     names = (name for name in (*"xyzwuv", *(f"x{i}" for i in range(1, len(slots) + 1))) if name not in used)
     parts, end = [], 0
     for match, name in zip(slots, names):

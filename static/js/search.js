@@ -43,6 +43,20 @@
   }
 
   // ---- live preview -------------------------------------------------------
+  // A query may write a query variable `?x` as well as `\qvar{x}` (ml/formula/latex_commands.py): drawn alike, boxed;
+  // in text (`\text{?a}`) a `?` is a character, as the parser reads it. A query KaTeX cannot read is drawn again as
+  // typed, so that the error it throws gives a position in what the user typed, not in the rewritten text.
+  const TEXT_OR_VARIABLE = /\\(?:text[a-z]*|mbox|operatorname\*?)\s*\{[^{}]*\}|\?([A-Za-z][0-9]*)/g;
+  function renderQuery(latex, element, options) {
+    try {
+      window.katex.render(latex.replace(TEXT_OR_VARIABLE, function (whole, name) {
+        return name ? "{\\qvar{" + name + "}}" : whole;
+      }), element, options);
+    } catch (err) {
+      window.katex.render(latex, element, options);
+    }
+  }
+
   function setupPreview() {
     const input = document.getElementById("q");
     const preview = document.getElementById("preview");
@@ -66,7 +80,7 @@
       }
       preview.hidden = false;
       try {
-        window.katex.render(latex, preview, {
+        renderQuery(latex, preview, {
           throwOnError: true, trust: false, displayMode: true, macros: (window.texMacros || Object)(),
         });
       } catch (err) {

@@ -21,6 +21,7 @@ def test_a_pattern_search_finds_every_holder_of_a_small_corpus_and_is_timed_besi
     assert report["letter"]["holders_in_top10"][0] <= 1.0
     assert all(0 < report[mode]["p50_ms"] <= report[mode]["p95_ms"] for mode in ("variable", "letter"))
     assert report["p50_ratio_variable_to_letter"] > 0
+    assert report["pattern_hits"] >= 6 and report["pattern_hits_truly_matching"] == 1.0
 
 
 @pytest.mark.parametrize("options, message", [

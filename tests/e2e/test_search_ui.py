@@ -206,6 +206,34 @@ def test_a_pattern_with_query_variables_is_previewed_and_its_matches_say_what_th
     assert console_errors == []
 
 
+def test_a_patterns_bindings_are_a_list_each_drawn_apart_and_question_mark_variables_preview_boxed(
+        page, indexed, console_errors, screenshot):
+    indexed([r"3^2+4^2=5^2", r"a^2+b^2+c^2=d^2+e^2+f^2", r"a^2+ab+b^2=d^2"])
+    page.set_viewport_size({"width": 1366, "height": 768})
+    page.goto("/")
+    page.fill("#q", "?a^2+?b^2=?c^2")  # as Approach0 and zbMATH users write variables
+    expect(page.locator("#preview .katex .fbox")).to_have_count(3)
+    assert page.locator("#preview-error").inner_text() == ""
+    page.fill("#q", r"\text{?a} + x^?b")  # in text a `?` stays a character
+    expect(page.locator("#preview .katex .fbox")).to_have_count(1)
+    assert page.locator("#preview-error").inner_text() == ""
+    page.fill("#q", r"?a + \frac{1}")  # an error's position is in the query as typed
+    expect(page.locator("#preview-error")).to_contain_text("At the end: ")
+    search(page, r"\qvar{a}^2+\qvar{b}^2=\qvar{c}^2")
+    first = page.locator(".result").first
+    assert first.locator(".formula-link .math").get_attribute("data-latex") == "3^2+4^2=5^2"
+    items = first.locator(".binding-list > li.binding")
+    expect(items.locator(".katex")).to_have_count(3)
+    assert [item.locator("annotation").text_content() for item in items.all()] == [
+        r"\qvar{ a } = 3", r"\qvar{ b } = 4", r"\qvar{ c } = 5"]
+    boxes = [item.bounding_box() for item in items.all()]
+    assert all(left["x"] + left["width"] < right["x"] for left, right in zip(boxes, boxes[1:]))  # apart, not run on
+    expect(page.locator(".result .bindings")).to_have_count(1)  # the other two only look alike
+    first.locator(".bindings").scroll_into_view_if_needed()
+    screenshot("pythagoras", full_page=False)
+    assert console_errors == []
+
+
 def test_a_results_latex_is_copied_with_one_click(page, indexed, console_errors):
     indexed([r"\frac{1}{n^2} + 1", r"\sqrt{n^2}"])
     page.context.grant_permissions(["clipboard-read", "clipboard-write"])

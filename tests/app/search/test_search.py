@@ -166,6 +166,24 @@ def test_formulas_holding_a_pattern_rank_first_and_say_what_its_variables_stand_
     assert all(hit.bindings is None for hit in same)  # one name, one sub-expression: 2 and 3 differ
 
 
+def test_a_pattern_labels_only_the_formulas_its_bindings_give_back(index_file):
+    index_file([r"a^2+ab+b^2=d^2", r"a^2+b^2+c^2=d^2+e^2+f^2", r"3^2+4^2=5^2", r"x^2+y^2=z^2", r"2x^2+y^2=z^2"],
+               corpus="squares")
+    hits = Formula.objects.search(r"\qvar{a}^2+\qvar{b}^2=\qvar{c}^2", k=5).hits
+    assert {hit.formula.latex: hit.bindings for hit in hits} == {
+        r"3^2+4^2=5^2": [("a", "3"), ("b", "4"), ("c", "5")], r"x^2+y^2=z^2": [("a", "x"), ("b", "y"), ("c", "z")],
+        r"a^2+ab+b^2=d^2": None, r"a^2+b^2+c^2=d^2+e^2+f^2": None, r"2x^2+y^2=z^2": None}
+    assert {hit.formula.latex for hit in hits[:2]} == {r"3^2+4^2=5^2", r"x^2+y^2=z^2"}  # the matches rank first
+    typed = Formula.objects.search("?a^2+?b^2=?c^2", k=5).hits  # as Approach0 and zbMATH users write them
+    assert [(hit.formula_id, hit.bindings) for hit in typed] == [(hit.formula_id, hit.bindings) for hit in hits]
+
+
+def test_a_question_mark_alone_is_a_query_error_where_it_stands(indexed):
+    with pytest.raises(ParseError, match=r"\? starts a query variable") as raised:
+        Formula.objects.search("x^{?} + 1")
+    assert raised.value.pos == 3
+
+
 def test_a_query_of_query_variables_alone_is_refused(indexed):
     with pytest.raises(ParseError, match="only query variables") as raised:
         Formula.objects.search(r"\qvar{x}")

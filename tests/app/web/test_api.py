@@ -147,3 +147,7 @@ def test_a_pattern_search_says_what_each_variable_stands_for_and_variables_alone
     assert "Matches your pattern with" in page and 'data-latex="\\qvar{ x } = n^{2}"' in page
     refused = client.get("/api/search", {"q": r"\qvar{a}^{\qvar{b}}"})
     assert (refused.status_code, refused.json()["code"]) == (400, "query_only_variables")
+    typed = client.get("/api/search", {"q": r"\frac{1}{?x}"}).json()["results"]  # `?x` spells \qvar{x}
+    assert [(r["latex"], r["bindings"]) for r in typed] == [(r["latex"], r["bindings"]) for r in results]
+    lone = client.get("/api/search", {"q": r"\frac{1}{?}"})
+    assert (lone.status_code, lone.json()["code"], lone.json()["pos"]) == (400, "latex_missing_argument", 9)

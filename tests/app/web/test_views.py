@@ -187,6 +187,7 @@ def test_a_result_shows_its_first_posts_and_links_to_all_when_there_are_more(ind
     (r"a_{} + b^{}", r"a_{\qvar{x}} + b^{\qvar{y}}"),
     (r"\sqrt{} + \binom{n}{}", r"\sqrt{\qvar{x}} + \binom{n}{\qvar{y}}"),
     (r"\frac{\qvar{x}}{}", r"\frac{\qvar{x}}{\qvar{y}}"),  # named apart from the query's own variable
+    (r"\frac{?x}{} + ?y", r"\frac{?x}{\qvar{z}} + ?y"),  # and from those written `?x`
     (r"{}^{14}C", None),  # an empty group that attaches to nothing is LaTeX, not a box left empty
     (r"\frac{1}{2}", None),
 ])

@@ -9,6 +9,7 @@ from ml.formula.slt_latex import slt_to_latex
 from ml.formula.tree import Tree, is_query_variable
 
 F_OF_X0 = "[V!f[M!()1x1,w[V!z]],b[W!x0]]"
+PYTHAGORAS = r"\qvar{a}^2+\qvar{b}^2=\qvar{c}^2"
 
 
 @pytest.mark.parametrize("text, notation", [
@@ -40,6 +41,29 @@ def test_a_query_variable_needs_a_plain_name(latex):
     with pytest.raises(ParseError, match=r"\\qvar needs a name") as raised:
         parse(latex, "latex")
     assert raised.value.kind == "missing_argument" and raised.value.pos == latex.index(r"\qvar")
+
+
+@pytest.mark.parametrize("query, spelled_out", [
+    (r"x^{?a}", r"x^{\qvar{a}}"),
+    (r"?a+?b", r"\qvar{a}+\qvar{b}"),
+    (r"\frac{1}{?x0}", r"\frac{1}{\qvar{x0}}"),
+    (r"?ab", r"\qvar{a}b"),  # a letter and its digits: letters side by side are a product
+    (r"x^?n", r"x^{\qvar{n}}"),
+    (r"\text{?} + ?y", r"\text{?} + \qvar{y}"),  # text stays text
+])
+def test_a_query_may_write_a_variable_with_a_question_mark(query, spelled_out):
+    assert parse(query, "latex", query=True).slt == parse(spelled_out, "latex").slt
+
+
+def test_a_corpus_formulas_question_mark_is_a_symbol():
+    assert "?" in parse(r"x^{?a}", "latex").slt.labels
+
+
+@pytest.mark.parametrize("query, pos", [("x = ?", 4), ("?1 + x", 0), ("$x + ? y$", 5), (r"?\alpha", 0), ("? a", 0)])
+def test_a_question_mark_without_a_letter_after_it_is_an_error_where_it_stands(query, pos):
+    with pytest.raises(ParseError, match=r"\? starts a query variable") as raised:
+        parse(query, "latex", query=True)
+    assert (raised.value.pos, raised.value.kind) == (pos, "missing_argument")
 
 
 def test_the_operator_tree_keeps_the_variable_as_an_operand_and_latex_reads_back():
@@ -92,6 +116,27 @@ def bindings(query: str, candidate: str) -> dict[str, str] | None:
     (r"x + 1", r"x^2 + 1", None),  # and no script the query lacks
     (r"\frac{1}{\qvar{x}}", r"\frac{2}{n}", None),
     (r"\sqrt{\qvar{x}}", r"\sqrt[3]{y}", None),
+    (r"x^{2}", r"x^{2k}", None),  # a part is the query's whole, as in \frac{1}{2x}
+    (r"\frac{1}{2}", r"\frac{1}{2x}", None),
+    (r"x + \qvar{b}", r"2x + y", None),  # the query lies over a sub-expression: 2 multiplies x first
+    (r"\qvar{a} + 1", r"y + 1 \cdot 2", None),  # and · takes the 1 first
+    (r"-\qvar{a}", r"x - y", None),  # a sign in the query, an operator in the formula
+    (r"-\qvar{a}", r"-x \cdot y + 1", {"a": r"x \cdot y"}),  # a sign takes the product after it
+    (PYTHAGORAS, r"3^2+4^2=5^2", {"a": "3", "b": "4", "c": "5"}),  # a variable with scripts is their base
+    (PYTHAGORAS, r"x^2+y^2=z^2", {"a": "x", "b": "y", "c": "z"}),
+    (PYTHAGORAS, r"(x+1)^2+y^2=z^2", {"a": r"\left( x + 1 \right)", "b": "y", "c": "z"}),  # a fence is one symbol
+    (PYTHAGORAS, r"a^2+ab+b^2=d^2", None),  # not a = a^2 + ab: no base of a square
+    (PYTHAGORAS, r"a^2+b^2+c^2=d^2+e^2+f^2", None),  # b^2 + c^2 = d^2 lies over no sub-expression
+    (PYTHAGORAS, r"2x^2+y^2=z^2", None),
+    (PYTHAGORAS, r"x_i^2+y^2=z^2", None),  # the scripts of x are not the variable's
+    (PYTHAGORAS, r"x^2+y^3=z^2", None),
+    (r"\qvar{a}^2 + \qvar{a}^2", r"x^2 + x^2 = 2x^2", {"a": "x"}),
+    (r"\qvar{a}^2 + \qvar{a}^2", r"x^2 + y^2", None),
+    (r"(\qvar{a}, y)", r"f(x+1, y) = 0", {"a": "x + 1"}),  # an element of a fence, the next one the query's
+    (r"(\qvar{a}, \qvar{b})", r"(x, y, z)", None),
+    (r"\left(\qvar{a}\right)", r"(x, y)", None),  # one operand, not a fence's elements
+    (r"x^{\qvar{n}}", r"x''", None),  # primes are no exponent
+    (r"\overset{\qvar{m}}{x}", r"\hat{x}", None),  # nor is an accent's mark anything a variable stands for
 ])
 def test_a_pattern_matches_where_the_query_occurs_whatever_is_in_its_variables_places(query, candidate, expected):
     assert bindings(query, candidate) == expected
