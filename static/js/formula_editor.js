@@ -50,8 +50,9 @@
     const MathfieldElement = window.MathLive && window.MathLive.MathfieldElement;
     if (!input || !form || !MathfieldElement) return;
     // the site's CSP lets MathLive fetch only from this origin: fonts and sounds from the vendored copies
-    MathfieldElement.fontsDirectory = mount.dataset.fonts;
-    MathfieldElement.soundsDirectory = mount.dataset.sounds;
+    // (as absolute URLs: MathLive would resolve a relative one against its script's, asking the server first)
+    MathfieldElement.fontsDirectory = new URL(mount.dataset.fonts, document.baseURI).href;
+    MathfieldElement.soundsDirectory = new URL(mount.dataset.sounds, document.baseURI).href;
 
     const field = new MathfieldElement();
     field.id = "formula-field";

@@ -53,15 +53,18 @@ def test_typing_or_pasting_latex_in_the_field_shows_it_in_the_editor(page, conso
 
 
 @pytest.mark.parametrize("pasted, notation", [
-    ("<math><msup><mi>a</mi><mn>2</mn></msup></math>", "MathML"),
-    ("[V!a,a[N!2]]", "a Tangent SLT string"),
+    pytest.param("<math><msup><mi>a</mi><mn>2</mn></msup></math>", "MathML", id="mathml"),
+    pytest.param("[V!a,a[N!2]]", "a Tangent SLT string", id="tangent"),
 ])
-def test_mathml_or_a_tangent_string_in_the_field_is_left_alone_and_the_editor_says_so(page, pasted, notation):
+def test_mathml_or_a_tangent_string_in_the_field_is_left_alone_and_the_editor_says_so(page, screenshot, pasted,
+                                                                                     notation):
     open_editor(page)
     type_in_editor(page, "y")
     page.fill("#q", pasted)
     expect(page.locator("#formula-editor-notice")).to_contain_text(f"cannot show {notation}")
+    expect(page.locator("#preview-error")).to_contain_text(f"Reads as {notation}")  # search.js, as before
     assert editor_value(page) == ""
+    screenshot("notice", full_page=False)
     page.locator(FIELD).focus()
     page.keyboard.type("z")  # the editor is read-only meanwhile
     assert page.input_value("#q") == pasted and editor_value(page) == ""
@@ -89,7 +92,7 @@ def test_tab_goes_from_empty_box_to_empty_box_then_out(page):
     expect(page.locator(FIELD)).not_to_be_focused()
 
 
-def test_a_search_with_empty_boxes_searches_each_as_a_query_variable(page, indexed, console_errors):
+def test_a_search_with_empty_boxes_searches_each_as_a_query_variable(page, indexed, console_errors, screenshot):
     indexed([r"\frac{1}{n^2} + 1", r"\frac{a}{b} + c", r"\sqrt{n^2}"])
     open_editor(page)
     type_in_editor(page, "/")
@@ -97,6 +100,7 @@ def test_a_search_with_empty_boxes_searches_each_as_a_query_variable(page, index
     page.keyboard.press("ArrowRight")
     page.keyboard.type("+1")
     expect(page.locator("#q")).to_have_value(r"\frac{}{}+1")
+    screenshot("boxes", full_page=False)
     page.keyboard.press("Enter")
     page.wait_for_selector(".result")
     assert parse_qs(urlsplit(page.url).query)["q"] == [r"\frac{\qvar{a}}{\qvar{b}}+1"]
@@ -105,6 +109,7 @@ def test_a_search_with_empty_boxes_searches_each_as_a_query_variable(page, index
     assert first.locator(".formula-link .math").get_attribute("data-latex") == r"\frac{1}{n^2} + 1"
     expect(first.locator(".bindings .katex")).to_have_count(2)  # what a and b stood for
     expect(page.locator(FIELD)).to_have_js_property("value", r"\frac{\qvar{a}}{\qvar{b}}+1")
+    screenshot("variables")
     assert console_errors == []
 
 
@@ -139,11 +144,16 @@ def test_the_editor_is_labelled_and_loads_everything_from_the_site_within_the_cs
     type_in_editor(page, "x")
     field = page.locator(FIELD)
     assert field.get_attribute("aria-labelledby") == "formula-editor-label"
-    assert page.inner_text("#formula-editor-label") == "Formula"
+    assert page.inner_text("#formula-editor-label") == "Formula editor"
     assert page.locator("#q").is_visible() and page.locator('label[for="q"]').is_visible()
     assert [url for url in requested if not url.startswith(live_server.url)] == []
     # MathLive draws with the KaTeX fonts katex.min.css declares, else from its own vendored copies: the site's
     assert any("/static/vendor/katex/fonts/" in url for url in requested)
+    statuses = page.evaluate("""() => Promise.all([
+        MathfieldElement.fontsDirectory + "/KaTeX_Main-Regular.woff2", MathfieldElement.soundsDirectory + "/plonk.wav",
+    ].map(url => fetch(url).then(response => [new URL(url).pathname, response.status])))""")
+    assert statuses == [["/static/vendor/mathlive/fonts/KaTeX_Main-Regular.woff2", 200],
+                        ["/static/vendor/mathlive/sounds/plonk.wav", 200]]
     assert console_errors == []  # a CSP violation is logged as an error
 
 
@@ -171,6 +181,12 @@ def test_the_editor_fits_the_page_at_desktop_and_phone_widths(page, indexed, scr
     box = page.locator(FIELD).bounding_box()
     assert box["x"] >= 0 and box["x"] + box["width"] <= width
     screenshot(f"{width}-typed", full_page=False)
+    page.click(".formula-editor [part=virtual-keyboard-toggle]")  # MathLive's own keyboard, for touch screens
+    expect(page.locator(".ML__keyboard")).to_be_visible()
+    page.wait_for_timeout(400)  # it slides up
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+    screenshot(f"{width}-keyboard", full_page=False)
+    page.click(FIELD)
     page.keyboard.press("Enter")
     page.wait_for_selector(".result")
     assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
