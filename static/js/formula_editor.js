@@ -98,11 +98,17 @@
       form.requestSubmit();
     });
 
+    // A click on the palette leaves the cursor where it was in the field (the button takes no focus from it);
+    // the keyboard's Enter on a button sends it back there.
+    form.addEventListener("mousedown", function (event) {
+      if (inUse === field && !field.readOnly && event.target.closest(".palette-item")) event.preventDefault();
+    });
     form.addEventListener("palette-insert", function (event) {
       if (inUse !== field || field.readOnly) return;
       event.preventDefault();
       field.focus();
       field.executeCommand(["insert", template(event.detail.latex), { selectionMode: "placeholder" }]);
+      field.focus();  // inserting a macro (\qvar) gives the focus back to the button otherwise
       fromField();
     });
 

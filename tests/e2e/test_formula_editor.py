@@ -130,11 +130,16 @@ def test_the_palette_inserts_into_the_editor_when_it_is_in_use(page):
     page.keyboard.press("Tab")
     page.click('.palette-item[data-insert="\\\\qvar{x}"]')
     expect(page.locator("#q")).to_have_value(r"x+\frac{1}{\qvar{x}}")
+    page.keyboard.press("End")  # of the denominator; then out of the fraction
+    page.keyboard.press("ArrowRight")
+    page.click('.palette-item[data-insert="\\\\left| \\\\right|"]')
+    page.keyboard.type("y")
+    expect(page.locator("#q")).to_have_value(r"x+\frac{1}{\qvar{x}}\left|y\right|")
     page.click("#q")  # the LaTeX field in use: the palette writes there, as without the editor
     page.keyboard.press("End")
     page.click('.palette-item[data-insert="\\\\pi"]')
-    expect(page.locator("#q")).to_have_value(r"x+\frac{1}{\qvar{x}}\pi")
-    expect(page.locator(FIELD)).to_have_js_property("value", r"x+\frac{1}{\qvar{x}}\pi")
+    expect(page.locator("#q")).to_have_value(r"x+\frac{1}{\qvar{x}}\left|y\right|\pi")
+    expect(page.locator(FIELD)).to_have_js_property("value", r"x+\frac{1}{\qvar{x}}\left|y\right|\pi")
 
 
 def test_the_editor_is_labelled_and_loads_everything_from_the_site_within_the_csp(page, live_server, console_errors):
@@ -143,8 +148,9 @@ def test_the_editor_is_labelled_and_loads_everything_from_the_site_within_the_cs
     open_editor(page)
     type_in_editor(page, "x")
     field = page.locator(FIELD)
-    assert field.get_attribute("aria-labelledby") == "formula-editor-label"
-    assert page.inner_text("#formula-editor-label") == "Formula editor"
+    # its name for a screen reader: the label, then what it holds, as MathLive speaks it
+    expect(field.get_by_role("textbox", name="Formula editor")).to_have_count(1)  # MathLive's, in its shadow root
+    assert field.get_attribute("aria-describedby") == "formula-editor-hint formula-editor-notice"
     assert page.locator("#q").is_visible() and page.locator('label[for="q"]').is_visible()
     assert [url for url in requested if not url.startswith(live_server.url)] == []
     # MathLive draws with the KaTeX fonts katex.min.css declares, else from its own vendored copies: the site's
