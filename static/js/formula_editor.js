@@ -61,8 +61,10 @@
     mount.querySelector("#formula-editor-label").after(field);
     mount.hidden = false;
     field.macros = Object.assign({}, field.macros, { qvar: QVAR_MACRO });
+    const example = input.placeholder;  // the same example, drawn greyed while the editor is empty
 
     const notice = document.getElementById("formula-editor-notice");
+    const hint = document.getElementById("formula-editor-hint");
     let shown = null;  // the field's value as #q last set it: the field has no edit of its own while it is this
     let inUse = field;  // where the palette inserts: the field, unless #q was focused last
 
@@ -71,6 +73,8 @@
       field.readOnly = Boolean(other);
       field.classList.toggle("other-notation", Boolean(other));
       notice.textContent = other ? "The editor cannot show " + other + "; it stays as written in the field below." : "";
+      hint.hidden = Boolean(other);  // no boxes to go through meanwhile
+      field.placeholder = other ? "" : example;
       if (other) {
         field.setValue("", QUIET);
       } else if (queryLatex(field.value) !== input.value) {
@@ -92,11 +96,14 @@
     field.addEventListener("focus", function () { inUse = field; });
     input.addEventListener("focus", function () { inUse = input; });
 
+    // Enter searches, as in #q; but an Enter that ends a command typed after "\" (MathLive's LaTeX mode) only ends
+    // it. Seen while capturing, before MathLive has handled the key and left that mode.
     field.addEventListener("keydown", function (event) {
       if (event.key !== "Enter" || event.shiftKey || event.ctrlKey || event.altKey || event.metaKey) return;
+      if (event.isComposing || field.mode === "latex") return;
       event.preventDefault();
       form.requestSubmit();
-    });
+    }, true);
 
     // A click on the palette leaves the cursor where it was in the field (the button takes no focus from it);
     // the keyboard's Enter on a button sends it back there.

@@ -113,6 +113,19 @@ def test_a_search_with_empty_boxes_searches_each_as_a_query_variable(page, index
     assert console_errors == []
 
 
+def test_enter_searches_unless_it_ends_a_command_typed_after_a_backslash(page, indexed):
+    indexed(FORMULAS)
+    open_editor(page)
+    type_in_editor(page, "\\alpha")
+    page.keyboard.press("Enter")  # ends \alpha
+    page.keyboard.type("+1")
+    expect(page.locator("#q")).to_have_value(r"\alpha+1")
+    assert page.locator(".results").count() == 0, "not searched yet"
+    page.keyboard.press("Enter")
+    page.wait_for_selector(".results")
+    assert parse_qs(urlsplit(page.url).query)["q"] == [r"\alpha+1"]
+
+
 def test_boxes_are_named_apart_from_the_querys_own_variables(page):
     open_editor(page)
     page.fill("#q", r"\qvar{a}+x^{}+\frac{}{2}+\text{}")
