@@ -15,6 +15,7 @@ def test_every_static_file_the_search_page_names_is_there(client):
     assert {"vendor/mathlive/mathlive.min.js", "js/formula_editor.js", "css/formula_editor.css"} <= set(named)
     assert [path for path in named if not finders.find(path)] == []
     assert "cdn" not in html.lower()
+    assert not re.search(r"<script(?![^>]*\bsrc=)", html)  # the CSP allows no inline script
 
 
 def test_mathlive_finds_its_fonts_and_sounds_where_the_page_says():
