@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
-# Installs what MathSearch needs and is missing: Debian packages, the Python venv, vendored KaTeX.
+# Installs what MathSearch needs and is missing: Debian packages, the Python venv, vendored KaTeX and MathLive.
 # Safe to run again: each step checks first, so a second run takes seconds.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 need_apt=()
 command -v chromium >/dev/null 2>&1 || need_apt+=(chromium)       # browser for the end-to-end tests
-command -v npm >/dev/null 2>&1 || need_apt+=(nodejs npm)           # fetches KaTeX from the npm registry
+command -v npm >/dev/null 2>&1 || need_apt+=(nodejs npm)           # fetches KaTeX and MathLive from the npm registry
 if ((${#need_apt[@]})); then
   echo "setup: installing Debian packages: ${need_apt[*]}"
   export DEBIAN_FRONTEND=noninteractive
@@ -24,16 +24,37 @@ if [ ! -f .venv/.installed ] || [ requirements.txt -nt .venv/.installed ]; then
   touch .venv/.installed
 fi
 
+# npm install once, for whichever vendored package is missing or older than package.json
+npm_installed=""
+npm_install() {
+  [ -n "$npm_installed" ] && return
+  npm install --no-audit --no-fund --loglevel=error >/dev/null
+  npm_installed=1
+}
+
 katex=static/vendor/katex
 if [ ! -f "$katex/katex.min.js" ] || [ ! -f "$katex/contrib/auto-render.min.js" ] || [ package.json -nt "$katex/katex.min.js" ]; then
   echo "setup: vendoring KaTeX from the npm registry"
-  npm install --no-audit --no-fund --loglevel=error >/dev/null
+  npm_install
   rm -rf "$katex" && mkdir -p "$katex/fonts" "$katex/contrib"
   cp node_modules/katex/dist/katex.min.js node_modules/katex/dist/katex.min.css "$katex/"
   cp node_modules/katex/dist/fonts/*.woff2 "$katex/fonts/"
   cp node_modules/katex/dist/contrib/auto-render.min.js "$katex/contrib/"  # renders the $…$ in post text
 fi
+
+# MathLive, the search page's visual formula editor: its script, and the fonts and sounds it loads from the
+# directories static/js/formula_editor.js names (the site's CSP allows no other origin)
+mathlive=static/vendor/mathlive
+if [ ! -f "$mathlive/mathlive.min.js" ] || [ ! -d "$mathlive/fonts" ] || [ package.json -nt "$mathlive/mathlive.min.js" ]; then
+  echo "setup: vendoring MathLive from the npm registry"
+  npm_install
+  rm -rf "$mathlive" && mkdir -p "$mathlive/fonts" "$mathlive/sounds"
+  cp node_modules/mathlive/mathlive.min.js node_modules/mathlive/LICENSE.txt "$mathlive/"
+  cp node_modules/mathlive/fonts/*.woff2 "$mathlive/fonts/"
+  cp node_modules/mathlive/sounds/*.wav "$mathlive/sounds/"
+fi
+
 if [ ! -f node_modules/axe-core/axe.min.js ]; then  # the browser tests check every page with it; never served
   echo "setup: installing axe-core from the npm registry"
-  npm install --no-audit --no-fund --loglevel=error >/dev/null
+  npm_install
 fi

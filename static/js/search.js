@@ -115,6 +115,7 @@
     if (start.startsWith("<math")) return "MathML";
     return /^\[[A-Z][A-Za-z]*!/.test(start) ? "a Tangent SLT string" : "";
   }
+  window.otherNotation = otherNotation;  // formula_editor.js shows no such query in the editor
 
   function showErrorPosition(preview, latex, pos) {
     const code = document.createElement("code");
@@ -132,6 +133,9 @@
     document.querySelectorAll(".palette-item").forEach(function (button) {
       button.addEventListener("click", function () {
         const text = button.dataset.insert;
+        // formula_editor.js takes the construct when the visual editor is the field in use
+        const insert = new CustomEvent("palette-insert", { bubbles: true, cancelable: true, detail: { latex: text } });
+        if (!button.dispatchEvent(insert)) return;
         const start = input.selectionStart ?? input.value.length;
         const end = input.selectionEnd ?? start;
         input.setRangeText(text, start, end, "end");
@@ -241,7 +245,8 @@
     if (!box) return;
     document.addEventListener("keydown", function (event) {
       if (event.key !== "/" || event.ctrlKey || event.metaKey || event.altKey) return;
-      if (event.target.closest && event.target.closest("input, textarea, select, [contenteditable]")) return;
+      // a math-field (formula_editor.js) types its fraction with "/"
+      if (event.target.closest && event.target.closest("input, textarea, select, [contenteditable], math-field")) return;
       event.preventDefault();
       box.focus();
       box.setSelectionRange(box.value.length, box.value.length);
