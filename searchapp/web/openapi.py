@@ -32,6 +32,32 @@ def _query(name: str, description: str, schema: dict, required: bool = False) ->
     return parameter if required else {**parameter, "allowEmptyValue": True}
 
 
+def _body_of(parameters: list[dict]) -> dict:
+    """The JSON object a POST of a search takes: its GET's query parameters as fields, with their schemas and
+    descriptions; a field left out takes its default, one the operation lacks is a 400 `unknown_parameter`."""
+    return {"type": "object", "required": [p["name"] for p in parameters if p["required"]],
+            "properties": {p["name"]: {**p["schema"], "description": p["description"]} for p in parameters},
+            "additionalProperties": False}
+
+
+def _posted(get: dict, operation_id: str, example: dict) -> dict:
+    """`get` (a search) as a POST of a JSON body, for a query whose URL would be too long for a proxy or client: 5,000
+    characters are up to 60 KB URL-encoded, where many stop at 8 KB. No CSRF token is needed: it changes nothing."""
+    return {
+        "summary": f"{get['summary']}, the parameters as a JSON body",
+        "description": "The same search as the GET, its parameters given as a JSON object: for a query too long for a "
+                       "URL. Needs no CSRF token. A body that is not JSON is a 415 `unsupported_media_type`; invalid "
+                       "JSON a 400 `invalid_json`; a field the operation lacks a 400 `unknown_parameter`; a field of "
+                       "the wrong JSON type a 400 `invalid_parameter`.",
+        "operationId": operation_id,
+        "requestBody": {"required": True, "content": {"application/json": {
+            "schema": _body_of(get["parameters"]), "example": example}}},
+        "responses": {**{status: answer for status, answer in get["responses"].items() if status != "414"},
+                      "413": _error("the body is larger than the server reads (64 KB)"),
+                      "415": _error("the body is not `application/json` (code `unsupported_media_type`)")},
+    }
+
+
 def _object(properties: dict, optional: tuple[str, ...] = ()) -> dict:
     """An object schema whose properties are all present unless named in `optional`."""
     return {"type": "object", "required": [name for name in properties if name not in optional],
@@ -53,6 +79,9 @@ NOTATION = {"type": "string", "enum": list(NOTATIONS),
 PAGING = [_query("k", "results to return", {"type": "integer", "minimum": 1, "maximum": MAX_K, "default": DEFAULT_K}),
           _query("offset", "results to skip", {"type": "integer", "minimum": 0, "maximum": MAX_OFFSET, "default": 0})]
 CORPUS = {"type": "string", "maxLength": CORPUS_NAME_CHARS, "pattern": NO_NUL, "description": "empty for every corpus"}
+LONG_URL = {"description": "not from the app, whose server reads any URL a 5,000-character query makes; a proxy or client "
+                           "in between may refuse a long one (docker/nginx.conf's takes 64 KB), in its own format: "
+                           "POST the parameters instead"}
 UNKNOWN_CORPUS = _error("no corpus has the name given as `corpus` (code `unknown_corpus`; the message names those there are)")
 
 SEARCH = {
@@ -74,12 +103,14 @@ SEARCH = {
                    {"type": "string", "maxLength": MAX_QUERY_CHARS, "pattern": NO_NUL}),
         ],
         "responses": {"200": _json("ranked results", _ref("schemas", "SearchResults")),
+                      "414": LONG_URL,
                       "400": _error("missing or invalid parameter, or a query that cannot be read in its notation "
                                     "(code `<notation>_<kind>`, with pos), is too large to search (`query_too_large`) "
                                     "or is query variables alone (`query_only_variables`)"),
                       "404": UNKNOWN_CORPUS, "503": _ref("responses", "Unavailable"), "500": _ref("responses", "ServerError")},
     },
 }
+SEARCH["post"] = _posted(SEARCH["get"], "searchPosted", {"q": "\\frac{1}{n^2}", "k": 10, "fusion": DEFAULT_ORDER})
 
 POSTS = {
     "get": {
@@ -97,9 +128,11 @@ POSTS = {
         ],
         "responses": {"200": _json("ranked answers", _ref("schemas", "PostResults")),
                       "400": _error("missing or invalid parameter"), "404": UNKNOWN_CORPUS,
+                      "414": LONG_URL,
                       "503": _ref("responses", "Unavailable"), "500": _ref("responses", "ServerError")},
     },
 }
+POSTS["post"] = _posted(POSTS["get"], "postsPosted", {"q": "Why is $\\sum_{n=1}^{\\infty} 1/n^2 = \\pi^2/6$?", "k": 10})
 
 def _one(name: str, summary: str) -> dict:
     """GET of one stored `name` (a schema, its operation in lower case) by its id."""
@@ -139,6 +172,7 @@ SCHEMA = {
         "responses": {"200": _json("the OpenAPI 3.1 document", {"type": "object"})},
     },
 }
+
 
 TREE = {"type": ["object", "null"], "required": ["labels", "edges"], "properties": {
     "labels": {"type": "array", "items": STRING, "description": "node labels in pre-order"},
@@ -249,9 +283,17 @@ def schema(server_url: str) -> dict:
     return {
         "openapi": "3.1.0",
         "info": {"title": "MathSearch API", "version": "1.0",
-                 "description": "Search math formulas by structure. Every error is JSON {code, message, pos?}: an "
-                                "unknown /api/ route is a 404 `not_found`, a method a route does not take a 405 "
-                                "`method_not_allowed` with `Allow`."},
+                 "description": "Search math formulas by structure.\n\n"
+                                "Every answer is JSON, errors included: `{code, message}`, with `pos` (a character "
+                                "offset) for a query that cannot be read. `code` is stable, `message` is for people. "
+                                "An unknown /api/ route is a 404 `not_found`; a method a route does not take a 405 "
+                                "`method_not_allowed` with `Allow`; a body over 64 KB a 413 `request_too_large`; a "
+                                "failed CSRF check (feedback only) a 403 `csrf_failed`; a busy or cut-off server a 503 "
+                                "(`overloaded`, `unavailable`) with `Retry-After`; a fault of ours a 500 "
+                                "`server_error`.\n\n"
+                                "Both searches take their parameters as a query string (GET: shareable URLs) or as a "
+                                "JSON body (POST): a query may have 5,000 characters, up to 60 KB in a URL, and "
+                                "proxies and clients often refuse URLs over 8 KB."},
         "servers": [{"url": server_url}],
         "paths": {"/api/search": SEARCH, "/api/posts": POSTS, "/api/formulas/{id}": FORMULA, "/api/posts/{id}": POST,
                   "/api/feedback": FEEDBACK, "/api/schema": SCHEMA},
