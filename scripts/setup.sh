@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
-# Installs what MathSearch needs and is missing: Debian packages, the Python venv, vendored KaTeX.
+# Installs what MathSearch needs and is missing: Debian packages, the Python venv, vendored KaTeX and RapiDoc.
 # Safe to run again: each step checks first, so a second run takes seconds.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 need_apt=()
 command -v chromium >/dev/null 2>&1 || need_apt+=(chromium)       # browser for the end-to-end tests
-command -v npm >/dev/null 2>&1 || need_apt+=(nodejs npm)           # fetches KaTeX from the npm registry
+command -v npm >/dev/null 2>&1 || need_apt+=(nodejs npm)           # fetches KaTeX and RapiDoc from the npm registry
 if ((${#need_apt[@]})); then
   echo "setup: installing Debian packages: ${need_apt[*]}"
   export DEBIAN_FRONTEND=noninteractive
@@ -32,4 +32,12 @@ if [ ! -f "$katex/katex.min.js" ] || [ ! -f "$katex/contrib/auto-render.min.js" 
   cp node_modules/katex/dist/katex.min.js node_modules/katex/dist/katex.min.css "$katex/"
   cp node_modules/katex/dist/fonts/*.woff2 "$katex/fonts/"
   cp node_modules/katex/dist/contrib/auto-render.min.js "$katex/contrib/"  # renders the $…$ in post text
+fi
+
+rapidoc=static/vendor/rapidoc
+if [ ! -f "$rapidoc/rapidoc-min.js" ] || [ package.json -nt "$rapidoc/rapidoc-min.js" ]; then
+  echo "setup: vendoring RapiDoc from the npm registry"  # the viewer of /api/docs: one file, a web component
+  npm install --no-audit --no-fund --loglevel=error >/dev/null
+  rm -rf "$rapidoc" && mkdir -p "$rapidoc"
+  cp node_modules/rapidoc/dist/rapidoc-min.js node_modules/rapidoc/dist/rapidoc-min.js.LICENSE.txt "$rapidoc/"
 fi

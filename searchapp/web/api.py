@@ -4,7 +4,8 @@ from __future__ import annotations
 from dataclasses import asdict
 from functools import wraps
 
-from django.http import HttpRequest, JsonResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import render
 from django.views.csrf import csrf_failure as html_csrf_failure
 from django.views.decorators.csrf import csrf_exempt
 
@@ -101,6 +102,12 @@ def feedback(request: HttpRequest) -> JsonResponse:
     stored = record_feedback(parse_feedback(data), request.session.session_key, address)
     return JsonResponse({"id": stored.pk, "query": stored.query, "formula_id": stored.formula_id,
                          "kind": stored.kind, "rank": stored.rank, "fusion": stored.fusion}, status=201)
+
+
+@api_view("GET")
+def docs(request: HttpRequest) -> HttpResponse:
+    """The schema for people: RapiDoc draws it (scripts/setup.sh vendors it, so the site's CSP holds unchanged)."""
+    return render(request, "searchapp/api_docs.html")
 
 
 @api_view("GET")

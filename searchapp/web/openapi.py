@@ -49,7 +49,7 @@ def _posted(get: dict, operation_id: str, example: dict) -> dict:
                        "URL. Needs no CSRF token. A body that is not JSON is a 415 `unsupported_media_type`; invalid "
                        "JSON a 400 `invalid_json`; a field the operation lacks a 400 `unknown_parameter`; a field of "
                        "the wrong JSON type a 400 `invalid_parameter`.",
-        "operationId": operation_id,
+        "operationId": operation_id, "tags": get["tags"],
         "requestBody": {"required": True, "content": {"application/json": {
             "schema": _body_of(get["parameters"]), "example": example}}},
         "responses": {**{status: answer for status, answer in get["responses"].items() if status != "414"},
@@ -65,6 +65,15 @@ def _object(properties: dict, optional: tuple[str, ...] = ()) -> dict:
 
 
 STRING, INTEGER, NUMBER = {"type": "string"}, {"type": "integer"}, {"type": "number"}
+
+
+def _tuple(*items: dict) -> dict:
+    """An array of exactly these items' kinds, at most as many. `maxItems`, not `items: false`, closes it: RapiDoc
+    (/api/docs) fails on a boolean schema, and reads `items` as the element type it shows."""
+    kinds = {item["type"] for item in items}
+    return {"type": "array", "prefixItems": list(items), "maxItems": len(items),
+            "items": {"type": "number" if kinds <= {"integer", "number"} else sorted(kinds)}}
+
 NO_NUL = r"^[^\x00]*$"  # Postgres text cannot hold one (searchapp.errors.check_text)
 BLANK = "".join(f"\\u{ord(c):04x}" for c in map(chr, range(0x10000)) if c.isspace())
 """What str.strip() removes, spelled out: JSON Schema's `\\s` is ECMAScript's, which differs (U+001C–U+001F, U+0085,
@@ -87,7 +96,7 @@ UNKNOWN_CORPUS = _error("no corpus has the name given as `corpus` (code `unknown
 SEARCH = {
     "get": {
         "summary": "Formulas most similar to a query formula (LaTeX, MathML or a Tangent SLT string)",
-        "operationId": "search",
+        "operationId": "search", "tags": ["search"],
         "parameters": [
             _query("q", "the query formula, in `notation`; a query variable (`\\qvar{x}` in LaTeX, `<mws:qvar name=\"x\"/>` "
                    "in MathML, `W!x` in an SLT string) stands for any sub-expression", TEXT, required=True),
@@ -115,7 +124,7 @@ SEARCH["post"] = _posted(SEARCH["get"], "searchPosted", {"q": "\\frac{1}{n^2}", 
 POSTS = {
     "get": {
         "summary": "Answers to a question written as text with $…$ formulas",
-        "operationId": "posts",
+        "operationId": "posts", "tags": ["search"],
         "parameters": [
             _query("q", "the question: words and `$…$` / `$$…$$` formulas", QUESTION, required=True),
             *PAGING,
@@ -137,7 +146,7 @@ POSTS["post"] = _posted(POSTS["get"], "postsPosted", {"q": "Why is $\\sum_{n=1}^
 def _one(name: str, summary: str) -> dict:
     """GET of one stored `name` (a schema, its operation in lower case) by its id."""
     return {"get": {
-        "summary": summary, "operationId": name.lower(),
+        "summary": summary, "operationId": name.lower(), "tags": ["stored"],
         "parameters": [{"name": "id", "in": "path", "required": True, "schema": {"type": "integer", "minimum": 0}}],
         "responses": {"200": _json(f"the {name.lower()}", _ref("schemas", name)), "404": _error(f"no such {name.lower()}"),
                       "503": _ref("responses", "Unavailable"), "500": _ref("responses", "ServerError")},
@@ -152,7 +161,7 @@ FEEDBACK = {
         "summary": "Record a click on a result or a relevance judgement",
         "description": "Needs Django's CSRF token (cookie `csrftoken`, header `X-CSRFToken`). "
                        "Rate-limited per session and address.",
-        "operationId": "feedback",
+        "operationId": "feedback", "tags": ["feedback"],
         "requestBody": {"required": True, "content": {
             "application/json": {"schema": _ref("schemas", "FeedbackInput")},
             "application/x-www-form-urlencoded": {"schema": _ref("schemas", "FeedbackInput")},
@@ -168,16 +177,24 @@ FEEDBACK = {
 
 SCHEMA = {
     "get": {
-        "summary": "This document", "operationId": "schema",
+        "summary": "This document", "operationId": "schema", "tags": ["documentation"],
         "responses": {"200": _json("the OpenAPI 3.1 document", {"type": "object"})},
     },
 }
 
+DOCS = {
+    "get": {
+        "summary": "This document for people: an HTML page that draws it", "operationId": "docs",
+        "tags": ["documentation"],
+        "responses": {"200": {"description": "the page", "content": {"text/html": {"schema": STRING}}},
+                      "503": _ref("responses", "Unavailable"), "500": _ref("responses", "ServerError")},
+    },
+}
 
 TREE = {"type": ["object", "null"], "required": ["labels", "edges"], "properties": {
     "labels": {"type": "array", "items": STRING, "description": "node labels in pre-order"},
     "edges": {"type": "array", "description": "[parent index, child index, edge label]",
-              "items": {"type": "array", "prefixItems": [INTEGER, INTEGER, STRING], "items": False}},
+              "items": _tuple(INTEGER, INTEGER, STRING)},
 }}
 
 SCHEMAS = {
@@ -187,7 +204,7 @@ SCHEMAS = {
     "Alignment": _object({
         "query_labels": {"type": "array", "items": STRING}, "result_labels": {"type": "array", "items": STRING},
         "pairs": {"type": "array", "description": "[query node, result node, cosine], node = pre-order index",
-                  "items": {"type": "array", "prefixItems": [INTEGER, INTEGER, NUMBER], "items": False}}}),
+                  "items": _tuple(INTEGER, INTEGER, NUMBER)}}),
     "Elsewhere": _object({"id": INTEGER, "corpus": STRING}),
     "Snippet": _object({"post_id": INTEGER, "source_id": STRING, "title": STRING, "url": STRING,
                         "before": {"type": "string", "description": "the post's words before the formula, its own "
@@ -279,6 +296,12 @@ RESPONSES = {
 }
 
 
+TAGS = [{"name": "search", "description": "Formulas like a query formula; answers to a question in words and formulas"},
+        {"name": "stored", "description": "A formula or a post by its id, as its page shows it"},
+        {"name": "feedback", "description": "Clicks and relevance judgements, which train the ranker"},
+        {"name": "documentation", "description": "This document, as JSON and as a page"}]
+
+
 def schema(server_url: str) -> dict:
     return {
         "openapi": "3.1.0",
@@ -295,7 +318,8 @@ def schema(server_url: str) -> dict:
                                 "JSON body (POST): a query may have 5,000 characters, up to 60 KB in a URL, and "
                                 "proxies and clients often refuse URLs over 8 KB."},
         "servers": [{"url": server_url}],
+        "tags": TAGS,
         "paths": {"/api/search": SEARCH, "/api/posts": POSTS, "/api/formulas/{id}": FORMULA, "/api/posts/{id}": POST,
-                  "/api/feedback": FEEDBACK, "/api/schema": SCHEMA},
+                  "/api/feedback": FEEDBACK, "/api/schema": SCHEMA, "/api/docs": DOCS},
         "components": {"schemas": SCHEMAS, "responses": RESPONSES},
     }

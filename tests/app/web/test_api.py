@@ -242,3 +242,11 @@ def test_a_posted_body_past_64_kb_is_a_json_413_before_it_is_read(client):
     response = client.post("/api/search", json.dumps({"q": "x" * 70_000}), content_type="application/json")
     assert (response.status_code, response.json()["code"]) == (413, "request_too_large")
 
+
+def test_the_api_docs_page_draws_the_schema_with_the_vendored_viewer(client):
+    page = client.get("/api/docs")
+    assert page.status_code == 200 and page["Content-Type"] == "text/html; charset=utf-8"
+    html = page.content.decode()
+    assert '<rapi-doc spec-url="/api/schema"' in html and 'src="/static/vendor/rapidoc/rapidoc-min.js"' in html
+    assert '<a href="/api/schema">' in html and '<a href="/api/docs">API</a>' in html
+    assert "<script>" not in html  # the CSP allows no inline script

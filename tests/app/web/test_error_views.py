@@ -61,6 +61,7 @@ def test_unknown_api_routes_are_json_404s(client, method, url):
     pytest.param("put", "/api/formulas/1", "GET", id="put-formula"),
     pytest.param("get", "/api/feedback", "POST", id="get-feedback"),
     pytest.param("patch", "/api/schema", "GET", id="patch-schema"),
+    pytest.param("post", "/api/docs", "GET", id="post-docs"),
 ])
 def test_wrong_methods_are_json_405s_naming_the_allowed_one(method, url, allowed):
     response = getattr(Client(enforce_csrf_checks=True), method)(url)
