@@ -88,9 +88,10 @@ NOTATION = {"type": "string", "enum": list(NOTATIONS),
 PAGING = [_query("k", "results to return", {"type": "integer", "minimum": 1, "maximum": MAX_K, "default": DEFAULT_K}),
           _query("offset", "results to skip", {"type": "integer", "minimum": 0, "maximum": MAX_OFFSET, "default": 0})]
 CORPUS = {"type": "string", "maxLength": CORPUS_NAME_CHARS, "pattern": NO_NUL, "description": "empty for every corpus"}
-LONG_URL = {"description": "not from the app, whose server reads any URL a 5,000-character query makes; a proxy or client "
-                           "in between may refuse a long one (docker/nginx.conf's takes 64 KB), in its own format: "
-                           "POST the parameters instead"}
+LONG_URL = {"description": "never for the parameters' own limits: the server reads a URL of 256 KB, and the longest the "
+                           "parameters make is about 121 KB; a longer URL, or one past a proxy's or client's own limit "
+                           "(often 8 KB), is refused in the server's or proxy's format, not JSON: POST the parameters "
+                           "instead"}
 UNKNOWN_CORPUS = _error("no corpus has the name given as `corpus` (code `unknown_corpus`; the message names those there are)")
 
 SEARCH = {
