@@ -100,7 +100,8 @@ SEARCH = {
         "operationId": "search", "tags": ["search"],
         "parameters": [
             _query("q", "the query formula, in `notation`; a query variable (`\\qvar{x}` in LaTeX, `<mws:qvar name=\"x\"/>` "
-                   "in MathML, `W!x` in an SLT string) stands for any sub-expression", TEXT, required=True),
+                   "in MathML, `W!x` in an SLT string) stands for any sub-expression",
+                   {**TEXT, "examples": ["x^2 + y^2 = z^2"]}, required=True),
             _query("notation", "how q is written; `auto` reads `<math …>` as MathML and `[V!x…]` as a Tangent SLT string",
                    {"type": "string", "enum": list(QUERY_NOTATIONS), "default": "latex"}),
             *PAGING,
@@ -127,7 +128,8 @@ POSTS = {
         "summary": "Answers to a question written as text with $…$ formulas",
         "operationId": "posts", "tags": ["search"],
         "parameters": [
-            _query("q", "the question: words and `$…$` / `$$…$$` formulas", QUESTION, required=True),
+            _query("q", "the question: words and `$…$` / `$$…$$` formulas",
+                   {**QUESTION, "examples": ["Why is $\\sum_{n=1}^{\\infty} 1/n^2 = \\pi^2/6$?"]}, required=True),
             *PAGING,
             _query("mode", "how answers are scored: `ssemb` weighs formulas and words, `marf` compares the question's "
                    "words fused with its formulas by MaRF's cross-attention to each post's (falls back to `ssemb`, and "

@@ -32,3 +32,13 @@ def test_the_site_header_s_api_link_opens_the_docs(page):
     page.goto("/")
     page.get_by_role("navigation", name="Site").get_by_role("link", name="API").click()
     page.wait_for_url("**/api/docs")
+
+
+def test_an_operation_tried_from_the_docs_is_answered_under_the_csp(page, console_errors):
+    page.goto("/api/docs")
+    docs = page.locator("rapi-doc")
+    docs.locator('.nav-bar [data-content-id="post-/api/search"]').first.click()
+    with page.expect_response(lambda r: r.url.endswith("/api/search") and r.request.method == "POST") as answer:
+        docs.get_by_role("button", name="TRY").nth(1).click()  # the second operation: POST /api/search
+    assert answer.value.status == 200 and answer.value.json()["query"] == "x^2 + y^2 = z^2"
+    assert console_errors == []
