@@ -24,5 +24,6 @@ urlpatterns = [
     path("api/posts/<int:pk>", api.post, name="api-post"),
     path("api/feedback", api.feedback, name="api-feedback"),
     path("api/schema", api.schema, name="api-schema"),
+    path("api/docs", api.docs, name="api-docs"),
     path("admin/", admin.site.urls),
 ]

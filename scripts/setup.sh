@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
-# Installs what MathSearch needs and is missing: Debian packages, the Python venv, vendored KaTeX and MathLive.
+# Installs what MathSearch needs and is missing: Debian packages, the Python venv, vendored KaTeX, MathLive and
+# RapiDoc.
 # Safe to run again: each step checks first, so a second run takes seconds.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 need_apt=()
 command -v chromium >/dev/null 2>&1 || need_apt+=(chromium)       # browser for the end-to-end tests
-command -v npm >/dev/null 2>&1 || need_apt+=(nodejs npm)           # fetches KaTeX and MathLive from the npm registry
+command -v npm >/dev/null 2>&1 || need_apt+=(nodejs npm)           # fetches the vendored packages from the npm registry
 if ((${#need_apt[@]})); then
   echo "setup: installing Debian packages: ${need_apt[*]}"
   export DEBIAN_FRONTEND=noninteractive
@@ -57,4 +58,12 @@ fi
 if [ ! -f node_modules/axe-core/axe.min.js ]; then  # the browser tests check every page with it; never served
   echo "setup: installing axe-core from the npm registry"
   npm_install
+fi
+
+rapidoc=static/vendor/rapidoc
+if [ ! -f "$rapidoc/rapidoc-min.js" ] || [ package.json -nt "$rapidoc/rapidoc-min.js" ]; then
+  echo "setup: vendoring RapiDoc from the npm registry"  # the viewer of /api/docs: one file, a web component
+  npm_install
+  rm -rf "$rapidoc" && mkdir -p "$rapidoc"
+  cp node_modules/rapidoc/dist/rapidoc-min.js node_modules/rapidoc/dist/rapidoc-min.js.LICENSE.txt "$rapidoc/"
 fi

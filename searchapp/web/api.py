@@ -1,32 +1,36 @@
 """JSON API views: validate the request, call the domain, answer JSON (errors as {code, message, pos?})."""
 from __future__ import annotations
 
-import json
 from dataclasses import asdict
 from functools import wraps
 
-from django.http import HttpRequest, JsonResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import render
 from django.views.csrf import csrf_failure as html_csrf_failure
 from django.views.decorators.csrf import csrf_exempt
 
 from searchapp.errors import ApiError
 from searchapp.feedback.actions import client_address, parse_feedback, record_feedback
 from searchapp.models import Formula, Post
+from searchapp.web.api_bodies import json_body, json_params
 from searchapp.web.error_views import is_api
 from searchapp.web.openapi import schema as openapi_schema
-from searchapp.web.params import question_params, search_params
+from searchapp.web.params import QUESTION_FIELDS, SEARCH_FIELDS, question_params, search_params
 from searchapp.web.post_results import post_results_dict
 from searchapp.web.presenters import corpora_of, formula_detail, post_formulas, present, question_of, results_dict
 from searchapp.web.searching import run_search
 
 
-def api_view(*methods: str):
+def api_view(*methods: str, reads_only: bool | None = None):
     """Answer only `methods` (any other is a JSON 405 naming them, where Django's require_http_methods answers an empty
     body), and turn the ApiErrors a view raises into JSON answers with their status. Bodies Django refuses to read
     are searchapp.web.error_views's.
 
-    A view that only reads is CSRF-exempt: the check guards nothing there and would answer a wrong method with a 403.
+    A view that only reads (GET, or a search POSTed for its long query: `reads_only`) is CSRF-exempt: the check
+    guards nothing there, would answer a wrong method with a 403, and would ask API clients for a token.
     """
+    exempt = set(methods) <= {"GET", "HEAD"} if reads_only is None else reads_only
+
     def decorate(view):
         @wraps(view)
         def wrapper(request, *args, **kwargs):
@@ -39,20 +43,22 @@ def api_view(*methods: str):
                 return view(request, *args, **kwargs)
             except ApiError as error:
                 return error.response()
-        return csrf_exempt(wrapper) if set(methods) <= {"GET", "HEAD"} else wrapper
+        return csrf_exempt(wrapper) if exempt else wrapper
     return decorate
 
 
-@api_view("GET")
+@api_view("GET", "POST", reads_only=True)
 def search(request: HttpRequest) -> JsonResponse:
-    results = run_search(**search_params(request))
+    """Formula search: the parameters as a query string (GET) or a JSON object (POST, for a long query)."""
+    params = json_params(request, SEARCH_FIELDS) if request.method == "POST" else request.GET
+    results = run_search(**search_params(params))
     return JsonResponse(results_dict(results, present(results)))
 
 
-@api_view("GET")
+@api_view("GET", "POST", reads_only=True)
 def posts(request: HttpRequest) -> JsonResponse:
-    """Question search: answers ranked for a question written as text with `$…$` formulas."""
-    params = question_params(request)
+    """Question search: answers ranked for a question written as text with `$…$` formulas (GET, or POST JSON)."""
+    params = question_params(json_params(request, QUESTION_FIELDS) if request.method == "POST" else request.GET)
     return JsonResponse(post_results_dict(Post.objects.search(params.pop("question"), **params)))
 
 
@@ -91,25 +97,17 @@ def post(request: HttpRequest, pk: int) -> JsonResponse:
 @api_view("POST")
 def feedback(request: HttpRequest) -> JsonResponse:
     """Store a click or judgement; the body is JSON (or a form), CSRF-protected, rate-limited per session."""
-    data = _json_body(request) if request.content_type == "application/json" else request.POST
+    data = json_body(request) if request.content_type == "application/json" else request.POST
     address = client_address(request)  # first: it gives a cookieless client its session key
     stored = record_feedback(parse_feedback(data), request.session.session_key, address)
     return JsonResponse({"id": stored.pk, "query": stored.query, "formula_id": stored.formula_id,
                          "kind": stored.kind, "rank": stored.rank, "fusion": stored.fusion}, status=201)
 
 
-def _json_body(request: HttpRequest) -> dict:
-    try:
-        data = json.loads(request.body.decode("utf-8-sig") or "{}")
-    except UnicodeDecodeError as error:  # JSON is UTF-8; json.loads would guess UTF-16 from bytes
-        raise ApiError("invalid_json", f"the body is not UTF-8 (byte {error.start})") from None
-    except RecursionError:  # json.loads recurses once per level of nesting
-        raise ApiError("invalid_json", "the body nests too deeply to read") from None
-    except ValueError as error:
-        raise ApiError("invalid_json", f"the body is not valid JSON: {error}") from None
-    if not isinstance(data, dict):
-        raise ApiError("invalid_json", "the body must be a JSON object")
-    return data
+@api_view("GET")
+def docs(request: HttpRequest) -> HttpResponse:
+    """The schema for people: RapiDoc draws it (scripts/setup.sh vendors it, so the site's CSP holds unchanged)."""
+    return render(request, "searchapp/api_docs.html")
 
 
 @api_view("GET")

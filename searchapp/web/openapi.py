@@ -32,6 +32,32 @@ def _query(name: str, description: str, schema: dict, required: bool = False) ->
     return parameter if required else {**parameter, "allowEmptyValue": True}
 
 
+def _body_of(parameters: list[dict]) -> dict:
+    """The JSON object a POST of a search takes: its GET's query parameters as fields, with their schemas and
+    descriptions; a field left out takes its default, one the operation lacks is a 400 `unknown_parameter`."""
+    return {"type": "object", "required": [p["name"] for p in parameters if p["required"]],
+            "properties": {p["name"]: {**p["schema"], "description": p["description"]} for p in parameters},
+            "additionalProperties": False}
+
+
+def _posted(get: dict, operation_id: str, example: dict) -> dict:
+    """`get` (a search) as a POST of a JSON body, for a query whose URL would be too long for a proxy or client: 5,000
+    characters are up to 60 KB URL-encoded, where many stop at 8 KB. No CSRF token is needed: it changes nothing."""
+    return {
+        "summary": f"{get['summary']}, the parameters as a JSON body",
+        "description": "The same search as the GET, its parameters given as a JSON object: for a query too long for a "
+                       "URL. Needs no CSRF token. A body that is not JSON is a 415 `unsupported_media_type`; invalid "
+                       "JSON a 400 `invalid_json`; a field the operation lacks a 400 `unknown_parameter`; a field of "
+                       "the wrong JSON type a 400 `invalid_parameter`.",
+        "operationId": operation_id, "tags": get["tags"],
+        "requestBody": {"required": True, "content": {"application/json": {
+            "schema": _body_of(get["parameters"]), "example": example}}},
+        "responses": {**{status: answer for status, answer in get["responses"].items() if status != "414"},
+                      "413": _error("the body is larger than the server reads (64 KB)"),
+                      "415": _error("the body is not `application/json` (code `unsupported_media_type`)")},
+    }
+
+
 def _object(properties: dict, optional: tuple[str, ...] = ()) -> dict:
     """An object schema whose properties are all present unless named in `optional`."""
     return {"type": "object", "required": [name for name in properties if name not in optional],
@@ -39,6 +65,15 @@ def _object(properties: dict, optional: tuple[str, ...] = ()) -> dict:
 
 
 STRING, INTEGER, NUMBER = {"type": "string"}, {"type": "integer"}, {"type": "number"}
+
+
+def _tuple(*items: dict) -> dict:
+    """An array of exactly these items' kinds, at most as many. `maxItems`, not `items: false`, closes it: RapiDoc
+    (/api/docs) fails on a boolean schema, and reads `items` as the element type it shows."""
+    kinds = {item["type"] for item in items}
+    return {"type": "array", "prefixItems": list(items), "maxItems": len(items),
+            "items": {"type": "number" if kinds <= {"integer", "number"} else sorted(kinds)}}
+
 NO_NUL = r"^[^\x00]*$"  # Postgres text cannot hold one (searchapp.errors.check_text)
 BLANK = "".join(f"\\u{ord(c):04x}" for c in map(chr, range(0x10000)) if c.isspace())
 """What str.strip() removes, spelled out: JSON Schema's `\\s` is ECMAScript's, which differs (U+001C–U+001F, U+0085,
@@ -53,15 +88,20 @@ NOTATION = {"type": "string", "enum": list(NOTATIONS),
 PAGING = [_query("k", "results to return", {"type": "integer", "minimum": 1, "maximum": MAX_K, "default": DEFAULT_K}),
           _query("offset", "results to skip", {"type": "integer", "minimum": 0, "maximum": MAX_OFFSET, "default": 0})]
 CORPUS = {"type": "string", "maxLength": CORPUS_NAME_CHARS, "pattern": NO_NUL, "description": "empty for every corpus"}
+LONG_URL = {"description": "never for the parameters' own limits: the server reads a URL of 256 KB, and the longest the "
+                           "parameters make is about 121 KB; a longer URL, or one past a proxy's or client's own limit "
+                           "(often 8 KB), is refused in the server's or proxy's format, not JSON: POST the parameters "
+                           "instead"}
 UNKNOWN_CORPUS = _error("no corpus has the name given as `corpus` (code `unknown_corpus`; the message names those there are)")
 
 SEARCH = {
     "get": {
         "summary": "Formulas most similar to a query formula (LaTeX, MathML or a Tangent SLT string)",
-        "operationId": "search",
+        "operationId": "search", "tags": ["search"],
         "parameters": [
             _query("q", "the query formula, in `notation`; a query variable (`\\qvar{x}` in LaTeX, `<mws:qvar name=\"x\"/>` "
-                   "in MathML, `W!x` in an SLT string) stands for any sub-expression", TEXT, required=True),
+                   "in MathML, `W!x` in an SLT string) stands for any sub-expression",
+                   {**TEXT, "examples": ["x^2 + y^2 = z^2"]}, required=True),
             _query("notation", "how q is written; `auto` reads `<math …>` as MathML and `[V!x…]` as a Tangent SLT string",
                    {"type": "string", "enum": list(QUERY_NOTATIONS), "default": "latex"}),
             *PAGING,
@@ -74,19 +114,22 @@ SEARCH = {
                    {"type": "string", "maxLength": MAX_QUERY_CHARS, "pattern": NO_NUL}),
         ],
         "responses": {"200": _json("ranked results", _ref("schemas", "SearchResults")),
+                      "414": LONG_URL,
                       "400": _error("missing or invalid parameter, or a query that cannot be read in its notation "
                                     "(code `<notation>_<kind>`, with pos), is too large to search (`query_too_large`) "
                                     "or is query variables alone (`query_only_variables`)"),
                       "404": UNKNOWN_CORPUS, "503": _ref("responses", "Unavailable"), "500": _ref("responses", "ServerError")},
     },
 }
+SEARCH["post"] = _posted(SEARCH["get"], "searchPosted", {"q": "\\frac{1}{n^2}", "k": 10, "fusion": DEFAULT_ORDER})
 
 POSTS = {
     "get": {
         "summary": "Answers to a question written as text with $…$ formulas",
-        "operationId": "posts",
+        "operationId": "posts", "tags": ["search"],
         "parameters": [
-            _query("q", "the question: words and `$…$` / `$$…$$` formulas", QUESTION, required=True),
+            _query("q", "the question: words and `$…$` / `$$…$$` formulas",
+                   {**QUESTION, "examples": ["Why is $\\sum_{n=1}^{\\infty} 1/n^2 = \\pi^2/6$?"]}, required=True),
             *PAGING,
             _query("mode", "how answers are scored: `ssemb` weighs formulas and words, `marf` compares the question's "
                    "words fused with its formulas by MaRF's cross-attention to each post's (falls back to `ssemb`, and "
@@ -97,14 +140,16 @@ POSTS = {
         ],
         "responses": {"200": _json("ranked answers", _ref("schemas", "PostResults")),
                       "400": _error("missing or invalid parameter"), "404": UNKNOWN_CORPUS,
+                      "414": LONG_URL,
                       "503": _ref("responses", "Unavailable"), "500": _ref("responses", "ServerError")},
     },
 }
+POSTS["post"] = _posted(POSTS["get"], "postsPosted", {"q": "Why is $\\sum_{n=1}^{\\infty} 1/n^2 = \\pi^2/6$?", "k": 10})
 
 def _one(name: str, summary: str) -> dict:
     """GET of one stored `name` (a schema, its operation in lower case) by its id."""
     return {"get": {
-        "summary": summary, "operationId": name.lower(),
+        "summary": summary, "operationId": name.lower(), "tags": ["stored"],
         "parameters": [{"name": "id", "in": "path", "required": True, "schema": {"type": "integer", "minimum": 0}}],
         "responses": {"200": _json(f"the {name.lower()}", _ref("schemas", name)), "404": _error(f"no such {name.lower()}"),
                       "503": _ref("responses", "Unavailable"), "500": _ref("responses", "ServerError")},
@@ -119,7 +164,7 @@ FEEDBACK = {
         "summary": "Record a click on a result or a relevance judgement",
         "description": "Needs Django's CSRF token (cookie `csrftoken`, header `X-CSRFToken`). "
                        "Rate-limited per session and address.",
-        "operationId": "feedback",
+        "operationId": "feedback", "tags": ["feedback"],
         "requestBody": {"required": True, "content": {
             "application/json": {"schema": _ref("schemas", "FeedbackInput")},
             "application/x-www-form-urlencoded": {"schema": _ref("schemas", "FeedbackInput")},
@@ -135,15 +180,24 @@ FEEDBACK = {
 
 SCHEMA = {
     "get": {
-        "summary": "This document", "operationId": "schema",
+        "summary": "This document", "operationId": "schema", "tags": ["documentation"],
         "responses": {"200": _json("the OpenAPI 3.1 document", {"type": "object"})},
+    },
+}
+
+DOCS = {
+    "get": {
+        "summary": "This document for people: an HTML page that draws it", "operationId": "docs",
+        "tags": ["documentation"],
+        "responses": {"200": {"description": "the page", "content": {"text/html": {"schema": STRING}}},
+                      "503": _ref("responses", "Unavailable"), "500": _ref("responses", "ServerError")},
     },
 }
 
 TREE = {"type": ["object", "null"], "required": ["labels", "edges"], "properties": {
     "labels": {"type": "array", "items": STRING, "description": "node labels in pre-order"},
     "edges": {"type": "array", "description": "[parent index, child index, edge label]",
-              "items": {"type": "array", "prefixItems": [INTEGER, INTEGER, STRING], "items": False}},
+              "items": _tuple(INTEGER, INTEGER, STRING)},
 }}
 
 SCHEMAS = {
@@ -153,7 +207,7 @@ SCHEMAS = {
     "Alignment": _object({
         "query_labels": {"type": "array", "items": STRING}, "result_labels": {"type": "array", "items": STRING},
         "pairs": {"type": "array", "description": "[query node, result node, cosine], node = pre-order index",
-                  "items": {"type": "array", "prefixItems": [INTEGER, INTEGER, NUMBER], "items": False}}}),
+                  "items": _tuple(INTEGER, INTEGER, NUMBER)}}),
     "Elsewhere": _object({"id": INTEGER, "corpus": STRING}),
     "Snippet": _object({"post_id": INTEGER, "source_id": STRING, "title": STRING, "url": STRING,
                         "before": {"type": "string", "description": "the post's words before the formula, its own "
@@ -246,15 +300,30 @@ RESPONSES = {
 }
 
 
+TAGS = [{"name": "search", "description": "Formulas like a query formula; answers to a question in words and formulas"},
+        {"name": "stored", "description": "A formula or a post by its id, as its page shows it"},
+        {"name": "feedback", "description": "Clicks and relevance judgements, which train the ranker"},
+        {"name": "documentation", "description": "This document, as JSON and as a page"}]
+
+
 def schema(server_url: str) -> dict:
     return {
         "openapi": "3.1.0",
         "info": {"title": "MathSearch API", "version": "1.0",
-                 "description": "Search math formulas by structure. Every error is JSON {code, message, pos?}: an "
-                                "unknown /api/ route is a 404 `not_found`, a method a route does not take a 405 "
-                                "`method_not_allowed` with `Allow`."},
+                 "description": "Search math formulas by structure.\n\n"
+                                "Every answer is JSON, errors included: `{code, message}`, with `pos` (a character "
+                                "offset) for a query that cannot be read. `code` is stable, `message` is for people. "
+                                "An unknown /api/ route is a 404 `not_found`; a method a route does not take a 405 "
+                                "`method_not_allowed` with `Allow`; a body over 64 KB a 413 `request_too_large`; a "
+                                "failed CSRF check (feedback only) a 403 `csrf_failed`; a busy or cut-off server a 503 "
+                                "(`overloaded`, `unavailable`) with `Retry-After`; a fault of ours a 500 "
+                                "`server_error`.\n\n"
+                                "Both searches take their parameters as a query string (GET: shareable URLs) or as a "
+                                "JSON body (POST): a query may have 5,000 characters, up to 60 KB in a URL, and "
+                                "proxies and clients often refuse URLs over 8 KB."},
         "servers": [{"url": server_url}],
+        "tags": TAGS,
         "paths": {"/api/search": SEARCH, "/api/posts": POSTS, "/api/formulas/{id}": FORMULA, "/api/posts/{id}": POST,
-                  "/api/feedback": FEEDBACK, "/api/schema": SCHEMA},
+                  "/api/feedback": FEEDBACK, "/api/schema": SCHEMA, "/api/docs": DOCS},
         "components": {"schemas": SCHEMAS, "responses": RESPONSES},
     }

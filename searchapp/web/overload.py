@@ -78,5 +78,5 @@ def unavailable(request: HttpRequest, code: str, message: str) -> HttpResponse:
 def _is_search(request: HttpRequest) -> bool:
     """Requests that run a search: the API's two, the results pages, a formula page (its nearest neighbours)."""
     return (request.path in ("/api/search", "/api/posts") or request.path.startswith("/formula/")
-            or (request.path in ("/", "/questions") and bool(request.GET.get("q"))))
+            or (request.path in ("/", "/questions") and (request.method == "POST" or bool(request.GET.get("q")))))
 

@@ -1,11 +1,11 @@
 """Thin page views: validate, call the domain, render."""
 from django.contrib import messages
 from django.core.paginator import Paginator
-from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse, QueryDict
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.csrf import ensure_csrf_cookie
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from searchapp.errors import ApiError
 from searchapp.feedback.actions import client_address, parse_feedback, record_feedback
@@ -31,32 +31,43 @@ def healthz(request: HttpRequest) -> JsonResponse:
     return JsonResponse(shown, status=200 if report["status"] == "ok" else 503)
 
 
-@require_GET
-@ensure_csrf_cookie  # the page's feedback requests send this token back
+def search_form(request: HttpRequest) -> QueryDict:
+    """The search a page was asked for: its query string, or its POSTed form (static/js/long_query.js posts a query
+    whose URL would be longer than proxies pass on), without the CSRF token, which its pager links must not carry."""
+    if request.method != "POST":
+        return request.GET
+    form = request.POST.copy()
+    form.pop("csrfmiddlewaretoken", None)
+    return form
+
+
+@require_http_methods(["GET", "POST"])
+@ensure_csrf_cookie  # the page's feedback requests, and a long query's POST, send this token back
 def home(request: HttpRequest) -> HttpResponse:
-    """The search page; with `?q=` it also renders the results, so searching works without JavaScript. A formula
-    lists formulas; words, with or without `$…$` formulas, list answers and the formulas like each of the question's
-    (`one_box`); `as=formula` reads the box as one formula whatever it holds."""
-    context = {"query": request.GET.get("q", "").strip(), "examples": search_page.EXAMPLES,
+    """The search page; with `?q=` (or a POSTed form) it also renders the results, so searching works without
+    JavaScript. A formula lists formulas; words, with or without `$…$` formulas, list answers and the formulas like
+    each of the question's (`one_box`); `as=formula` reads the box as one formula whatever it holds."""
+    form = search_form(request)
+    context = {"query": form.get("q", "").strip(), "examples": search_page.EXAMPLES,
                "palette": search_page.PALETTE, "fusions": ORDERS, "notations": search_page.NOTATION_CHOICES,
-               "notation": request.GET.get("notation") or "auto",
-               "fusion": request.GET.get("fusion") or DEFAULT_ORDER, "context_words": request.GET.get("context", ""),
-               "corpus": request.GET.get("corpus", ""), "corpora": Corpus.objects.searchable().values_list("name", flat=True)}
-    forced = request.GET.get("as") == "formula"
+               "notation": form.get("notation") or "auto",
+               "fusion": form.get("fusion") or DEFAULT_ORDER, "context_words": form.get("context", ""),
+               "corpus": form.get("corpus", ""), "corpora": Corpus.objects.searchable().values_list("name", flat=True)}
+    forced = form.get("as") == "formula"
     context["as_question"] = not forced and one_box.reads_as_question(context["query"], context["notation"])
-    context["tab"], context["tabs"] = "formulas" if forced else "all", search_page.tab_links(request.GET)
+    context["tab"], context["tabs"] = "formulas" if forced else "all", search_page.tab_links(form)
     status = 200
     if context["query"]:
         try:
-            context.update(_ask_with_formulas(request) if context["as_question"] else _search(request))
+            context.update(_ask_with_formulas(form) if context["as_question"] else _search(form))
         except ApiError as error:
             context["error"], status = search_page.error_context(error.message, error.pos, context["query"]), error.status
     return render(request, "searchapp/search.html", context, status=status)
 
 
-def _search(request: HttpRequest) -> dict:
-    params = search_params(request, default_notation="auto")
-    page = int_param(request, "page", 1, 1, search_page.MAX_PAGES)
+def _search(form: QueryDict) -> dict:
+    params = search_params(form, default_notation="auto")
+    page = int_param(form, "page", 1, 1, search_page.MAX_PAGES)
     query = read_query(params["text"], params["notation"])
     results = Formula.objects.search(query, k=search_page.PAGE_SIZE, offset=(page - 1) * search_page.PAGE_SIZE,
                                      fusion=params["fusion"], corpus=params["corpus"], context=params["context"])
@@ -67,53 +78,56 @@ def _search(request: HttpRequest) -> dict:
             "cut": cut and {"above": items[cut - 1].hit.score, "below": items[cut].hit.score, "first": cut + 1,
                             "pattern": pattern},
             "notation_name": search_page.NOTATION_NAMES[query.notation],
-            "pager": search_page.page_numbers(results.candidates, page, request.GET),
+            "pager": search_page.page_numbers(results.candidates, page, form),
             "query_tree": search_page.query_tree_svg(query), "query_latex": search_page.query_latex(query),
-            **search_page.query_hints(query, request.GET)}
+            **search_page.query_hints(query, form)}
 
 
-@require_GET
+@require_http_methods(["GET", "POST"])
+@ensure_csrf_cookie  # a long question's POST sends this token back
 def questions(request: HttpRequest) -> HttpResponse:
     """The Answers tab: answers to a question written as text with `$…$` formulas; a GET form, so no JavaScript
-    is needed. A submitted empty question is an error, unlike the bare tab."""
-    context = {"query": request.GET.get("q", "").strip(), "modes": search_page.MODE_CHOICES,
-               "mode": request.GET.get("mode") or DEFAULT_MODE, "corpus": request.GET.get("corpus", ""),
+    is needed (a long question is POSTed, as on the search page). A submitted empty question is an error, unlike the
+    bare tab."""
+    form = search_form(request)
+    context = {"query": form.get("q", "").strip(), "modes": search_page.MODE_CHOICES,
+               "mode": form.get("mode") or DEFAULT_MODE, "corpus": form.get("corpus", ""),
                "corpora": Corpus.objects.searchable().values_list("name", flat=True),
-               "tab": "answers", "tabs": search_page.tab_links(request.GET)}
+               "tab": "answers", "tabs": search_page.tab_links(form)}
     status = 200
-    if "q" in request.GET:
+    if "q" in form:
         try:
-            context.update(_ask(request))
+            context.update(_ask(form))
         except ApiError as error:
             message = search_page.EMPTY_QUESTION if error.code == "missing_query" else error.message
             context["error"], status = search_page.error_context(message, error.pos, context["query"]), error.status
     return render(request, "searchapp/questions.html", context, status=status)
 
 
-def _ask(request: HttpRequest) -> dict:
-    return _answers(request)[0]
+def _ask(form: QueryDict) -> dict:
+    return _answers(form)[0]
 
 
-def _ask_with_formulas(request: HttpRequest) -> dict:
+def _ask_with_formulas(form: QueryDict) -> dict:
     """The search box's question: its answers, and the formula hits of each of its formulas."""
-    context, results = _answers(request)
-    groups = one_box.formula_hits(results.question, request.GET.get("corpus") or None)  # validated by _answers
+    context, results = _answers(form)
+    groups = one_box.formula_hits(results.question, form.get("corpus") or None)  # validated by _answers
     for group in groups:
-        group["link"] = search_page.search_link(request.GET, q=group["latex"], **{"as": "formula"})
+        group["link"] = search_page.search_link(form, q=group["latex"], **{"as": "formula"})
     answers = context.pop("results")
     return {**context, "answers": answers, "formula_hits": groups,
-            "as_formula_link": search_page.search_link(request.GET, **{"as": "formula"})}
+            "as_formula_link": search_page.search_link(form, **{"as": "formula"})}
 
 
-def _answers(request: HttpRequest) -> tuple[dict, PostResults]:
-    params = question_params(request)
-    page = int_param(request, "page", 1, 1, search_page.MAX_PAGES)
+def _answers(form: QueryDict) -> tuple[dict, PostResults]:
+    params = question_params(form)
+    page = int_param(form, "page", 1, 1, search_page.MAX_PAGES)
     results = Post.objects.search(params["question"], k=search_page.PAGE_SIZE,
                                   offset=(page - 1) * search_page.PAGE_SIZE, mode=params["mode"], corpus=params["corpus"])
     return {"results": post_results_dict(results), "mode_name": search_page.MODE_NAMES[results.mode],
             "unavailable_mode": search_page.MODE_NAMES[params["mode"]] if results.mode != params["mode"] else "",
-            "pager": search_page.page_numbers(results.candidates, page, request.GET),
-            "bare_latex": search_page.latex_outside_dollars(results.question, request.GET)}, results
+            "pager": search_page.page_numbers(results.candidates, page, form),
+            "bare_latex": search_page.latex_outside_dollars(results.question, form)}, results
 
 
 @require_GET

@@ -151,3 +151,106 @@ def test_a_pattern_search_says_what_each_variable_stands_for_and_variables_alone
     assert [(r["latex"], r["bindings"]) for r in typed] == [(r["latex"], r["bindings"]) for r in results]
     lone = client.get("/api/search", {"q": r"\frac{1}{?}"})
     assert (lone.status_code, lone.json()["code"], lone.json()["pos"]) == (400, "latex_missing_argument", 9)
+
+
+# POST /api/search and /api/posts: the GET's parameters as a JSON body, for queries too long for a URL.
+
+LONG_QUERY = r"a^2+b^2=c^2 \text{" + "∀" * 4981 + "}"
+"""5,000 characters, the most a query may have: 44,866 bytes URL-encoded, yet only 9 nodes to search."""
+
+
+def post_json(client, url: str, body) -> object:
+    return client.post(url, json.dumps(body), content_type="application/json")
+
+
+def test_a_posted_search_answers_as_the_get_does_without_a_csrf_token(indexed):
+    from django.test import Client
+
+    client = Client(enforce_csrf_checks=True)  # as an API client: no cookie, no token
+    params = {"q": "a^2+b^2", "k": 3, "fusion": "f1", "notation": "latex", "offset": 1}
+    posted = post_json(client, "/api/search", params)
+    assert posted.status_code == 200
+    got = client.get("/api/search", params).json()
+    assert [(r["id"], r["score"]) for r in posted.json()["results"]] == [(r["id"], r["score"]) for r in got["results"]]
+
+
+def test_a_query_of_5000_characters_is_searched_when_posted(indexed, client):
+    assert len(LONG_QUERY) == 5000
+    response = post_json(client, "/api/search", {"q": LONG_QUERY, "context": "∀" * 5000})
+    assert response.status_code == 200
+    assert response.json()["results"][0]["latex"] == "a^2 + b^2 = c^2"
+
+
+def test_a_long_question_is_answered_when_posted(client, tmp_path):
+    from tests.app.web.test_question_page import EIGEN_QUESTION, index_threads
+
+    index_threads(tmp_path / "pages")
+    question = (EIGEN_QUESTION + " ") * (4999 // (len(EIGEN_QUESTION) + 1))
+    response = post_json(client, "/api/posts", {"q": question, "mode": "ssemb", "k": 2})
+    assert response.status_code == 200 and len(question) > 4900
+    body = response.json()
+    assert body["mode"] == "ssemb" and body["results"][0]["post"]["question"]["title"] == "Eigenvalues of $A^{T}=A$"
+
+
+@pytest.mark.parametrize("url, body, status, code, message", [
+    pytest.param("/api/search", "{", 400, "invalid_json", "the body is not valid JSON: Expecting property name "
+                 "enclosed in double quotes: line 1 column 2 (char 1)", id="not-json"),
+    pytest.param("/api/search", "[1]", 400, "invalid_json", "the body must be a JSON object", id="an-array"),
+    pytest.param("/api/search", b"\xff", 400, "invalid_json", "the body is not UTF-8 (byte 0)", id="not-utf8"),
+    pytest.param("/api/search", {"q": "x", "limit": 5}, 400, "unknown_parameter", "unknown parameter 'limit'; this "
+                 "operation takes q, notation, k, offset, fusion, corpus, context", id="unknown-field"),
+    pytest.param("/api/posts", {"q": "x", "context": "y"}, 400, "unknown_parameter", "unknown parameter 'context'; "
+                 "this operation takes q, k, offset, mode, corpus", id="search-field-in-a-question"),
+    pytest.param("/api/search", {"q": "x", "k": "10"}, 400, "invalid_parameter", "k must be an integer, got the "
+                 "string '10'", id="k-a-string"),
+    pytest.param("/api/search", {"q": "x", "k": True}, 400, "invalid_parameter", "k must be an integer, got true",
+                 id="k-a-boolean"),
+    pytest.param("/api/search", {"q": "x", "k": 2.5}, 400, "invalid_parameter", "k must be an integer, got the "
+                 "number 2.5", id="k-a-fraction"),
+    pytest.param("/api/search", {"q": ["x"]}, 400, "invalid_parameter", "q must be a string, got an array",
+                 id="q-an-array"),
+    pytest.param("/api/search", {"q": None}, 400, "invalid_parameter", "q must be a string, got null", id="q-null"),
+    pytest.param("/api/search", {"q": "x", "notation": ""}, 400, "invalid_parameter", "notation must be one of auto, "
+                 "latex, mathml, slt, got the string ''", id="notation-empty"),
+    pytest.param("/api/posts", {"q": "x", "mode": "best"}, 400, "invalid_parameter", "mode must be one of ssemb, "
+                 "marf, text, bm25, formula, got the string 'best'", id="unknown-mode"),
+    pytest.param("/api/search", {"k": 3}, 400, "missing_query", "the query parameter q is required", id="no-query"),
+    pytest.param("/api/search", {"q": "x", "k": 0}, 400, "invalid_parameter", "k must be between 1 and 1000, got 0",
+                 id="k-out-of-range"),
+    pytest.param("/api/search", {"q": "x" * 5001}, 400, "query_too_long", "the query has 5001 characters; the limit "
+                 "is 5000", id="too-long"),
+    pytest.param("/api/posts", {"q": "x", "corpus": "nowhere"}, 404, "unknown_corpus", None, id="unknown-corpus"),
+])
+def test_a_posted_body_that_is_wrong_says_what_is_wrong(client, url, body, status, code, message):
+    response = client.post(url, body if isinstance(body, (str, bytes)) else json.dumps(body),
+                           content_type="application/json")
+    assert (response.status_code, response["Content-Type"]) == (status, "application/json")
+    assert response.json()["code"] == code
+    if message is not None:
+        assert response.json()["message"] == message
+
+
+@pytest.mark.parametrize("content_type", ["application/x-www-form-urlencoded", "text/plain", ""])
+def test_a_posted_body_that_is_not_json_is_a_415(client, content_type):
+    response = client.post("/api/search", "q=x", content_type=content_type)
+    assert (response.status_code, response.json()["code"]) == (415, "unsupported_media_type")
+    assert response.json()["message"].startswith("the body must be JSON (Content-Type: application/json)")
+
+
+def test_an_integral_number_is_an_integer_as_json_schema_counts_it(indexed, client):
+    response = post_json(client, "/api/search", {"q": "a^2+b^2", "k": 2.0})
+    assert response.status_code == 200 and len(response.json()["results"]) == 2
+
+
+def test_a_posted_body_past_64_kb_is_a_json_413_before_it_is_read(client):
+    response = client.post("/api/search", json.dumps({"q": "x" * 70_000}), content_type="application/json")
+    assert (response.status_code, response.json()["code"]) == (413, "request_too_large")
+
+
+def test_the_api_docs_page_draws_the_schema_with_the_vendored_viewer(client):
+    page = client.get("/api/docs")
+    assert page.status_code == 200 and page["Content-Type"] == "text/html; charset=utf-8"
+    html = page.content.decode()
+    assert '<rapi-doc spec-url="/api/schema"' in html and 'src="/static/vendor/rapidoc/rapidoc-min.js"' in html
+    assert '<a href="/api/schema">' in html and '<a href="/api/docs">API</a>' in html
+    assert "<script>" not in html  # the CSP allows no inline script

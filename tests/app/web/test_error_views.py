@@ -56,16 +56,25 @@ def test_unknown_api_routes_are_json_404s(client, method, url):
 
 
 @pytest.mark.parametrize("method, url, allowed", [
-    pytest.param("post", "/api/search", "GET", id="post-search"),
-    pytest.param("delete", "/api/posts", "GET", id="delete-posts"),
+    pytest.param("put", "/api/search", "GET, POST", id="put-search"),
+    pytest.param("delete", "/api/posts", "GET, POST", id="delete-posts"),
     pytest.param("put", "/api/formulas/1", "GET", id="put-formula"),
     pytest.param("get", "/api/feedback", "POST", id="get-feedback"),
     pytest.param("patch", "/api/schema", "GET", id="patch-schema"),
+    pytest.param("post", "/api/docs", "GET", id="post-docs"),
 ])
 def test_wrong_methods_are_json_405s_naming_the_allowed_one(method, url, allowed):
     response = getattr(Client(enforce_csrf_checks=True), method)(url)
     body = assert_json_error(response, 405, "method_not_allowed")
     assert response["Allow"] == allowed and body["message"].endswith(f"use {allowed}")
+
+
+def test_a_failed_csrf_check_is_a_json_403_on_the_api_and_django_s_page_elsewhere():
+    client = Client(enforce_csrf_checks=True)
+    body = assert_json_error(client.post("/api/feedback", {"query": "x"}), 403, "csrf_failed")
+    assert body["message"].startswith("CSRF verification failed")
+    page = client.post("/", {"q": "x"})
+    assert (page.status_code, page["Content-Type"]) == (403, "text/html; charset=utf-8")
 
 
 def test_a_host_not_allowed_is_a_json_400_on_the_api_and_a_page_elsewhere(client):

@@ -15,6 +15,7 @@ from searchapp.models import Formula, Post
 from searchapp.search.posts import MODES
 from searchapp.search.ranking import ORDERS
 from searchapp.web.openapi import schema
+from searchapp.web.params import QUESTION_FIELDS, SEARCH_FIELDS
 from tests.app.conftest import index_thread_pages
 from tests.app.web.test_question_page import EIGEN_QUESTION, PAGES
 
@@ -50,6 +51,17 @@ def test_the_bounds_are_those_the_api_enforces(client):
     for name in ("q", "corpus", "context"):
         too_long = " " + "x" * parameters[name]["maxLength"]
         assert client.get("/api/search", {"q": "x", name: too_long}).status_code == 400
+
+
+@pytest.mark.parametrize("path, fields", [("/api/search", SEARCH_FIELDS), ("/api/posts", QUESTION_FIELDS)])
+def test_a_posted_body_takes_the_fields_and_types_the_api_reads(path, fields):
+    operations = schema("")["paths"][path]
+    body = operations["post"]["requestBody"]["content"]["application/json"]["schema"]
+    json_types = {str: "string", int: "integer"}
+    assert {name: tuple(p["enum"]) if "enum" in p else p["type"] for name, p in body["properties"].items()} == {
+        name: kind if isinstance(kind, tuple) else json_types[kind] for name, kind in fields.items()}
+    assert body["additionalProperties"] is False and body["required"] == ["q"]
+    assert [p["name"] for p in operations["get"]["parameters"]] == list(body["properties"])
 
 
 TEXT_PATTERN = re.compile(schema("")["components"]["schemas"]["FeedbackInput"]["properties"]["query"]["pattern"])
@@ -116,6 +128,10 @@ def test_stored_data_answers_as_the_schema_says(index_file, tmp_path, wsgi_app):
     cases += [API["/api/posts"]["GET"].Case(query={"q": EIGEN_QUESTION, "mode": mode}) for mode in MODES]
     cases += [API["/api/search"]["GET"].Case(query={"q": "A^{T}=A", "context": "symmetric matrix", "fusion": fusion})
               for fusion in ORDERS]
+    cases += [API["/api/posts"]["POST"].Case(media_type="application/json", body={"q": EIGEN_QUESTION, "mode": mode})
+              for mode in MODES]
+    cases += [API["/api/search"]["POST"].Case(media_type="application/json", body={
+        "q": "A^{T}=A", "context": "symmetric matrix", "fusion": fusion, "k": 5}) for fusion in ORDERS]
     cases += [API["/api/feedback"]["POST"].Case(media_type="application/json", body={
         "query": "A^{T}=A", "formula_id": formula_ids[0], "kind": "relevant", "rank": 1})]
     for case in cases:

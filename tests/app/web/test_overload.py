@@ -26,6 +26,9 @@ def test_a_search_without_a_free_slot_is_refused_with_retry_after(busy, client):
     assert response.json()["code"] == "overloaded"
     page = client.get("/", {"q": "x^2"})
     assert page.status_code == 503 and "Please retry" in page.content.decode()
+    posted = client.post("/api/posts", {"q": "why $x^2$?"}, content_type="application/json")
+    assert (posted.status_code, posted.json()["code"]) == (503, "overloaded")
+    assert client.post("/questions", {"q": "why $x^2$?"}).status_code == 503  # a long question's POSTed form
 
 
 def test_a_search_that_finds_every_place_to_wait_taken_is_refused_at_once(monkeypatch, settings, client):
