@@ -461,11 +461,6 @@ class IndexJob(models.Model):
     }
     """What the upload page says of each format (markup): every one of `Format`, which the page lists."""
 
-    @classmethod
-    def formats(cls) -> list[tuple[str, str, str]]:
-        """(value, name, help) of every format, as the upload page lists them."""
-        return [(value, name, cls.FORMAT_HELP[value]) for value, name in cls.Format.choices]
-
     corpus = models.ForeignKey(Corpus, on_delete=models.CASCADE, related_name="jobs")
     path = models.CharField(max_length=1000)
     format = models.CharField(max_length=20, choices=Format.choices)
@@ -490,6 +485,11 @@ class IndexJob(models.Model):
 
     def __str__(self) -> str:
         return f"job {self.pk} {self.corpus} {self.state}"
+
+    @classmethod
+    def formats(cls) -> list[tuple[str, str, str]]:
+        """(value, name, help) of every format, as the upload page lists them."""
+        return [(value, name, cls.FORMAT_HELP[value]) for value, name in cls.Format.choices]
 
     @property
     def record_unit(self) -> str:

@@ -3,8 +3,10 @@ from __future__ import annotations
 
 import math
 import re
+from urllib.parse import parse_qs, urlencode, urlsplit
 
-from django.http import QueryDict
+from django.http import HttpRequest, QueryDict
+from django.urls import reverse
 
 from ml.extraction import extract_formulas
 from ml.formula import slt_to_latex
@@ -51,6 +53,26 @@ def _page_link(params: QueryDict, page: int) -> str:
     linked = params.copy()
     linked["page"] = str(page)
     return "?" + linked.urlencode()
+
+
+def back_param(request: HttpRequest) -> str:
+    """`back=…` for the links of a results page to a formula or a post: the page's own address, every setting of
+    the search in it (query, page, corpus, fusion, notation, words, mode), so "Back to results" returns to it."""
+    return urlencode({"back": request.get_full_path()})
+
+
+def results_link(back: str) -> str:
+    """A `back` parameter's address if it is one of this site's results pages (the formula or the question search),
+    else "": a link built from a parameter must not lead off the site."""
+    parts = urlsplit(back)
+    if parts.scheme or parts.netloc or back.startswith("//") or "\\" in back:
+        return ""
+    return back if parts.path in (reverse("home"), reverse("questions")) and parts.query else ""
+
+
+def results_query(link: str) -> str:
+    """The query of a results page's address ("" for none)."""
+    return parse_qs(urlsplit(link).query).get("q", [""])[0]
 
 
 def error_context(message: str, pos: int | None, query: str) -> dict:

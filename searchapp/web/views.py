@@ -1,8 +1,11 @@
 """Thin page views: validate, call the domain, render."""
+from urllib.parse import urlencode
+
 from django.contrib import messages
 from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.csrf import ensure_csrf_cookie
 from django.views.decorators.http import require_GET, require_POST
@@ -58,7 +61,7 @@ def _search(request: HttpRequest) -> dict:
             "notation_name": search_page.NOTATION_NAMES[query.notation],
             "pager": search_page.page_numbers(results.candidates, page, request.GET),
             "query_tree": search_page.query_tree_svg(query), "query_latex": search_page.query_latex(query),
-            **search_page.query_hints(query, request.GET)}
+            "back": search_page.back_param(request), **search_page.query_hints(query, request.GET)}
 
 
 @require_GET
@@ -86,6 +89,7 @@ def _ask(request: HttpRequest) -> dict:
     return {"results": post_results_dict(results), "mode_name": search_page.MODE_NAMES[results.mode],
             "unavailable_mode": search_page.MODE_NAMES[params["mode"]] if results.mode != params["mode"] else "",
             "pager": search_page.page_numbers(results.candidates, page, request.GET),
+            "back": search_page.back_param(request),
             "bare_latex": search_page.latex_outside_dollars(results.question, request.GET)}
 
 
@@ -99,8 +103,19 @@ def formula(request: HttpRequest, pk: int) -> HttpResponse:
     return render(request, "searchapp/formula.html", {
         "formula": found, "svgs": svgs, "opt_error": found.opt_error, "occurrences": detail.snippets,
         "occurrence_count": detail.occurrence_count, "elsewhere": detail.elsewhere, "nearest": neighbours(found),
-        "query": request.GET.get("q", ""),
+        **_back_to_results(request),
     })
+
+
+def _back_to_results(request: HttpRequest) -> dict:
+    """The results page a formula or post page was opened from (`?back=`, see `search_page.back_param`): its
+    address for "Back to results", its query, and `back` to pass on to the page's own links. An older link's
+    `?q=` alone goes back to that query's first page."""
+    link = search_page.results_link(request.GET.get("back", ""))
+    if not link and (query := request.GET.get("q", "").strip()):
+        link = f"{reverse('home')}?{urlencode({'q': query})}"
+    return {"results_link": link, "results_query": search_page.results_query(link) if link else "",
+            "back": urlencode({"back": link}) if link else ""}
 
 
 @require_POST
@@ -138,7 +153,8 @@ def post(request: HttpRequest, pk: int) -> HttpResponse:
     return render(request, "searchapp/post.html", {"post": found, "part": part, "paragraphs": part.paragraphs(anchors),
                                                    "elsewhere": Post.objects.copies_of(found),
                                                    "formulas": post_formulas(found),
-                                                   "related": Post.objects.related_to(found)})
+                                                   "related": Post.objects.related_to(found),
+                                                   **_back_to_results(request)})
 
 
 @require_GET

@@ -2,7 +2,7 @@
 thread pages indexed for real."""
 import html
 import re
-from urllib.parse import parse_qs
+from urllib.parse import parse_qs, quote, quote_plus
 
 import pytest
 from django.http import QueryDict
@@ -48,7 +48,7 @@ def first_result(html: str) -> str:
 
 def post_link(html: str, pk: int) -> int:
     """Where `html` first links to a post (to the formula that matched, `#formula-N`, or to its top); -1 if nowhere."""
-    found = re.search(rf'href="/post/{pk}(#[^"]*)?"', html)
+    found = re.search(rf'href="/post/{pk}(\?back=[^"#]*)?(#[^"]*)?"', html)
     return found.start() if found else -1
 
 
@@ -83,9 +83,11 @@ def test_answers_are_rendered_on_the_server_with_their_question_snippet_matched_
     first = first_result(html)
     formula_id = answer.occurrences.get(position=1).formula_id
     # the answer's link lands on the formula that matched
-    assert f'<a class="post-link tex-text" href="/post/{answer.pk}#formula-1">Eigenvalues of $A^{{T}}=A$</a>' in first
+    back = "back=" + quote(f"/questions?q={quote_plus(EIGEN_QUESTION)}", safe="")
+    assert (f'<a class="post-link tex-text" href="/post/{answer.pk}?{back}#formula-1">Eigenvalues of $A^{{T}}=A$</a>'
+            in first)
     assert '<p class="snippet tex-text">Take an eigenvector v of the symmetric matrix with $A^{T}=A$;' in first
-    assert (f'<a class="formula-link" href="/formula/{formula_id}"><mark class="math" data-latex="A^{{T}}=A">'
+    assert (f'<a class="formula-link" href="/formula/{formula_id}?{back}"><mark class="math" data-latex="A^{{T}}=A">'
             in first)
     assert re.search(r"text 0\.\d{3}</span>.*BM25 \d+\.\d</span>.*formula 1\.000</span>", first, re.S)  # its own formula
     assert f'href="{answer.url}" rel="noopener nofollow">source</a>' in first
