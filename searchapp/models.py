@@ -94,6 +94,13 @@ class PostQuerySet(models.QuerySet):
         return self.filter(corpus_id=post.corpus_id, parent__isnull=True, embedding__isnull=False) \
             .exclude(pk=thread.pk).order_by(CosineDistance("embedding", thread.embedding)).defer("embedding", "fused")[:k]
 
+    def tagged(self, tag: str) -> PostQuerySet:
+        """Posts tagged `tag` and the answers to questions tagged so (a thread's tags are its question's); an empty
+        tag filters nothing."""
+        if not tag:
+            return self
+        return self.filter(models.Q(tags__contains=[tag]) | models.Q(parent__tags__contains=[tag]))
+
     def answers(self) -> PostQuerySet:
         """The posts a question search returns: answers, and posts that are neither question nor answer."""
         answered = Post.objects.filter(parent=models.OuterRef("pk"))

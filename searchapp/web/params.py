@@ -89,13 +89,25 @@ def context_param(request: HttpRequest) -> str:
     return context.strip()
 
 
+MAX_TAG_CHARS = 100
+
+
+def tag_param(request: HttpRequest) -> str:
+    """A tag to keep the posts of (`Post.objects.tagged`), or "" for all."""
+    tag = check_text("tag", request.GET.get("tag", "")).strip()
+    if len(tag) > MAX_TAG_CHARS:
+        raise ApiError("invalid_parameter", f"tags have at most {MAX_TAG_CHARS} characters, got {len(tag)}")
+    return tag
+
+
 def question_params(request: HttpRequest) -> dict:
-    """The validated options of a question search: the question, k, offset, mode, corpus."""
+    """The validated options of a question search: the question, k, offset, mode, corpus, tag."""
     question = query_param(request)
     if not question.replace("$", "").strip():  # `$$`: an empty formula, and no words
         raise ApiError("missing_query", "the question has neither words nor formulas")
     return {"question": question, **paging_params(request),
-            "mode": choice_param(request, "mode", MODES, DEFAULT_MODE), "corpus": corpus_param(request)}
+            "mode": choice_param(request, "mode", MODES, DEFAULT_MODE), "corpus": corpus_param(request),
+            "tag": tag_param(request)}
 
 
 def paging_params(request: HttpRequest) -> dict:

@@ -49,6 +49,14 @@ def page_numbers(candidates: int, page: int, params: QueryDict) -> dict:
             "next": _page_link(params, page + 1) if page < pages else None}
 
 
+def without_param(params: QueryDict, name: str) -> str:
+    """The request's search without parameter `name` (and from its first page)."""
+    linked = params.copy()
+    linked.pop(name, None)
+    linked.pop("page", None)
+    return "?" + linked.urlencode()
+
+
 def _page_link(params: QueryDict, page: int) -> str:
     linked = params.copy()
     linked["page"] = str(page)

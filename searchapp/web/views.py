@@ -17,7 +17,7 @@ from searchapp.models import Corpus, Formula, Post
 from searchapp.search.posts import DEFAULT_MODE
 from searchapp.search.ranking import DEFAULT_ORDER, ORDERS
 from searchapp.web import search_page
-from searchapp.web.params import int_param, question_params, search_params
+from searchapp.web.params import int_param, question_params, search_params, tag_param
 from searchapp.web.post_results import post_results_dict
 from searchapp.web.presenters import formula_detail, post_formulas, present
 from searchapp.web.searching import neighbours, read_query
@@ -84,12 +84,14 @@ def questions(request: HttpRequest) -> HttpResponse:
 def _ask(request: HttpRequest) -> dict:
     params = question_params(request)
     page = int_param(request, "page", 1, 1, search_page.MAX_PAGES)
-    results = Post.objects.search(params["question"], k=search_page.PAGE_SIZE,
-                                  offset=(page - 1) * search_page.PAGE_SIZE, mode=params["mode"], corpus=params["corpus"])
+    results = Post.objects.tagged(params["tag"]).search(
+        params["question"], k=search_page.PAGE_SIZE, offset=(page - 1) * search_page.PAGE_SIZE, mode=params["mode"],
+        corpus=params["corpus"])
     return {"results": post_results_dict(results), "mode_name": search_page.MODE_NAMES[results.mode],
             "unavailable_mode": search_page.MODE_NAMES[params["mode"]] if results.mode != params["mode"] else "",
             "pager": search_page.page_numbers(results.candidates, page, request.GET),
-            "back": search_page.back_param(request),
+            "back": search_page.back_param(request), "tag": params["tag"],
+            "all_tags": search_page.without_param(request.GET, "tag") if params["tag"] else "",
             "bare_latex": search_page.latex_outside_dollars(results.question, request.GET)}
 
 
@@ -135,9 +137,15 @@ def feedback(request: HttpRequest) -> HttpResponse:
 
 @require_GET
 def posts(request: HttpRequest) -> HttpResponse:
-    listing = Post.objects.select_related("corpus", "parent").order_by("id")
+    """Every post, 50 a page; `?tag=` keeps a tag's threads (`Post.objects.tagged`)."""
+    try:
+        tag = tag_param(request)
+    except ApiError as error:
+        return render(request, "error.html", {"title": "Bad request", "message": error.message}, status=error.status)
+    listing = Post.objects.tagged(tag).select_related("corpus", "parent").order_by("id")
     page = Paginator(listing, 50).get_page(request.GET.get("page"))
-    return render(request, "searchapp/posts.html", {"page": page})
+    return render(request, "searchapp/posts.html", {"page": page, "tag": tag,
+                                                    "tag_param": urlencode({"tag": tag}) if tag else ""})
 
 
 @require_GET

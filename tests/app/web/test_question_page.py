@@ -192,3 +192,15 @@ def test_marf_with_a_fusion_ranks_and_shows_its_similarity(threads, client):
     assert "ranked by words fused with formulas (MaRF)</p>" in html
     first = first_result(html)
     assert post_link(first, Post.objects.get(source_id="12").pk) >= 0 and re.search(r">MaRF -?\d\.\d{3}</span>", first)
+
+
+def test_a_tag_keeps_the_answers_to_questions_with_that_tag(threads, client):
+    Post.objects.filter(source_id="21").update(tags=["calculus"])
+    api = client.get("/api/posts", {"q": "integrate a polynomial", "tag": "calculus"}).json()
+    assert [hit["post"]["source_id"] for hit in api["results"]] == ["22"]
+    page = client.get("/questions", {"q": "integrate a polynomial", "tag": "calculus", "mode": "text"}).content.decode()
+    assert page.count('<li class="result post-result"') == 1
+    assert 'only answers to questions tagged <a class="tag" href="/posts?tag=calculus">calculus</a>' in page
+    assert '(<a href="?q=integrate+a+polynomial&amp;mode=text">all answers</a>)' in page
+    untagged = client.get("/api/posts", {"q": "integrate a polynomial"}).json()
+    assert len(untagged["results"]) == 3
