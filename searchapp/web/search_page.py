@@ -101,7 +101,7 @@ def query_latex(query: Query) -> str:
     return slt_to_latex(query.graphs.slt) if query.notation != "latex" and query.graphs is not None else ""
 
 
-_TEXT_ARGUMENT = re.compile(r"\\(?:text\w*|math\w+|operatorname\*?|mbox)\s*\{[^{}]*\}")
+_TEXT_ARGUMENT = re.compile(r"\\(?:text\w*|math\w+|operatorname\*?|mbox|begin|end)\s*\{[^{}]*\}")
 _WORD = re.compile(r"(?<![\\A-Za-z])[A-Za-z]{3,}(?![A-Za-z])")
 
 

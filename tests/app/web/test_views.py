@@ -189,6 +189,7 @@ def test_a_result_shows_its_first_posts_and_links_to_all_when_there_are_more(ind
     (r"\operatorname{Var}(X) + \mathrm{Cov}(X, Y)", []),
     (r"abc = 1", []),  # one run of letters is a product, as written
     (r"\frac{\partial f}{\partial x}", []),
+    pytest.param(r"\begin{split} a &= b \\ &= c \end{split}", [], id="environment-names"),
 ])
 def test_words_typed_as_a_formula_are_pointed_to_the_question_search(indexed, client, query, words):
     page = client.get("/", {"q": query}).content.decode()
