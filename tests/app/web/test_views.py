@@ -162,8 +162,14 @@ def test_the_search_box_reads_pasted_mathml_and_says_so(indexed, client):
     mathml = ('<math xmlns="http://www.w3.org/1998/Math/MathML"><msup><mi>x</mi><mn>2</mn></msup><mo>+</mo>'
               "<msup><mi>y</mi><mn>2</mn></msup><mo>=</mo><msup><mi>z</mi><mn>2</mn></msup></math>")
     page = client.get("/", {"q": mathml}).content.decode()
-    assert "read as MathML" in page
+    assert "read as MathML" in page and "Your query, read as MathML:" in page
     assert 'data-latex="x^2 + y^2 = z^2"' in page
+
+
+def test_a_tangent_slt_string_is_named_with_its_article(indexed, client):
+    page = client.get("/", {"q": "[V!x,a[N!2]]"}).content.decode()
+    assert "Your query, read as a Tangent SLT string:" in page and "Your a " not in page
+    assert "read as a Tangent SLT string</p>" in page
 
 
 
