@@ -24,6 +24,40 @@ NOTATION_CHOICES = [("auto", "detect"), ("latex", "LaTeX"), ("mathml", "MathML")
 MODE_NAMES = {"ssemb": "words and formulas (SSEmb)", "marf": "words fused with formulas (MaRF)", "text": "words (MiniLM)",
               "bm25": "BM25", "formula": "formulas only"}
 MODE_CHOICES = [(mode, MODE_NAMES[mode]) for mode in MODES]  # a KeyError here: name the new mode for the page
+REPRESENTATIONS = {
+    "slg": ("Symbol layout graph", "the formula as it is written: symbols on baselines, with superscripts, subscripts, "
+            "fractions and roots hanging off them (the symbol layout tree, SLT, with an edge back for every edge)"),
+    "opg": ("Operator graph", "the formula as what it computes: operators over their operands, so that "
+            r"\sin x and \sin(x) are the same (the operator tree, OPT, with an edge back for every edge)"),
+}
+"""What the pages call SLG and OPG: (name, what it is)."""
+FUSION_HELP = {
+    "learned": "a learned ranker (LambdaMART) corrects the f1 score with structure features, such as the symbol pairs "
+               "and operator paths the two formulas share; each result names the features that raised it most. Without "
+               "a trained ranker, f1 orders the results",
+    "max": "the larger of the SLG and OPG scores",
+    "avg": "the mean of the SLG and OPG scores",
+    "f1": "the harmonic mean of the SLG and OPG scores (negative scores count as 0): high only when both are",
+    "rrf": "reciprocal rank fusion: 1/(60 + rank by SLG) + 1/(60 + rank by OPG), so ranks count, not scores",
+    "weighted": "a weighted mean, w·SLG + (1 − w)·OPG, with w = 0.5 here: the same order as avg",
+}
+"""What each order of formula search (`searchapp.search.ranking.ORDERS`) does, for the help page and titles."""
+MODE_HELP = {
+    "ssemb": "0.4 × how alike the formulas are + 0.6 × how alike the words are (SSEmb); the default",
+    "marf": "the question's words fused with its formulas by cross-attention (MaRF), compared with each answer's; "
+            "without a trained fusion, searches fall back to ssemb and say so",
+    "text": "the words alone: cosine of MiniLM sentence vectors, an answer's words counted half with its question's",
+    "bm25": "the words alone: Okapi BM25 over English word stems, as a classic search engine ranks",
+    "formula": "the question's formulas alone, compared with each answer's and its question's formulas",
+}
+"""What each question-search mode (`searchapp.search.posts.MODES`) does."""
+NOTATION_HELP = {
+    "auto": "MathML when the query starts with <math, a Tangent SLT string when it reads like [V!x,…], else LaTeX",
+    "latex": "LaTeX, as KaTeX and the parser read it",
+    "mathml": "MathML, <math …>, as pasted from a web page or written by LaTeXML",
+    "slt": "a Tangent symbol layout tree string, as in the ARQMath files: [V!x,a[N!2]] is x squared",
+}
+"""What each notation option of the search box reads."""
 EXAMPLES = [
     r"x^2 + y^2 = z^2",
     r"\sum_{k=1}^{n} k^2",

@@ -14,6 +14,7 @@ from searchapp.errors import ApiError
 from searchapp.feedback.actions import client_address, parse_feedback, record_feedback
 from searchapp.health import health_report
 from searchapp.models import Corpus, Formula, Post
+from searchapp.search.context import CONTEXT_WEIGHT
 from searchapp.search.posts import DEFAULT_MODE
 from searchapp.search.ranking import DEFAULT_ORDER, ORDERS
 from searchapp.web import search_page
@@ -58,10 +59,24 @@ def _search(request: HttpRequest) -> dict:
     results = Formula.objects.search(query, k=search_page.PAGE_SIZE, offset=(page - 1) * search_page.PAGE_SIZE,
                                      fusion=params["fusion"], corpus=params["corpus"], context=params["context"])
     return {"results": results, "items": present(results), "fusion": params["fusion"],
+            "fusion_help": search_page.FUSION_HELP[results.fusion], "representations": search_page.REPRESENTATIONS,
             "notation_name": search_page.NOTATION_NAMES[query.notation],
             "pager": search_page.page_numbers(results.candidates, page, request.GET),
             "query_tree": search_page.query_tree_svg(query), "query_latex": search_page.query_latex(query),
             "back": search_page.back_param(request), **search_page.query_hints(query, request.GET)}
+
+
+@require_GET
+def help_page(request: HttpRequest) -> HttpResponse:
+    """What the pages' terms mean: the two representations, the orders of formula search, query variables, the
+    notations and the question-search modes, each from the constants the search itself uses."""
+    return render(request, "searchapp/help.html", {
+        "representations": search_page.REPRESENTATIONS,
+        "fusions": [(name, search_page.FUSION_HELP[name]) for name in ORDERS], "default_fusion": DEFAULT_ORDER,
+        "notations": [(value, name, search_page.NOTATION_HELP[value]) for value, name in search_page.NOTATION_CHOICES],
+        "modes": [(mode, search_page.MODE_NAMES[mode], search_page.MODE_HELP[mode]) for mode in search_page.MODES],
+        "default_mode": DEFAULT_MODE, "context_weight": CONTEXT_WEIGHT,
+    })
 
 
 @require_GET
@@ -88,6 +103,7 @@ def _ask(request: HttpRequest) -> dict:
         params["question"], k=search_page.PAGE_SIZE, offset=(page - 1) * search_page.PAGE_SIZE, mode=params["mode"],
         corpus=params["corpus"])
     return {"results": post_results_dict(results), "mode_name": search_page.MODE_NAMES[results.mode],
+            "mode_help": search_page.MODE_HELP[results.mode],
             "unavailable_mode": search_page.MODE_NAMES[params["mode"]] if results.mode != params["mode"] else "",
             "pager": search_page.page_numbers(results.candidates, page, request.GET),
             "back": search_page.back_param(request), "tag": params["tag"],

@@ -78,7 +78,8 @@ def test_answers_are_rendered_on_the_server_with_their_question_snippet_matched_
     response = client.get("/questions", {"q": EIGEN_QUESTION})
     html = response.content.decode()
     assert response.status_code == 200
-    assert re.search(r"3 answers in\s+\d+ ms · ranked by words and formulas \(SSEmb\)", html)
+    assert re.search(r'3 answers in\s+\d+ ms · ranked by <a href="/help#mode-ssemb" title="0.4 × how alike the formulas '
+                     r'are \+ 0.6 × how alike the words are \(SSEmb\); the default">words and formulas \(SSEmb\)</a>', html)
     answer = Post.objects.get(source_id="12")
     first = first_result(html)
     formula_id = answer.occurrences.get(position=1).formula_id
@@ -182,7 +183,8 @@ def test_marf_without_a_trained_fusion_says_it_ranked_by_ssemb(threads, client, 
     settings.MATHSEARCH_FUSION_DIR = tmp_path / "no-fusion"
     get_fusion.cache_clear()
     html = client.get("/questions", {"q": "eigenvalues of a symmetric matrix", "mode": "marf"}).content.decode()
-    assert "ranked by words and formulas (SSEmb)\n  (words fused with formulas (MaRF) needs a trained fusion; none is installed)" in html
+    assert re.search(r'ranked by <a href="/help#mode-ssemb"[^>]*>words and formulas \(SSEmb\)</a>\n  \(words fused with '
+                     r'formulas \(MaRF\) needs a trained fusion; none is installed\)', html)
     assert '<option value="marf" selected>' in html and "MaRF 0." not in html
 
 

@@ -299,3 +299,24 @@ def test_an_older_link_with_only_the_query_goes_back_to_its_results(indexed, cli
     formula = Formula.objects.first()
     page = client.get(f"/formula/{formula.pk}", {"q": "a + b"}).content.decode()
     assert back_to_results(page) == "/?q=a+%2B+b" and "for <code>a + b</code>" in page
+
+
+def test_the_help_page_explains_every_representation_fusion_notation_and_mode(client):
+    from searchapp.search.posts import MODES
+    from searchapp.search.ranking import ORDERS
+    from searchapp.web.search_page import NOTATION_CHOICES
+
+    page = client.get("/help").content.decode()
+    anchors = set(re.findall(r'id="([\w-]+)"', page))
+    assert {"slg", "opg", "query-variables", "context", "tags"} <= anchors
+    assert {f"fusion-{name}" for name in ORDERS} | {f"mode-{mode}" for mode in MODES} <= anchors
+    assert {f"notation-{value}" for value, _ in NOTATION_CHOICES} <= anchors
+    assert "The harmonic mean of the SLG and OPG scores" in page and r"\qvar{x}" in page
+    assert '<a href="/help">Help</a>' in client.get("/posts").content.decode()  # every page's header
+
+
+def test_results_explain_slg_opg_and_link_their_fusion_to_the_help(indexed, client):
+    page = client.get("/", {"q": "x^2 + y^2 = z^2", "fusion": "rrf"}).content.decode()
+    assert re.search(r'<a href="/help#fusion-rrf" title="Reciprocal rank fusion: [^"]+">fusion rrf</a>', page)
+    assert '<abbr title="Symbol layout graph: the formula as it is written' in page
+    assert '<abbr title="Operator graph: the formula as what it computes' in page
