@@ -28,7 +28,7 @@ REPRESENTATIONS = {
     "slg": ("Symbol layout graph", "the formula as it is written: symbols on baselines, with superscripts, subscripts, "
             "fractions and roots hanging off them (the symbol layout tree, SLT, with an edge back for every edge)"),
     "opg": ("Operator graph", "the formula as what it computes: operators over their operands, so that "
-            r"\sin x and \sin(x) are the same (the operator tree, OPT, with an edge back for every edge)"),
+            "sin x and sin(x) are the same (the operator tree, OPT, with an edge back for every edge)"),
 }
 """What the pages call SLG and OPG: (name, what it is)."""
 FUSION_HELP = {

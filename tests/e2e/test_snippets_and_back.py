@@ -76,3 +76,31 @@ def test_back_to_results_returns_to_the_same_page_of_the_same_search(page, index
     assert page.url.endswith(address) and page.locator(".result").first.get_attribute("data-formula") == first
     expect(page.locator("select[name=fusion]")).to_have_value("max")
     assert page.input_value("#context") == "the sum"
+
+
+SHOWN = (r"The divergence theorem says $$\iiint_V \operatorname{div} \mathbf{F} \, dV = \oiint_S \mathbf{F} \cdot"
+         r" \mathbf{n} \, dS$$ for a field $\mathbf{F}$; in coordinates \begin{align*} \operatorname{div} \mathbf{F} &="
+         r" \frac{\partial F_x}{\partial x} + \frac{\partial F_y}{\partial y} \\ &\quad + \frac{\partial F_z}{\partial z}"
+         r" \end{align*} and with $\frac{\arctan x}{\sqrt{1 + x^2}}$ it reads as a quotient. It costs \$0.")
+
+
+@pytest.mark.parametrize("width, height", [pytest.param(1366, 768, id="desktop"), pytest.param(390, 844, id="phone")])
+def test_formula_post_and_help_pages_fit_the_screen(page, transactional_db, tmp_path, screenshot, console_errors,
+                                                    width, height):
+    """Screenshots to look at; at either width nothing but a tree box scrolls sideways."""
+    path = tmp_path / "posts.jsonl"
+    path.write_text(json.dumps({"id": "d1", "title": r"Why is $\nabla \cdot \mathbf{F}$ the divergence?", "body": SHOWN,
+                                "tags": ["vector-analysis", "multivariable-calculus"], "url": "https://example.org/d1"})
+                    + "\n")
+    assert run_job(start_index_job(path, "jsonl", "screens", enqueue=False)).state == "done"
+    page.set_viewport_size({"width": width, "height": height})
+    formula = Formula.objects.get(latex__startswith=r"\frac{\arctan")
+    back = quote("/?q=" + quote(formula.latex) + "&page=1&fusion=f1", safe="")
+    for name, address in (("formula", f"/formula/{formula.pk}?back={back}"),
+                          ("post", f"/post/{Post.objects.get(source_id='d1').pk}?back={back}"), ("help", "/help")):
+        page.goto(address)
+        page.wait_for_load_state("networkidle")
+        assert page.locator(".katex-error, .unrendered").count() == 0
+        assert page.evaluate("document.documentElement.scrollWidth") <= width, name
+        screenshot(f"{name}-{width}", full_page=name == "help")
+    assert console_errors == []
