@@ -41,7 +41,7 @@ def test_results_are_rendered_on_the_server_with_scores_and_snippets(indexed, cl
     top = Formula.objects.get(pk=ids[0])
     assert top.latex == r"\sin^2 x + \cos^2 x = 1"
     assert re.search(r"\d+ results? in\s+\d+ ms", html)
-    assert "SLG 1.000" in html or "OPG 1.000" in html
+    assert re.search(r">(SLG|OPG)</abbr> 1\.000", html)
     assert html.count('class="feedback"') == len(ids)
     assert 'id="query-tree"' in html and 'data-node="0"' in html
 
