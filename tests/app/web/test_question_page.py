@@ -100,7 +100,7 @@ def test_answers_are_rendered_on_the_server_with_their_question_snippet_matched_
 def test_the_mode_and_corpus_chosen_are_kept_in_the_form(threads, client):
     html = client.get("/questions", {"q": "eigenvalues of a symmetric matrix", "mode": "bm25", "corpus": "threads"}).content.decode()
     assert '<option value="bm25" selected>' in html and '<option value="threads" selected>' in html
-    assert "ranked by BM25" in html
+    assert re.search(r'ranked by <a href="/help#mode-bm25" title="[^"]*">BM25</a>', html)
     assert post_link(first_result(html), Post.objects.get(source_id="12").pk) >= 0
 
 
@@ -191,7 +191,7 @@ def test_marf_without_a_trained_fusion_says_it_ranked_by_ssemb(threads, client, 
 @pytest.mark.usefixtures("trained_fusion")  # before threads: indexing stores MaRF vectors only with a fusion
 def test_marf_with_a_fusion_ranks_and_shows_its_similarity(threads, client):
     html = client.get("/questions", {"q": "Are the eigenvalues of a symmetric matrix real? $A^T = A$", "mode": "marf"}).content.decode()
-    assert "ranked by words fused with formulas (MaRF)</p>" in html
+    assert re.search(r'ranked by <a href="/help#mode-marf" title="[^"]*">words fused with formulas \(MaRF\)</a></p>', html)
     first = first_result(html)
     assert post_link(first, Post.objects.get(source_id="12").pk) >= 0 and re.search(r">MaRF -?\d\.\d{3}</span>", first)
 
