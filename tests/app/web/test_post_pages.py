@@ -60,12 +60,12 @@ def test_a_formula_the_post_writes_again_is_listed_once_with_its_count(index_fil
         ("p", '<span class="muted">× 3</span>'), ("p &gt; 2", "")]
 
 
-def test_post_page_loads_katex_and_auto_render_from_the_site(indexed_post, client):
+def test_post_page_loads_katex_and_its_renderer_from_the_site(indexed_post, client):
     html = client.get(f"/post/{indexed_post.pk}").content.decode()
     scripts = re.findall(r"<script([^>]*)>", html)
     assert [re.search(r'src="([^"]+)"', attributes).group(1) for attributes in scripts] == [
-        "/static/vendor/katex/katex.min.js", "/static/vendor/katex/contrib/auto-render.min.js",
-        "/static/js/render_math.js", "/static/js/search.js"]  # search.js reads render_math.js's texSource
+        "/static/vendor/katex/katex.min.js", "/static/js/render_math.js",
+        "/static/js/search.js"]  # search.js reads render_math.js's texSource
     assert "cdn" not in html.lower()
 
 
@@ -121,7 +121,7 @@ def test_posts_list_links_each_title_to_its_page_and_keeps_the_source(thread, cl
     assert f'<a href="/post/{question.pk}">Is $x &gt; 0$?</a>' in html
     assert f'<a href="/post/{answers[0].pk}">Answer to: Is $x &gt; 0$?</a>' in html
     assert 'href="https://math.stackexchange.com/q/11" rel="noopener nofollow">source</a>' in html
-    assert "vendor/katex/contrib/auto-render.min.js" in html and "js/render_math.js" in html
+    assert "vendor/katex/katex.min.js" in html and "js/render_math.js" in html
 
 
 def test_posts_list_snippets_never_cut_a_formula(thread, client, django_assert_max_num_queries):

@@ -62,7 +62,7 @@ def test_the_question_tab_offers_a_form_that_works_without_javascript(client):
         ("ssemb", "words and formulas (SSEmb)"), ("marf", "words fused with formulas (MaRF)"), ("text", "words (MiniLM)"),
         ("bm25", "BM25"), ("formula", "formulas only")]
     assert '<option value="ssemb" selected>' in html
-    assert "js/question.js" in html and "contrib/auto-render.min.js" in html
+    assert "js/question.js" in html and "vendor/katex/katex.min.js" in html and "js/render_math.js" in html
     assert not re.search(r"<script(?![^>]*\bsrc=)", html)  # the CSP allows no inline script
     assert 'class="error"' not in html and 'id="summary"' not in html
 
