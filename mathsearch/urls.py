@@ -13,6 +13,7 @@ urlpatterns = [
     path("", views.home, name="home"),
     path("questions", views.questions, name="questions"),
     path("posts", views.posts, name="posts"),
+    path("help", views.help_page, name="help"),
     path("post/<int:pk>", views.post, name="post"),
     path("post/<int:pk>/text", views.post_text, name="post-text"),
     path("formula/<int:pk>", views.formula, name="formula"),

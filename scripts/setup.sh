@@ -40,7 +40,7 @@ if [ ! -f "$katex/katex.min.js" ] || [ ! -f "$katex/contrib/auto-render.min.js" 
   rm -rf "$katex" && mkdir -p "$katex/fonts" "$katex/contrib"
   cp node_modules/katex/dist/katex.min.js node_modules/katex/dist/katex.min.css "$katex/"
   cp node_modules/katex/dist/fonts/*.woff2 "$katex/fonts/"
-  cp node_modules/katex/dist/contrib/auto-render.min.js "$katex/contrib/"  # renders the $…$ in post text
+  cp node_modules/katex/dist/contrib/auto-render.min.js "$katex/contrib/"  # no page loads it since render_math.js splits text itself
 fi
 
 # MathLive, the search page's visual formula editor: its script, and the fonts and sounds it loads from the

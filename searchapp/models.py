@@ -94,6 +94,13 @@ class PostQuerySet(models.QuerySet):
         return self.filter(corpus_id=post.corpus_id, parent__isnull=True, embedding__isnull=False) \
             .exclude(pk=thread.pk).order_by(CosineDistance("embedding", thread.embedding)).defer("embedding", "fused")[:k]
 
+    def tagged(self, tag: str) -> PostQuerySet:
+        """Posts tagged `tag` and the answers to questions tagged so (a thread's tags are its question's); an empty
+        tag filters nothing."""
+        if not tag:
+            return self
+        return self.filter(models.Q(tags__contains=[tag]) | models.Q(parent__tags__contains=[tag]))
+
     def answers(self) -> PostQuerySet:
         """The posts a question search returns: answers, and posts that are neither question nor answer."""
         answered = Post.objects.filter(parent=models.OuterRef("pk"))
@@ -444,6 +451,23 @@ class IndexJob(models.Model):
         MSE_HTML = "mse_html", "Math StackExchange thread pages (HTML)"
         DOCUMENTS = "documents", "Documents: LaTeX, Markdown, notebooks, web pages (a file, a folder or a zip)"
 
+    FORMAT_HELP = {
+        Format.JSONL: 'one <code>{"id", "title", "body", "url", "tags"}</code> a line, formulas written '
+                      "<code>$…$</code> in the body.",
+        Format.ARQMATH: "<code>id post_id thread_id type visual_id formula</code> a line after a header "
+                        "(<code>latex_representation_v3</code>): each formula indexed under its post.",
+        Format.VISUAL_IDS: "ARQMath-1's judged formulas, <code>visual_id, SLT string, LaTeX</code> a line.",
+        Format.SLT_TSV: "<code>formula_id post_id slt</code> a line (ARQMath's "
+                        "<code>formulas_slt_string.tsv</code>).",
+        Format.LATEX_LINES: "each line a formula, and a post of its own.",
+        Format.MSE_HTML: "a page, or a <code>.zip</code> of pages: each page's question (title, tags, text, "
+                         "comments) and its answer.",
+        Format.DOCUMENTS: "LaTeX papers or projects, Markdown notes, Jupyter notebooks, web pages with MathML, KaTeX "
+                          "or MathJax; one file, or a folder as a <code>.zip</code>. Each section becomes a post; a "
+                          "project's own macros are expanded and its <code>\\input</code> files followed.",
+    }
+    """What the upload page says of each format (markup): every one of `Format`, which the page lists."""
+
     corpus = models.ForeignKey(Corpus, on_delete=models.CASCADE, related_name="jobs")
     path = models.CharField(max_length=1000)
     format = models.CharField(max_length=20, choices=Format.choices)
@@ -468,6 +492,11 @@ class IndexJob(models.Model):
 
     def __str__(self) -> str:
         return f"job {self.pk} {self.corpus} {self.state}"
+
+    @classmethod
+    def formats(cls) -> list[tuple[str, str, str]]:
+        """(value, name, help) of every format, as the upload page lists them."""
+        return [(value, name, cls.FORMAT_HELP[value]) for value, name in cls.Format.choices]
 
     @property
     def record_unit(self) -> str:

@@ -36,7 +36,7 @@ def upload(request: HttpRequest) -> HttpResponse:
             except BrokerUnavailable as error:
                 refusal, status = f"Indexing cannot start: {error}.", 503
     context = {**admin.site.each_context(request), "title": "Upload a corpus", "form": form, "refusal": refusal,
-               "limit": limit, "recent": IndexJob.objects.select_related("corpus")[:10]}
+               "limit": limit, "formats": IndexJob.formats(), "recent": IndexJob.objects.select_related("corpus")[:10]}
     return render(request, "admin/searchapp/upload.html", context, status=status)
 
 

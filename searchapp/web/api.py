@@ -59,7 +59,8 @@ def search(request: HttpRequest) -> JsonResponse:
 def posts(request: HttpRequest) -> JsonResponse:
     """Question search: answers ranked for a question written as text with `$…$` formulas (GET, or POST JSON)."""
     params = question_params(json_params(request, QUESTION_FIELDS) if request.method == "POST" else request.GET)
-    return JsonResponse(post_results_dict(Post.objects.search(params.pop("question"), **params)))
+    posts = Post.objects.tagged(params.pop("tag"))
+    return JsonResponse(post_results_dict(posts.search(params.pop("question"), **params)))
 
 
 @api_view("GET")

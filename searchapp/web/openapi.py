@@ -11,7 +11,7 @@ from searchapp.feedback.actions import MAX_FORMULA_ID, MAX_RANK
 from searchapp.models import Feedback
 from searchapp.search.posts import DEFAULT_MODE, MODES
 from searchapp.search.ranking import DEFAULT_ORDER, ORDERS
-from searchapp.web.params import CORPUS_NAME_CHARS, DEFAULT_K, MAX_K, MAX_OFFSET, MAX_QUERY_CHARS, QUERY_NOTATIONS
+from searchapp.web.params import CORPUS_NAME_CHARS, DEFAULT_K, MAX_K, MAX_OFFSET, MAX_QUERY_CHARS, MAX_TAG_CHARS, QUERY_NOTATIONS
 
 
 def _ref(kind: str, name: str) -> dict:
@@ -137,6 +137,8 @@ POSTS = {
                    "over English stems, `formula` the question's formulas alone",
                    {"type": "string", "enum": list(MODES), "default": DEFAULT_MODE}),
             _query("corpus", "only posts of this corpus", CORPUS),
+            _query("tag", "only posts with this tag and the answers to questions with it",
+                   {"type": "string", "maxLength": MAX_TAG_CHARS}),
         ],
         "responses": {"200": _json("ranked answers", _ref("schemas", "PostResults")),
                       "400": _error("missing or invalid parameter"), "404": UNKNOWN_CORPUS,

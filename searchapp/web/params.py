@@ -21,7 +21,7 @@ QUERY_NOTATIONS = ("auto", *NOTATIONS)
 CORPUS_NAME_CHARS = Corpus._meta.get_field("name").max_length
 SEARCH_FIELDS = {"q": str, "notation": QUERY_NOTATIONS, "k": int, "offset": int, "fusion": ORDERS, "corpus": str,
                  "context": str}
-QUESTION_FIELDS = {"q": str, "k": int, "offset": int, "mode": MODES, "corpus": str}
+QUESTION_FIELDS = {"q": str, "k": int, "offset": int, "mode": MODES, "corpus": str, "tag": str}
 """The parameters of each search and their types in a JSON body (POST /api/search, POST /api/posts): a tuple is a
 string among these (a query string's empty value means the default, a JSON body leaves the field out instead)."""
 
@@ -97,13 +97,25 @@ def context_param(params: Mapping[str, str]) -> str:
     return context.strip()
 
 
+MAX_TAG_CHARS = 100
+
+
+def tag_param(params: Mapping[str, str]) -> str:
+    """A tag to keep the posts of (`Post.objects.tagged`), or "" for all."""
+    tag = check_text("tag", params.get("tag", "")).strip()
+    if len(tag) > MAX_TAG_CHARS:
+        raise ApiError("invalid_parameter", f"tags have at most {MAX_TAG_CHARS} characters, got {len(tag)}")
+    return tag
+
+
 def question_params(params: Mapping[str, str]) -> dict:
-    """The validated options of a question search: the question, k, offset, mode, corpus."""
+    """The validated options of a question search: the question, k, offset, mode, corpus, tag."""
     question = query_param(params)
     if not question.replace("$", "").strip():  # `$$`: an empty formula, and no words
         raise ApiError("missing_query", "the question has neither words nor formulas")
     return {"question": question, **paging_params(params),
-            "mode": choice_param(params, "mode", MODES, DEFAULT_MODE), "corpus": corpus_param(params)}
+            "mode": choice_param(params, "mode", MODES, DEFAULT_MODE), "corpus": corpus_param(params),
+            "tag": tag_param(params)}
 
 
 def paging_params(params: Mapping[str, str]) -> dict:

@@ -196,12 +196,15 @@ def snippet(occurrence: Occurrence) -> Snippet:
 
 
 def _outside_formulas(body: str, first: int, last: int) -> tuple[int, int]:
-    """The window [first, last) of `body` with each edge moved out of any formula it falls inside."""
-    for formula in extract_formulas(body):
-        if formula.start < first < formula.end:
-            first = formula.end
-        if formula.start < last < formula.end:
-            last = formula.start
+    """The window [first, last) of `body` with each edge moved out of any formula it falls inside: as indexing read
+    them and as the page draws them (`cuts.tex_spans`: environments too), which can overlap."""
+    spans = sorted([(f.start, f.end) for f in extract_formulas(body)] + [(f.start, f.end) for f in cuts.tex_spans(body)])
+    for start, end in spans:  # by start: a span that the moved edge now falls inside comes later
+        if start < first < end:
+            first = end
+    for start, end in reversed(spans):
+        if start < last < end:
+            last = start
     return first, last
 
 

@@ -3,8 +3,9 @@ from __future__ import annotations
 
 import math
 import re
+from urllib.parse import parse_qs, urlencode, urlsplit
 
-from django.http import QueryDict
+from django.http import HttpRequest, QueryDict
 from django.urls import reverse
 
 from ml.formula import slt_to_latex
@@ -22,6 +23,40 @@ NOTATION_CHOICES = [("auto", "detect"), ("latex", "LaTeX"), ("mathml", "MathML")
 MODE_NAMES = {"ssemb": "words and formulas (SSEmb)", "marf": "words fused with formulas (MaRF)", "text": "words (MiniLM)",
               "bm25": "BM25", "formula": "formulas only"}
 MODE_CHOICES = [(mode, MODE_NAMES[mode]) for mode in MODES]  # a KeyError here: name the new mode for the page
+REPRESENTATIONS = {
+    "slg": ("Symbol layout graph", "the formula as it is written: symbols on baselines, with superscripts, subscripts, "
+            "fractions and roots hanging off them (the symbol layout tree, SLT, with an edge back for every edge)"),
+    "opg": ("Operator graph", "the formula as what it computes: operators over their operands, so that "
+            "sin x and sin(x) are the same (the operator tree, OPT, with an edge back for every edge)"),
+}
+"""What the pages call SLG and OPG: (name, what it is)."""
+FUSION_HELP = {
+    "learned": "a learned ranker (LambdaMART) corrects the f1 score with structure features, such as the symbol pairs "
+               "and operator paths the two formulas share; each result names the features that raised it most. Without "
+               "a trained ranker, f1 orders the results",
+    "max": "the larger of the SLG and OPG scores",
+    "avg": "the mean of the SLG and OPG scores",
+    "f1": "the harmonic mean of the SLG and OPG scores (negative scores count as 0): high only when both are",
+    "rrf": "reciprocal rank fusion: 1/(60 + rank by SLG) + 1/(60 + rank by OPG), so ranks count, not scores",
+    "weighted": "a weighted mean, w·SLG + (1 − w)·OPG, with w = 0.5 here: the same order as avg",
+}
+"""What each order of formula search (`searchapp.search.ranking.ORDERS`) does, for the help page and titles."""
+MODE_HELP = {
+    "ssemb": "0.4 × how alike the formulas are + 0.6 × how alike the words are (SSEmb); the default",
+    "marf": "the question's words fused with its formulas by cross-attention (MaRF), compared with each answer's; "
+            "without a trained fusion, searches fall back to ssemb and say so",
+    "text": "the words alone: cosine of MiniLM sentence vectors, an answer's words counted half with its question's",
+    "bm25": "the words alone: Okapi BM25 over English word stems, as a classic search engine ranks",
+    "formula": "the question's formulas alone, compared with each answer's and its question's formulas",
+}
+"""What each question-search mode (`searchapp.search.posts.MODES`) does."""
+NOTATION_HELP = {
+    "auto": "MathML when the query starts with <math, a Tangent SLT string when it reads like [V!x,…], else LaTeX",
+    "latex": "LaTeX, as KaTeX and the parser read it",
+    "mathml": "MathML, <math …>, as pasted from a web page or written by LaTeXML",
+    "slt": "a Tangent symbol layout tree string, as in the ARQMath files: [V!x,a[N!2]] is x squared",
+}
+"""What each notation option of the search box reads."""
 EXAMPLES = [
     r"x^2 + y^2 = z^2",
     r"\sum_{k=1}^{n} k^2",
@@ -45,6 +80,14 @@ def page_numbers(candidates: int, page: int, params: QueryDict) -> dict:
     return {"number": page, "pages": pages, "first": (page - 1) * PAGE_SIZE + 1,
             "previous": _page_link(params, page - 1) if page > 1 else None,
             "next": _page_link(params, page + 1) if page < pages else None}
+
+
+def without_param(params: QueryDict, name: str) -> str:
+    """The request's search without parameter `name` (and from its first page)."""
+    linked = params.copy()
+    linked.pop(name, None)
+    linked.pop("page", None)
+    return "?" + linked.urlencode()
 
 
 def _page_link(params: QueryDict, page: int) -> str:
@@ -74,6 +117,26 @@ def cut_of(items: list, pattern: bool) -> int | None:
     others = sorted(drops[:largest] + drops[largest + 1:])
     typical = others[len(others) // 2]
     return largest + 1 if drops[largest] >= max(MIN_DROP, DROP_RATIO * typical) else None
+
+
+def back_param(request: HttpRequest) -> str:
+    """`back=…` for the links of a results page to a formula or a post: the page's own address, every setting of
+    the search in it (query, page, corpus, fusion, notation, words, mode), so "Back to results" returns to it."""
+    return urlencode({"back": request.get_full_path()})
+
+
+def results_link(back: str) -> str:
+    """A `back` parameter's address if it is one of this site's results pages (the formula or the question search),
+    else "": a link built from a parameter must not lead off the site."""
+    parts = urlsplit(back)
+    if parts.scheme or parts.netloc or back.startswith("//") or "\\" in back:
+        return ""
+    return back if parts.path in (reverse("home"), reverse("questions")) and parts.query else ""
+
+
+def results_query(link: str) -> str:
+    """The query of a results page's address ("" for none)."""
+    return parse_qs(urlsplit(link).query).get("q", [""])[0]
 
 
 def error_context(message: str, pos: int | None, query: str) -> dict:

@@ -1,6 +1,10 @@
-"""A post's text shaped for pages, where KaTeX's auto-render finds its formulas by their `$…$` delimiters:
-paragraphs, snippets and parts of a long text that never cut a formula in half (half a `$…$` leaves a stray `$` that
-pairs with the next).
+"""A post's text shaped for pages, where the browser (static/js/render_math.js) finds its formulas by their
+delimiters: paragraphs, snippets and parts of a long text that never cut a formula in half (half a `$…$` leaves a
+stray `$` that pairs with the next, and the words after it are drawn as math).
+
+`tex_spans` finds the formulas exactly as the page script does, so a cut between them is a cut the browser agrees
+with: `$$…$$`, `$…$`, `\\[…\\]`, `\\(…\\)` and environments (`\\begin{align}…\\end{align}`), a delimiter inside
+braces or after a backslash not closing its formula, and an escaped dollar (`\\$`) outside one being text.
 """
 from __future__ import annotations
 
@@ -8,7 +12,60 @@ import bisect
 import re
 from dataclasses import dataclass
 
-from ml.extraction import FoundFormula, extract_formulas
+from ml.extraction import extract_formulas
+
+ENVIRONMENTS = ("equation", "align", "alignat", "gather", "multline", "flalign", "eqnarray", "displaymath", "split",
+                "aligned", "alignedat", "gathered", "cases", "array", "matrix", "pmatrix", "bmatrix", "Bmatrix",
+                "vmatrix", "Vmatrix", "smallmatrix", "CD")
+"""Environments drawn as display math where they stand in a text, as MathJax (which Math StackExchange uses) draws
+them; each also starred. The same list is in static/js/render_math.js."""
+_OPENING = re.compile(r"\\\$|\$\$|\$|\\\[|\\\(|\\begin\{(" + "|".join(ENVIRONMENTS) + r")(\*?)\}")
+_CLOSING = {"$$": "$$", "$": "$", "\\[": "\\]", "\\(": "\\)"}
+
+
+@dataclass(frozen=True)
+class TexSpan:
+    """A formula of a text as the page script draws it: `text[start:end]`, delimiters included."""
+
+    start: int
+    end: int
+    display: bool
+
+
+def tex_spans(text: str) -> list[TexSpan]:
+    """The formulas of `text` as render_math.js finds them: from the left, the first opening delimiter, then the
+    first closing one outside braces (a backslash escapes the character after it); an opening that is never closed
+    leaves the rest of the text as words, as KaTeX's auto-render does."""
+    spans, position = [], 0
+    while match := _OPENING.search(text, position):
+        opening = match.group(0)
+        if opening == "\\$":
+            position = match.end()
+            continue
+        closing = f"\\end{{{match.group(1)}{match.group(2)}}}" if match.group(1) else _CLOSING[opening]
+        end = _end_of_math(text, closing, match.end())
+        if end < 0:
+            break
+        spans.append(TexSpan(match.start(), end + len(closing), opening in ("$$", "\\[") or bool(match.group(1))))
+        position = end + len(closing)
+    return spans
+
+
+def _end_of_math(text: str, closing: str, position: int) -> int:
+    """Where `closing` first stands at brace depth 0 from `position`, or -1 (KaTeX auto-render's findEndOfMath)."""
+    depth = 0
+    while position < len(text):
+        character = text[position]
+        if depth <= 0 and text.startswith(closing, position):
+            return position
+        if character == "\\":
+            position += 1
+        elif character == "{":
+            depth += 1
+        elif character == "}":
+            depth -= 1
+        position += 1
+    return -1
 
 ELLIPSIS = "…"
 COMMENT = "Comment: "
@@ -93,9 +150,14 @@ def ending(text: str, limit: int, more: bool = False) -> str:
     return text if cut <= 0 and not more else ELLIPSIS + text[cut:].lstrip()
 
 
-def _formula_around(text: str, position: int) -> FoundFormula | None:
-    """The formula of `text` that `position` falls strictly inside, if any."""
-    return next((formula for formula in extract_formulas(text) if formula.start < position < formula.end), None)
+def _formula_around(text: str, position: int) -> TexSpan | None:
+    """The formula of `text` that `position` falls strictly inside, if any: as the page draws it, or as indexing
+    read it (a cut outside both is a cut between formulas for both)."""
+    spans = [*tex_spans(text), *(TexSpan(f.start, f.end, f.display) for f in extract_formulas(text))]
+    inside = [span for span in spans if span.start < position < span.end]
+    if not inside:
+        return None
+    return TexSpan(min(span.start for span in inside), max(span.end for span in inside), False)
 
 
 @dataclass(frozen=True)

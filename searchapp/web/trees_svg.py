@@ -13,10 +13,16 @@ from django.utils.safestring import SafeString, mark_safe
 from ml.formula.tree import Tree, is_query_variable, node_type, node_value
 
 X_STEP = 44
+"""The narrowest column; a tree with longer labels gets wider columns, all of one width (an OPT centres a parent
+between its children's columns, so columns of different widths could make neighbours overlap)."""
 Y_STEP = 52
 NODE_HEIGHT = 24
 MARGIN = 16
-MAX_CHARS = 5
+MAX_CHARS = 14
+"""Longer values (`\\operatorname{…}` names, long numbers) are cut with "…"; the node's `<title>` has the whole label."""
+CHAR_WIDTH = 7.3
+"""Of the 12 px monospace the page draws node text in (site.css)."""
+BOX_PADDING = 10
 MAX_DRAWN_NODES = 600
 """Every real formula seen is drawn whole (the largest has 587 SLT nodes); a bigger tree (a stored 1,000-row matrix)
 shows its first nodes in pre-order, since thousands of boxes would make a page heavy and nobody could read them."""
@@ -106,25 +112,36 @@ def tree_svg(tree: Tree, highlights: dict[int, int] | None = None, title: str = 
     label = title or tree.kind.upper()
     if drawn < len(tree):
         label += f" (tree too large to draw: the first {drawn} of {len(tree)} nodes)"
-    width = (max(x for x, _ in positions) + 1) * X_STEP + 2 * MARGIN
+    step = column_width(tree.labels[:drawn])
+    width = (max(x for x, _ in positions) + 1) * step + 2 * MARGIN
     height = (max(d for _, d in positions) + 1) * Y_STEP + MARGIN
     parts = [f'<svg class="tree tree-{escape(tree.kind)}" viewBox="0 0 {width:.0f} {height:.0f}" '
              f'width="{width:.0f}" height="{height:.0f}" role="img" aria-label="{escape(label)}">']
     if drawn < len(tree):  # the note shows on hover too
         parts.append(f"<title>{escape(label)}</title>")
-    parts += [_edge(positions[p], positions[c], edge) for p, c, edge in tree.edges if c < drawn]
-    parts += [_node(i, node, positions[i], highlights.get(i)) for i, node in enumerate(tree.labels[:drawn])]
+    parts += [_edge(positions[p], positions[c], edge, step) for p, c, edge in tree.edges if c < drawn]
+    parts += [_node(i, node, positions[i], highlights.get(i), step) for i, node in enumerate(tree.labels[:drawn])]
     parts.append("</svg>")
     return mark_safe("".join(parts))
 
 
-def _centre(position: tuple[float, int]) -> tuple[float, float]:
+def box_width(label: str) -> float:
+    """A node's box, wide enough for its (short) label."""
+    return max(X_STEP - 6, len(short_label(label)) * CHAR_WIDTH + BOX_PADDING)
+
+
+def column_width(labels: list[str]) -> float:
+    """One column width for the whole tree: its widest box and a gap."""
+    return max([X_STEP, *(box_width(label) + 6 for label in labels)])
+
+
+def _centre(position: tuple[float, int], step: float) -> tuple[float, float]:
     x, depth = position
-    return MARGIN + x * X_STEP + X_STEP / 2, MARGIN + depth * Y_STEP + NODE_HEIGHT / 2
+    return MARGIN + x * step + step / 2, MARGIN + depth * Y_STEP + NODE_HEIGHT / 2
 
 
-def _edge(parent: tuple[float, int], child: tuple[float, int], label: str) -> str:
-    (x1, y1), (x2, y2) = _centre(parent), _centre(child)
+def _edge(parent: tuple[float, int], child: tuple[float, int], label: str, step: float) -> str:
+    (x1, y1), (x2, y2) = _centre(parent, step), _centre(child, step)
     line = f'<line class="edge" x1="{x1:.1f}" y1="{y1:.1f}" x2="{x2:.1f}" y2="{y2:.1f}"/>'
     if label in HIDDEN_EDGE_LABELS:
         return line
@@ -132,12 +149,12 @@ def _edge(parent: tuple[float, int], child: tuple[float, int], label: str) -> st
                    f'{escape(label)}</text>')
 
 
-def _node(index: int, label: str, position: tuple[float, int], colour: int | None) -> str:
-    x, y = _centre(position)
+def _node(index: int, label: str, position: tuple[float, int], colour: int | None, step: float) -> str:
+    x, y = _centre(position, step)
     classes = f"node type-{'op' if node_type(label) == '*' else escape(node_type(label))}"
     if colour is not None:
         classes += f" hl hl-{colour}"
-    box = X_STEP - 6
+    box = box_width(label)
     return (f'<g class="{classes}" data-node="{index}"><title>{escape(label)}</title>'
-            f'<rect x="{x - box / 2:.1f}" y="{y - NODE_HEIGHT / 2:.1f}" width="{box}" height="{NODE_HEIGHT}" rx="5"/>'
+            f'<rect x="{x - box / 2:.1f}" y="{y - NODE_HEIGHT / 2:.1f}" width="{box:.1f}" height="{NODE_HEIGHT}" rx="5"/>'
             f'<text x="{x:.1f}" y="{y + 4:.1f}">{escape(short_label(label))}</text></g>')

@@ -1,8 +1,11 @@
 """Thin page views: validate, call the domain, render."""
+from urllib.parse import urlencode
+
 from django.contrib import messages
 from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse, QueryDict
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.csrf import ensure_csrf_cookie
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
@@ -11,11 +14,12 @@ from searchapp.errors import ApiError
 from searchapp.feedback.actions import client_address, parse_feedback, record_feedback
 from searchapp.health import health_report
 from searchapp.models import Corpus, Formula, Post
+from searchapp.search.context import CONTEXT_WEIGHT
 from searchapp.search.posts import DEFAULT_MODE
 from searchapp.search.ranking import DEFAULT_ORDER, ORDERS
 from searchapp.search.results import PostResults
 from searchapp.web import one_box, search_page
-from searchapp.web.params import int_param, question_params, search_params
+from searchapp.web.params import int_param, question_params, search_params, tag_param
 from searchapp.web.post_results import post_results_dict
 from searchapp.web.presenters import formula_detail, post_formulas, present
 from searchapp.web.searching import neighbours, read_query
@@ -56,6 +60,7 @@ def home(request: HttpRequest) -> HttpResponse:
     forced = form.get("as") == "formula"
     context["as_question"] = not forced and one_box.reads_as_question(context["query"], context["notation"])
     context["tab"], context["tabs"] = "formulas" if forced else "all", search_page.tab_links(form)
+    context["back"] = search_page.back_param(request)
     status = 200
     if context["query"]:
         try:
@@ -77,10 +82,24 @@ def _search(form: QueryDict) -> dict:
     return {"results": results, "strong": items[:cut], "weaker": items[cut:] if cut else [], "fusion": params["fusion"],
             "cut": cut and {"above": items[cut - 1].hit.score, "below": items[cut].hit.score, "first": cut + 1,
                             "pattern": pattern},
+            "fusion_help": search_page.FUSION_HELP[results.fusion], "representations": search_page.REPRESENTATIONS,
             "notation_name": search_page.NOTATION_NAMES[query.notation],
             "pager": search_page.page_numbers(results.candidates, page, form),
             "query_tree": search_page.query_tree_svg(query), "query_latex": search_page.query_latex(query),
             **search_page.query_hints(query, form)}
+
+
+@require_GET
+def help_page(request: HttpRequest) -> HttpResponse:
+    """What the pages' terms mean: the two representations, the orders of formula search, query variables, the
+    notations and the question-search modes, each from the constants the search itself uses."""
+    return render(request, "searchapp/help.html", {
+        "representations": search_page.REPRESENTATIONS,
+        "fusions": [(name, search_page.FUSION_HELP[name]) for name in ORDERS], "default_fusion": DEFAULT_ORDER,
+        "notations": [(value, name, search_page.NOTATION_HELP[value]) for value, name in search_page.NOTATION_CHOICES],
+        "modes": [(mode, search_page.MODE_NAMES[mode], search_page.MODE_HELP[mode]) for mode in search_page.MODES],
+        "default_mode": DEFAULT_MODE, "context_weight": CONTEXT_WEIGHT,
+    })
 
 
 @require_http_methods(["GET", "POST"])
@@ -93,7 +112,7 @@ def questions(request: HttpRequest) -> HttpResponse:
     context = {"query": form.get("q", "").strip(), "modes": search_page.MODE_CHOICES,
                "mode": form.get("mode") or DEFAULT_MODE, "corpus": form.get("corpus", ""),
                "corpora": Corpus.objects.searchable().values_list("name", flat=True),
-               "tab": "answers", "tabs": search_page.tab_links(form)}
+               "tab": "answers", "tabs": search_page.tab_links(form), "back": search_page.back_param(request)}
     status = 200
     if "q" in form:
         try:
@@ -122,11 +141,14 @@ def _ask_with_formulas(form: QueryDict) -> dict:
 def _answers(form: QueryDict) -> tuple[dict, PostResults]:
     params = question_params(form)
     page = int_param(form, "page", 1, 1, search_page.MAX_PAGES)
-    results = Post.objects.search(params["question"], k=search_page.PAGE_SIZE,
-                                  offset=(page - 1) * search_page.PAGE_SIZE, mode=params["mode"], corpus=params["corpus"])
+    results = Post.objects.tagged(params["tag"]).search(
+        params["question"], k=search_page.PAGE_SIZE, offset=(page - 1) * search_page.PAGE_SIZE, mode=params["mode"],
+        corpus=params["corpus"])
     return {"results": post_results_dict(results), "mode_name": search_page.MODE_NAMES[results.mode],
+            "mode_help": search_page.MODE_HELP[results.mode],
             "unavailable_mode": search_page.MODE_NAMES[params["mode"]] if results.mode != params["mode"] else "",
-            "pager": search_page.page_numbers(results.candidates, page, form),
+            "pager": search_page.page_numbers(results.candidates, page, form), "tag": params["tag"],
+            "all_tags": search_page.without_param(form, "tag") if params["tag"] else "",
             "bare_latex": search_page.latex_outside_dollars(results.question, form)}, results
 
 
@@ -140,8 +162,19 @@ def formula(request: HttpRequest, pk: int) -> HttpResponse:
     return render(request, "searchapp/formula.html", {
         "formula": found, "svgs": svgs, "opt_error": found.opt_error, "occurrences": detail.snippets,
         "occurrence_count": detail.occurrence_count, "elsewhere": detail.elsewhere, "nearest": neighbours(found),
-        "query": request.GET.get("q", ""),
+        **_back_to_results(request),
     })
+
+
+def _back_to_results(request: HttpRequest) -> dict:
+    """The results page a formula or post page was opened from (`?back=`, see `search_page.back_param`): its
+    address for "Back to results", its query, and `back` to pass on to the page's own links. An older link's
+    `?q=` alone goes back to that query's first page."""
+    link = search_page.results_link(request.GET.get("back", ""))
+    if not link and (query := request.GET.get("q", "").strip()):
+        link = f"{reverse('home')}?{urlencode({'q': query})}"
+    return {"results_link": link, "results_query": search_page.results_query(link) if link else "",
+            "back": urlencode({"back": link}) if link else ""}
 
 
 @require_POST
@@ -161,9 +194,15 @@ def feedback(request: HttpRequest) -> HttpResponse:
 
 @require_GET
 def posts(request: HttpRequest) -> HttpResponse:
-    listing = Post.objects.select_related("corpus", "parent").order_by("id")
+    """Every post, 50 a page; `?tag=` keeps a tag's threads (`Post.objects.tagged`)."""
+    try:
+        tag = tag_param(request.GET)
+    except ApiError as error:
+        return render(request, "error.html", {"title": "Bad request", "message": error.message}, status=error.status)
+    listing = Post.objects.tagged(tag).select_related("corpus", "parent").order_by("id")
     page = Paginator(listing, 50).get_page(request.GET.get("page"))
-    return render(request, "searchapp/posts.html", {"page": page})
+    return render(request, "searchapp/posts.html", {"page": page, "tag": tag,
+                                                    "tag_param": urlencode({"tag": tag}) if tag else ""})
 
 
 @require_GET
@@ -179,7 +218,8 @@ def post(request: HttpRequest, pk: int) -> HttpResponse:
     return render(request, "searchapp/post.html", {"post": found, "part": part, "paragraphs": part.paragraphs(anchors),
                                                    "elsewhere": Post.objects.copies_of(found),
                                                    "formulas": post_formulas(found),
-                                                   "related": Post.objects.related_to(found)})
+                                                   "related": Post.objects.related_to(found),
+                                                   **_back_to_results(request)})
 
 
 @require_GET

@@ -11,7 +11,7 @@
     if (!input || !preview || !window.renderTexText) return;
     let timer = null;
     function update() {
-      preview.textContent = input.value;  // as text, never HTML; auto-render then replaces the $…$ spans
+      preview.textContent = input.value;  // as text, never HTML; render_math.js then replaces the $…$ spans
       preview.hidden = !input.value.trim();
       if (!preview.hidden) window.renderTexText(preview);
     }

@@ -47,6 +47,17 @@ def test_staff_pages_need_a_staff_login(client, django_user_model, path):
     assert client.get(path).status_code == 302
 
 
+def test_upload_page_explains_every_format_the_form_offers(staff):
+    """The help lists the model's formats (the form's choices), each by name with what it reads."""
+    page = staff.get(UPLOAD).content.decode()
+    listed = re.findall(r'<li><strong>([^<]+)</strong> \(<code>(\w+)</code>\): (.+?)</li>',
+                        page.split('class="help upload-formats"')[1], re.S)
+    offered = re.findall(r'<option value="(\w+)"', page)
+    assert [value for _, value, _ in listed] == offered == [value for value, _ in IndexJob.Format.choices]
+    assert len(offered) == 7 and all(help.strip() for _, _, help in listed)
+    assert "<code>\\input</code>" in page  # markup of the help, not escaped
+
+
 def test_upload_stores_the_file_and_starts_a_job(staff, upload_dir):
     response = staff.post(UPLOAD, {"file": latex_file(["x^2", "y^3", r"\frac{1}{"], "my corpus!.txt"),
                                    "format": "latex", "corpus": "uploaded"})

@@ -1,4 +1,4 @@
-"""A post's page and the Posts list in a real browser: KaTeX's auto-render draws the $…$ of the text under the CSP."""
+"""A post's page and the Posts list in a real browser: render_math.js draws the $…$ of the text under the CSP."""
 import pytest
 from playwright.sync_api import expect
 
@@ -28,7 +28,7 @@ def test_post_page_renders_its_math_and_survives_a_malformed_formula(page, quest
     paragraphs = text.locator("p")
     assert paragraphs.nth(0).locator(".katex").count() == 2  # the formulas either side of the malformed one
     assert paragraphs.nth(0).locator(".katex-error").inner_text() == "\\frac{1}"  # shown as its source
-    assert "$x^{2$" in paragraphs.nth(1).inner_text()  # auto-render pairs $ outside braces only
+    assert "$x^{2$" in paragraphs.nth(1).inner_text()  # $ pairs outside braces only, as in KaTeX's auto-render
     assert paragraphs.nth(3).locator(".katex").count() == 1 and text.locator("a").count() == 0  # trust: false
     assert page.locator("h1 .katex").count() == 1
     assert page.locator(".answers .katex").count() == 1

@@ -29,6 +29,7 @@ PAGES = {"11_12.html": ("Sums of squares", "<p>Why is a sum of two squares never
     (r"abc = 1", "auto", False),  # one run of letters is a product, as written
     (r"\frac{\partial f}{\partial x}", "auto", False),
     (r"\begin{pmatrix} 1 \\ 2 \end{pmatrix}", "auto", False),  # an environment's name is no word
+    (r"\begin{split} a &= b \\ &= c \end{split}", "auto", False),
     ("<math><mi>area</mi><mi>circle</mi></math>", "auto", False),
     ("[V!area]next[V!circle]", "slt", False),
 ])

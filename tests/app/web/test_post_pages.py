@@ -1,6 +1,7 @@
 """A page per post, the Posts list and the links to posts from formulas and results, server-rendered."""
 import json
 import re
+from urllib.parse import quote
 
 import pytest
 
@@ -41,7 +42,7 @@ def test_post_page_shows_its_text_escaped_tags_corpus_source_and_formulas(indexe
     # one paragraph, its line break kept as text; each formula an anchor that a result's link lands on
     assert '<p>Take <span class="formula-anchor" id="formula-0">$a^2 + b^2 = c^2$</span> here.\nA second line' in html
     assert '<p class="comment">Comment: nice <span class="formula-anchor" id="formula-2">$x$</span></p>' in html
-    assert "<li>geometry</li>" in html and "<li>&lt;i&gt;algebra&lt;/i&gt;</li>" in html
+    assert re.findall(r'<li><a class="tag"[^>]*>([^<]*)</a></li>', html) == ["geometry", "&lt;i&gt;algebra&lt;/i&gt;"]
     assert "Corpus threads" in html and 'href="https://math.example.org/q/1"' in html
     formulas = html[html.index('id="formulas-title"'):]
     linked = [int(pk) for pk in re.findall(r'href="/formula/(\d+)"', formulas)]
@@ -59,12 +60,12 @@ def test_a_formula_the_post_writes_again_is_listed_once_with_its_count(index_fil
         ("p", '<span class="muted">× 3</span>'), ("p &gt; 2", "")]
 
 
-def test_post_page_loads_katex_and_auto_render_from_the_site(indexed_post, client):
+def test_post_page_loads_katex_and_its_renderer_from_the_site(indexed_post, client):
     html = client.get(f"/post/{indexed_post.pk}").content.decode()
     scripts = re.findall(r"<script([^>]*)>", html)
     assert [re.search(r'src="([^"]+)"', attributes).group(1) for attributes in scripts] == [
-        "/static/vendor/katex/katex.min.js", "/static/vendor/katex/contrib/auto-render.min.js",
-        "/static/js/render_math.js", "/static/js/search.js"]  # search.js reads render_math.js's texSource
+        "/static/vendor/katex/katex.min.js", "/static/js/render_math.js",
+        "/static/js/search.js"]  # search.js reads render_math.js's texSource
     assert "cdn" not in html.lower()
 
 
@@ -120,7 +121,7 @@ def test_posts_list_links_each_title_to_its_page_and_keeps_the_source(thread, cl
     assert f'<a href="/post/{question.pk}">Is $x &gt; 0$?</a>' in html
     assert f'<a href="/post/{answers[0].pk}">Answer to: Is $x &gt; 0$?</a>' in html
     assert 'href="https://math.stackexchange.com/q/11" rel="noopener nofollow">source</a>' in html
-    assert "vendor/katex/contrib/auto-render.min.js" in html and "js/render_math.js" in html
+    assert "vendor/katex/katex.min.js" in html and "js/render_math.js" in html
 
 
 def test_posts_list_snippets_never_cut_a_formula(thread, client, django_assert_max_num_queries):
@@ -144,7 +145,8 @@ def test_formula_page_and_results_link_posts_to_their_pages(indexed_post, client
             in occurrences)
     assert 'href="https://math.example.org/q/1" rel="noopener nofollow">source</a>' in occurrences
     results = client.get("/", {"q": "a^2 + b^2 = c^2"}).content.decode()
-    assert f'<a class="post-link tex-text" href="/post/{indexed_post.pk}#formula-0">' in results
+    back = "back=" + quote("/?q=a%5E2+%2B+b%5E2+%3D+c%5E2", safe="")  # to these results
+    assert f'<a class="post-link tex-text" href="/post/{indexed_post.pk}?{back}#formula-0">' in results
     assert 'class="source-link" href="https://math.example.org/q/1"' in results
 
 
@@ -157,7 +159,8 @@ def test_an_answer_a_formula_occurs_in_is_named_after_its_question_not_its_numbe
     formula = Formula.objects.get(occurrences__post=answer)
     expected = f'href="/post/{answer.pk}#formula-0">Answer to: Why is $e^{{i\\pi}} = -1$?</a>'
     assert expected in client.get(f"/formula/{formula.pk}").content.decode()
-    assert expected in client.get("/", {"q": r"e^{i\theta}"}).content.decode()
+    back = "?back=" + quote("/?q=e%5E%7Bi%5Ctheta%7D", safe="")
+    assert expected.replace("#", back + "#") in client.get("/", {"q": r"e^{i\theta}"}).content.decode()
 
 
 def test_a_long_text_is_shown_a_part_at_a_time_cut_before_a_formula_with_links_to_the_rest(index_file, client):
@@ -182,3 +185,36 @@ def test_a_long_text_is_shown_a_part_at_a_time_cut_before_a_formula_with_links_t
 def test_a_short_text_is_shown_whole_without_parts(indexed_post, client):
     html = client.get(f"/post/{indexed_post.pk}").content.decode()
     assert "this page shows part" not in html and "?part=" not in html
+
+
+def test_a_posts_tags_link_to_the_posts_with_that_tag(indexed_post, client):
+    html = client.get(f"/post/{indexed_post.pk}").content.decode()
+    assert '<a class="tag" href="/posts?tag=geometry" title="Posts tagged geometry">geometry</a>' in html
+    assert 'href="/posts?tag=%3Ci%3Ealgebra%3C/i%3E"' in html and ">&lt;i&gt;algebra&lt;/i&gt;</a>" in html
+
+
+def test_the_posts_list_filtered_by_a_tag_holds_its_questions_and_their_answers(thread, client):
+    question, answers = thread
+    question.tags = ["inequalities", "real-analysis"]
+    question.save()
+    other = Post.objects.create(corpus=question.corpus, source_id="q2", title="Other", body="Untagged.",
+                                tags=["algebra"])
+    listed = client.get("/posts", {"tag": "inequalities"}).content.decode()
+    ids = [int(pk) for pk in re.findall(r'<h2 class="tex-text"><a href="/post/(\d+)">', listed)]
+    assert ids == [question.pk, *(answer.pk for answer in answers)]
+    assert 'Posts tagged <span class="tag">inequalities</span>' in listed and "3 posts:" in listed
+    everything = client.get("/posts").content.decode()
+    assert f'href="/post/{other.pk}"' in everything and "4 posts indexed" in everything
+    assert '<a class="tag" href="/posts?tag=real-analysis">real-analysis</a>' in everything
+    assert client.get("/posts", {"tag": "geometry"}).content.decode().count('<li class="post">') == 0
+    assert client.get("/posts", {"tag": "x" * 101}).status_code == 400
+
+
+def test_the_pages_of_a_tag_keep_the_tag(client):
+    corpus = Corpus.objects.create(name="many")
+    Post.objects.bulk_create([Post(corpus=corpus, source_id=f"p{n}", title=f"P{n}", body="b", tags=["t"] if n % 2 else [])
+                              for n in range(120)])
+    first = client.get("/posts", {"tag": "t"}).content.decode()
+    assert "60 posts:" in first and 'href="?page=2&amp;tag=t">Next</a>' in first
+    second = client.get("/posts", {"tag": "t", "page": "2"}).content.decode()
+    assert second.count('<li class="post">') == 10 and 'href="?page=1&amp;tag=t">Previous</a>' in second

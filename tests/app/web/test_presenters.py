@@ -21,6 +21,8 @@ HTML_POST = "<p>Take <b>this</b> <span>$y$</span> &amp; go</p>"
 TAG_CUT_POST = "a" * 10 + '<span class="long-attribute">' + "<i></i>" * 50 + "bb$q$"
 LONG_FORMULA = "$" + " + ".join(f"a_{{{i}}}" for i in range(60)) + "$"
 FORMULAS_POST = f"Words {LONG_FORMULA} so that $x$ holds and {LONG_FORMULA} again."
+LONG_ENVIRONMENT = r"\begin{align} " + r" \\ ".join(f"a_{{{i}}} &= b_{{{i}}}" for i in range(30)) + r" \end{align}"
+ENVIRONMENTS_POST = f"Words {LONG_ENVIRONMENT} so that $x$ holds and {LONG_ENVIRONMENT} again."
 WORDY_POST = " ".join(["word"] * 40) + " $x$ " + " ".join(["more"] * 40)
 
 
@@ -31,6 +33,8 @@ WORDY_POST = " ".join(["word"] * 40) + " $x$ " + " ".join(["more"] * 40)
     pytest.param("short", 3, 99, "", "", id="offsets-outside-the-body"),
     pytest.param(FORMULAS_POST, FORMULAS_POST.index("$x$"), FORMULAS_POST.index("$x$") + 3, "…so that", "holds and…",
                  id="window-edges-inside-other-formulas"),
+    pytest.param(ENVIRONMENTS_POST, ENVIRONMENTS_POST.index("$x$"), ENVIRONMENTS_POST.index("$x$") + 3, "…so that",
+                 "holds and…", id="window-edges-inside-environments"),
     pytest.param(WORDY_POST, WORDY_POST.index("$x$"), WORDY_POST.index("$x$") + 3, "…" + " ".join(["word"] * 18),
                  " ".join(["more"] * 18) + "…", id="cut-between-words"),
 ])

@@ -2,7 +2,7 @@
 thread pages indexed for real."""
 import html
 import re
-from urllib.parse import parse_qs
+from urllib.parse import parse_qs, quote, quote_plus
 
 import pytest
 from django.http import QueryDict
@@ -48,7 +48,7 @@ def first_result(html: str) -> str:
 
 def post_link(html: str, pk: int) -> int:
     """Where `html` first links to a post (to the formula that matched, `#formula-N`, or to its top); -1 if nowhere."""
-    found = re.search(rf'href="/post/{pk}(#[^"]*)?"', html)
+    found = re.search(rf'href="/post/{pk}(\?back=[^"#]*)?(#[^"]*)?"', html)
     return found.start() if found else -1
 
 
@@ -62,7 +62,7 @@ def test_the_question_tab_offers_a_form_that_works_without_javascript(client):
         ("ssemb", "words and formulas (SSEmb)"), ("marf", "words fused with formulas (MaRF)"), ("text", "words (MiniLM)"),
         ("bm25", "BM25"), ("formula", "formulas only")]
     assert '<option value="ssemb" selected>' in html
-    assert "js/question.js" in html and "contrib/auto-render.min.js" in html
+    assert "js/question.js" in html and "vendor/katex/katex.min.js" in html and "js/render_math.js" in html
     assert not re.search(r"<script(?![^>]*\bsrc=)", html)  # the CSP allows no inline script
     assert 'class="error"' not in html and 'id="results-title"' not in html
 
@@ -91,14 +91,17 @@ def test_answers_are_rendered_on_the_server_with_their_question_snippet_matched_
     response = client.get("/questions", {"q": EIGEN_QUESTION})
     html = response.content.decode()
     assert response.status_code == 200
-    assert re.search(r"3 answers in\s+\d+ ms · ranked by words and formulas \(SSEmb\)", html)
+    assert re.search(r'3 answers in\s+\d+ ms · ranked by <a href="/help#mode-ssemb" title="0.4 × how alike the formulas '
+                     r'are \+ 0.6 × how alike the words are \(SSEmb\); the default">words and formulas \(SSEmb\)</a>', html)
     answer = Post.objects.get(source_id="12")
     first = first_result(html)
     formula_id = answer.occurrences.get(position=1).formula_id
     # the answer's link lands on the formula that matched
-    assert f'<a class="post-link tex-text" href="/post/{answer.pk}#formula-1">Eigenvalues of $A^{{T}}=A$</a>' in first
+    back = "back=" + quote(f"/questions?q={quote_plus(EIGEN_QUESTION)}", safe="")
+    assert (f'<a class="post-link tex-text" href="/post/{answer.pk}?{back}#formula-1">Eigenvalues of $A^{{T}}=A$</a>'
+            in first)
     assert '<p class="snippet tex-text">Take an eigenvector v of the symmetric matrix with $A^{T}=A$;' in first
-    assert (f'<a class="formula-link" href="/formula/{formula_id}"><mark class="math" data-latex="A^{{T}}=A">'
+    assert (f'<a class="formula-link" href="/formula/{formula_id}?{back}"><mark class="math" data-latex="A^{{T}}=A">'
             in first)
     assert re.search(r"text 0\.\d{3}</span>.*BM25 \d+\.\d</span>.*formula 1\.000</span>", first, re.S)  # its own formula
     assert f'href="{answer.url}" rel="noopener nofollow">source</a>' in first
@@ -110,7 +113,7 @@ def test_answers_are_rendered_on_the_server_with_their_question_snippet_matched_
 def test_the_mode_and_corpus_chosen_are_kept_in_the_form(threads, client):
     html = client.get("/questions", {"q": "eigenvalues of a symmetric matrix", "mode": "bm25", "corpus": "threads"}).content.decode()
     assert '<option value="bm25" selected>' in html and '<option value="threads" selected>' in html
-    assert "ranked by BM25" in html
+    assert re.search(r'ranked by <a href="/help#mode-bm25" title="[^"]*">BM25</a>', html)
     assert post_link(first_result(html), Post.objects.get(source_id="12").pk) >= 0
 
 
@@ -193,13 +196,26 @@ def test_marf_without_a_trained_fusion_says_it_ranked_by_ssemb(threads, client, 
     settings.MATHSEARCH_FUSION_DIR = tmp_path / "no-fusion"
     get_fusion.cache_clear()
     html = client.get("/questions", {"q": "eigenvalues of a symmetric matrix", "mode": "marf"}).content.decode()
-    assert "ranked by words and formulas (SSEmb)\n  (words fused with formulas (MaRF) needs a trained fusion; none is installed)" in html
+    assert re.search(r'ranked by <a href="/help#mode-ssemb"[^>]*>words and formulas \(SSEmb\)</a>\n  \(words fused with '
+                     r'formulas \(MaRF\) needs a trained fusion; none is installed\)', html)
     assert '<option value="marf" selected>' in html and "MaRF 0." not in html
 
 
 @pytest.mark.usefixtures("trained_fusion")  # before threads: indexing stores MaRF vectors only with a fusion
 def test_marf_with_a_fusion_ranks_and_shows_its_similarity(threads, client):
     html = client.get("/questions", {"q": "Are the eigenvalues of a symmetric matrix real? $A^T = A$", "mode": "marf"}).content.decode()
-    assert "ranked by words fused with formulas (MaRF)</h2>" in html
+    assert re.search(r'ranked by <a href="/help#mode-marf" title="[^"]*">words fused with formulas \(MaRF\)</a></h2>', html)
     first = first_result(html)
     assert post_link(first, Post.objects.get(source_id="12").pk) >= 0 and re.search(r">MaRF -?\d\.\d{3}</span>", first)
+
+
+def test_a_tag_keeps_the_answers_to_questions_with_that_tag(threads, client):
+    Post.objects.filter(source_id="21").update(tags=["calculus"])
+    api = client.get("/api/posts", {"q": "integrate a polynomial", "tag": "calculus"}).json()
+    assert [hit["post"]["source_id"] for hit in api["results"]] == ["22"]
+    page = client.get("/questions", {"q": "integrate a polynomial", "tag": "calculus", "mode": "text"}).content.decode()
+    assert page.count('<li class="result post-result"') == 1
+    assert 'only answers to questions tagged <a class="tag" href="/posts?tag=calculus">calculus</a>' in page
+    assert '(<a href="?q=integrate+a+polynomial&amp;mode=text">all answers</a>)' in page
+    untagged = client.get("/api/posts", {"q": "integrate a polynomial"}).json()
+    assert len(untagged["results"]) == 3

@@ -98,3 +98,35 @@ def test_a_long_paragraph_is_cut_between_words_and_never_inside_a_formula(monkey
     for part in parts:
         assert len(part.text) <= 100 + 10 + 23 and part.text.count("$") % 2 == 0  # a cut moves back a tenth, a formula
         assert part.start == 0 or text[part.start - 1] == " " or text[part.start] == "$"  # between words
+
+
+@pytest.mark.parametrize("text, formulas", [
+    pytest.param(r"a $x$ b $$y$$ c \(z\) d \[w\]", [("$x$", False), ("$$y$$", True), (r"\(z\)", False), (r"\[w\]", True)],
+                 id="the-four-delimiters"),
+    pytest.param(r"It costs \$5 and \$6, not $x$.", [("$x$", False)], id="escaped-dollars-are-text"),
+    pytest.param(r"$\text{a $b$ c}$ then $y$", [(r"$\text{a $b$ c}$", False), ("$y$", False)], id="dollars-in-braces"),
+    pytest.param(r"$a \$ b$ and $c$", [(r"$a \$ b$", False), ("$c$", False)], id="escaped-dollar-inside"),
+    pytest.param(r"$x^{2$ rest $q$", [], id="an-unclosed-brace-leaves-the-rest-as-words"),
+    pytest.param(r"so \begin{align*} a &= b \\ c &= d \end{align*} and \begin{split} x \end{split}",
+                 [(r"\begin{align*} a &= b \\ c &= d \end{align*}", True), (r"\begin{split} x \end{split}", True)],
+                 id="environments"),
+    pytest.param(r"$$\begin{pmatrix} 1 \\ 2 \end{pmatrix}$$", [(r"$$\begin{pmatrix} 1 \\ 2 \end{pmatrix}$$", True)],
+                 id="an-environment-inside-dollars-is-one-formula"),
+    pytest.param(r"\begin{proof} words \end{proof}", [], id="other-environments-are-words"),
+])
+def test_tex_spans_finds_formulas_as_the_page_draws_them(text, formulas):
+    assert [(text[span.start:span.end], span.display) for span in snippets.tex_spans(text)] == formulas
+
+
+ENVIRONMENT_BODY = (r"We expand \begin{align} a &= b + c \\ &= d \end{align} and then $$\begin{split} x &= 1 \\ y &= 2"
+                    r" \end{split}$$ at \$5, and $\text{a $b$}$ with $z$ holds.")
+
+
+@pytest.mark.parametrize("limit", range(1, len(ENVIRONMENT_BODY) + 2))
+def test_snippets_never_cut_inside_an_environment_or_a_formula_the_page_draws(limit):
+    start, end = snippet(ENVIRONMENT_BODY, limit), ending(ENVIRONMENT_BODY, limit)
+    head, tail = start.removesuffix("…"), end.removeprefix("…")
+    spans = snippets.tex_spans(ENVIRONMENT_BODY)
+    assert not any(s.start < cut < s.end for s in spans for cut in (len(head), len(ENVIRONMENT_BODY) - len(tail)))
+    assert len(snippets.tex_spans(head)) == sum(s.end <= len(head) for s in spans)  # the page reads what it read whole
+    assert len(start) <= limit and len(end) <= limit

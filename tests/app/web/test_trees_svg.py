@@ -4,7 +4,7 @@ import re
 import pytest
 
 from ml.formula import parse_latex, tree_from_slt_string
-from searchapp.web.trees_svg import MAX_DRAWN_NODES, layout, short_label, tree_svg
+from searchapp.web.trees_svg import CHAR_WIDTH, MAX_CHARS, MAX_DRAWN_NODES, layout, short_label, tree_svg
 
 
 @pytest.mark.parametrize("latex, kind, expected", [
@@ -36,7 +36,9 @@ def test_svg_marks_nodes_and_colours_and_escapes_labels():
 
 @pytest.mark.parametrize("label, short", [
     pytest.param("V!x", "x", id="value"), pytest.param("+", "+", id="bare-symbol"),
-    pytest.param("F!arctanh", "arct…", id="long-is-cut"), pytest.param("W!x0", "?x0", id="query-variable"),
+    pytest.param("F!arctanh", "arctanh", id="a-function-name-whole"), pytest.param("O!divide", "divide", id="operator"),
+    pytest.param("N!" + "1" * 20, "1" * (MAX_CHARS - 1) + "…", id="very-long-is-cut"),
+    pytest.param("W!x0", "?x0", id="query-variable"),
 ])
 def test_short_label(label, short):
     assert short_label(label) == short
@@ -65,3 +67,31 @@ def test_a_tree_within_the_limit_is_drawn_whole_without_a_note():
     tree = _matrix_column(MAX_DRAWN_NODES - 1)
     svg = tree_svg(tree, title="column")
     assert svg.count('class="node') == MAX_DRAWN_NODES and "too large" not in svg
+
+
+_BOX = re.compile(r'<g class="node[^"]*" data-node="\d+"><title>([^<]*)</title><rect x="([\d.]+)" y="([\d.]+)" '
+                  r'width="([\d.]+)" height="\d+" rx="5"/><text [^>]*>([^<]*)</text></g>')
+
+
+@pytest.mark.parametrize("latex, kind", [
+    pytest.param(r"\frac{\arctanh(x)}{\operatorname{divergence} y} + 123456789", "opt", id="opt-long-names"),
+    pytest.param(r"\frac{\arctanh(x)}{\operatorname{divergence} y} + 123456789", "slt", id="slt-long-names"),
+    pytest.param(r"\sum_{i=1}^{n} \frac{a_i}{b_i} = 12345678901234567890", "opt", id="opt-cut-number"),
+])
+def test_boxes_fit_their_labels_and_never_overlap(latex, kind):
+    """Each box is as wide as its label's text (12 px monospace), with the whole label in its `<title>`; boxes of one
+    row do not overlap."""
+    svg = tree_svg(getattr(parse_latex(latex), kind))
+    boxes = [(title, float(x), float(y), float(width), text) for title, x, y, width, text in _BOX.findall(svg)]
+    assert len(boxes) == svg.count('class="node')
+    for title, _, _, width, text in boxes:
+        assert width >= len(text) * CHAR_WIDTH
+        assert text.rstrip("…") in title.replace("&amp;", "&")  # the title holds what the box shows, and more
+    for row in {y for _, _, y, _, _ in boxes}:
+        spans = sorted((x, x + width) for _, x, y, width, _ in boxes if y == row)
+        assert all(end <= start for (_, end), (start, _) in zip(spans, spans[1:]))
+
+
+def test_an_operator_name_is_shown_whole():
+    svg = tree_svg(parse_latex(r"\frac{a}{b}").opt)
+    assert ">divide</text>" in svg and "…" not in svg

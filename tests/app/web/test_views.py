@@ -41,7 +41,7 @@ def test_results_are_rendered_on_the_server_with_scores_and_snippets(indexed, cl
     top = Formula.objects.get(pk=ids[0])
     assert top.latex == r"\sin^2 x + \cos^2 x = 1"
     assert re.search(r"\d+ formulas?\s+in\s+\d+ ms", html)
-    assert "SLG 1.000" in html or "OPG 1.000" in html
+    assert re.search(r">(SLG|OPG)</abbr> 1\.000", html)
     assert html.count('class="feedback"') == len(ids)
     assert 'id="query-tree"' in html and 'data-node="0"' in html
 
@@ -162,8 +162,14 @@ def test_the_search_box_reads_pasted_mathml_and_says_so(indexed, client):
     mathml = ('<math xmlns="http://www.w3.org/1998/Math/MathML"><msup><mi>x</mi><mn>2</mn></msup><mo>+</mo>'
               "<msup><mi>y</mi><mn>2</mn></msup><mo>=</mo><msup><mi>z</mi><mn>2</mn></msup></math>")
     page = client.get("/", {"q": mathml}).content.decode()
-    assert "read as MathML" in page
+    assert "read as MathML" in page and "Your query, read as MathML:" in page
     assert 'data-latex="x^2 + y^2 = z^2"' in page
+
+
+def test_a_tangent_slt_string_is_named_with_its_article(indexed, client):
+    page = client.get("/", {"q": "[V!x,a[N!2]]"}).content.decode()
+    assert "Your query, read as a Tangent SLT string:" in page and "Your a " not in page
+    assert "read as a Tangent SLT string</p>" in page
 
 
 
@@ -174,7 +180,7 @@ def test_a_result_shows_its_first_posts_and_links_to_all_when_there_are_more(ind
     formula = Formula.objects.get(latex="a^2 + b^2 = c^2")
     first = client.get("/", {"q": "a^2 + b^2 = c^2"}).content.decode().split('<li class="result"')[1]
     assert first.count('class="snippet') == 4  # three posts and the link
-    assert re.search(rf'href="/formula/{formula.pk}\?q=[^"]*">All\s+5 occurrences</a>', first)
+    assert re.search(rf'href="/formula/{formula.pk}\?back=[^"]*">All\s+5 occurrences</a>', first)
     hit = client.get("/api/search", {"q": "a^2 + b^2 = c^2", "k": 1}).json()["results"][0]
     assert (len(hit["posts"]), hit["occurrences"]) == (3, 5)
     alone = Formula.objects.get(latex="z^3 = 1")
@@ -220,3 +226,68 @@ def test_a_post_holding_the_formula_several_times_is_named_once_and_a_title_form
         assert "in the title" in page and "I see" in page and "again." in page
     posts = client.get(f"/api/formulas/{formula.pk}").json()["posts"]
     assert [snippet["in_title"] for snippet in posts] == [True, False, False]
+
+
+def back_to_results(html_text: str) -> str | None:
+    found = re.search(r'<a class="back-to-results" href="([^"]*)">', html_text)
+    return html.unescape(found.group(1)) if found else None
+
+
+def test_back_to_results_returns_to_the_same_page_with_every_setting(index_file, client):
+    """A result's links carry the results page's address; the formula page and the post page link back to it, and a
+    formula page passes it on to its posts."""
+    index_file([json.dumps({"id": f"p{n}", "title": f"Post {n}", "body": f"Here $x^{{{n}}} + y = z$ holds."})
+                for n in range(30)], name="posts.jsonl", format="jsonl")
+    search = {"q": "x^2 + y = z", "page": "2", "corpus": "test", "fusion": "max", "notation": "latex",
+              "context": "holds here"}
+    page = client.get("/", search).content.decode()
+    formula_link, post_link = (html.unescape(re.search(rf'<a class="{kind}" href="([^"]*)"', page).group(1))
+                               for kind in ("formula-link", "post-link tex-text"))
+    for link in (formula_link, post_link):
+        back = parse_qs(link.split("?", 1)[1].split("#")[0])["back"][0]
+        assert back.startswith("/?") and parse_qs(back[2:]) == {name: [value] for name, value in search.items()}
+        shown = client.get(link.split("#")[0]).content.decode()
+        assert back_to_results(shown) == back and "Back to results for <code>x^2 + y = z</code>" in shown
+    formula_page = client.get(formula_link).content.decode()
+    posts = formula_page.split('id="posts-title"')[1].split("</section>")[0]
+    onward = html.unescape(re.search(r'href="(/post/[^"]*)"', posts).group(1))
+    assert back_to_results(client.get(onward.split("#")[0]).content.decode()) == back
+
+
+@pytest.mark.parametrize("back", [
+    pytest.param("https://evil.example/?q=x", id="another-site"),
+    pytest.param("//evil.example/?q=x", id="scheme-relative"),
+    pytest.param("/\\evil.example/?q=x", id="backslash"),
+    pytest.param("/admin/?q=x", id="not-a-results-page"),
+    pytest.param("/", id="no-search"),
+])
+def test_back_to_results_refuses_an_address_that_is_not_a_results_page(indexed, client, back):
+    formula = Formula.objects.first()
+    assert back_to_results(client.get(f"/formula/{formula.pk}", {"back": back}).content.decode()) is None
+
+
+def test_an_older_link_with_only_the_query_goes_back_to_its_results(indexed, client):
+    formula = Formula.objects.first()
+    page = client.get(f"/formula/{formula.pk}", {"q": "a + b"}).content.decode()
+    assert back_to_results(page) == "/?q=a+%2B+b" and "for <code>a + b</code>" in page
+
+
+def test_the_help_page_explains_every_representation_fusion_notation_and_mode(client):
+    from searchapp.search.posts import MODES
+    from searchapp.search.ranking import ORDERS
+    from searchapp.web.search_page import NOTATION_CHOICES
+
+    page = client.get("/help").content.decode()
+    anchors = set(re.findall(r'id="([\w-]+)"', page))
+    assert {"slg", "opg", "query-variables", "context", "tags"} <= anchors
+    assert {f"fusion-{name}" for name in ORDERS} | {f"mode-{mode}" for mode in MODES} <= anchors
+    assert {f"notation-{value}" for value, _ in NOTATION_CHOICES} <= anchors
+    assert "The harmonic mean of the SLG and OPG scores" in page and r"\qvar{x}" in page
+    assert '<a href="/help">Help</a>' in client.get("/posts").content.decode()  # every page's header
+
+
+def test_results_explain_slg_opg_and_link_their_fusion_to_the_help(indexed, client):
+    page = client.get("/", {"q": "x^2 + y^2 = z^2", "fusion": "rrf"}).content.decode()
+    assert re.search(r'<a href="/help#fusion-rrf" title="Reciprocal rank fusion: [^"]+">fusion rrf</a>', page)
+    assert '<abbr title="Symbol layout graph: the formula as it is written' in page
+    assert '<abbr title="Operator graph: the formula as what it computes' in page
