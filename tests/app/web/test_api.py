@@ -200,7 +200,7 @@ def test_a_long_question_is_answered_when_posted(client, tmp_path):
     pytest.param("/api/search", {"q": "x", "limit": 5}, 400, "unknown_parameter", "unknown parameter 'limit'; this "
                  "operation takes q, notation, k, offset, fusion, corpus, context", id="unknown-field"),
     pytest.param("/api/posts", {"q": "x", "context": "y"}, 400, "unknown_parameter", "unknown parameter 'context'; "
-                 "this operation takes q, k, offset, mode, corpus", id="search-field-in-a-question"),
+                 "this operation takes q, k, offset, mode, corpus, tag", id="search-field-in-a-question"),
     pytest.param("/api/search", {"q": "x", "k": "10"}, 400, "invalid_parameter", "k must be an integer, got the "
                  "string '10'", id="k-a-string"),
     pytest.param("/api/search", {"q": "x", "k": True}, 400, "invalid_parameter", "k must be an integer, got true",
