@@ -30,7 +30,9 @@ def test_after_a_search_the_first_result_is_on_screen_and_the_focus_is_on_the_re
     assert formula["y"] + formula["height"] <= LAPTOP["height"], "the first result's formula is below the fold"
     assert page.locator(".result .katex-mathml math").count() >= 1  # what screen readers read of each formula
     expect(page.locator("#results-title")).to_be_focused()
-    page.keyboard.press("Tab")  # one key press to the first result
+    page.keyboard.press("Tab")  # the heading's link to what the fusion does,
+    expect(page.locator("#results-title a")).to_be_focused()
+    page.keyboard.press("Tab")  # then the first result
     assert page.evaluate("document.activeElement === document.querySelector('.result')")
     screenshot("results-first", full_page=False)
 
