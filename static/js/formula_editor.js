@@ -69,15 +69,16 @@
     let inUse = field;  // where the palette inserts: the field, unless #q was focused last
 
     function fromInput() {
-      // a question in the one box (words with $…$ formulas) is not a formula to edit either
-      const other = (window.otherNotation ? window.otherNotation(input.value) : "") ||
-        (input.value.indexOf("$") >= 0 ? "words with formulas between dollar signs" : "");
-      field.readOnly = Boolean(other);
+      const other = window.otherNotation ? window.otherNotation(input.value) : "";
+      // a question in the one box (words with $…$ formulas) is no formula to edit: the editor steps aside
+      const question = !other && input.value.indexOf("$") >= 0;
+      mount.classList.toggle("stepped-aside", question);
+      field.readOnly = Boolean(other) || question;
       field.classList.toggle("other-notation", Boolean(other));
       notice.textContent = other ? "The editor cannot show " + other + "; it stays as written in the field below." : "";
       hint.hidden = Boolean(other);  // no boxes to go through meanwhile
       field.placeholder = other ? "" : example;
-      if (other) {
+      if (other || question) {
         field.setValue("", QUIET);
       } else if (queryLatex(field.value) !== input.value) {
         field.setValue(input.value, QUIET);

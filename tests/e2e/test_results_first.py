@@ -80,6 +80,10 @@ def test_a_question_in_the_box_lists_answers_beside_the_formulas_like_its_own(pa
     answers, aside = page.locator(".answers-beside > ol").bounding_box(), beside.bounding_box()
     assert aside["x"] >= answers["x"] + answers["width"], "at a laptop's width the formulas stand beside the answers"
     screenshot("one-box-question", full_page=False)
+    expect(page.locator("#formula-editor")).to_be_hidden()  # a question is no formula to edit: the editor steps aside
+    page.fill("#q", "x^2+y^2")
+    expect(page.locator("#formula-editor")).to_be_visible()  # and comes back for a formula
+    page.fill("#q", "why is $x^2+y^2$ never negative")
     page.click("text=search it all as one formula")
     page.wait_for_selector("#results-title")
     expect(page.locator(".tabs [aria-current=page]")).to_have_text("Formulas")
