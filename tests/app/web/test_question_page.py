@@ -1,4 +1,4 @@
-"""The search page's Question tab and the formula tab's words-around field, server-rendered (no JavaScript), on
+"""The Answers tab and the search page's words-around field, server-rendered (no JavaScript), on
 thread pages indexed for real."""
 import html
 import re
