@@ -216,6 +216,7 @@ def test_a_tag_keeps_the_answers_to_questions_with_that_tag(threads, client):
     page = client.get("/questions", {"q": "integrate a polynomial", "tag": "calculus", "mode": "text"}).content.decode()
     assert page.count('<li class="result post-result"') == 1
     assert 'only answers to questions tagged <a class="tag" href="/posts?tag=calculus">calculus</a>' in page
+    assert '<input type="hidden" name="tag" value="calculus">' in page  # a new question keeps the filter
     assert '(<a href="?q=integrate+a+polynomial&amp;mode=text">all answers</a>)' in page
     untagged = client.get("/api/posts", {"q": "integrate a polynomial"}).json()
     assert len(untagged["results"]) == 3
