@@ -35,7 +35,8 @@ class CorpusAdmin(admin.ModelAdmin):
             return render(request, "admin/searchapp/reindex_confirm.html", {
                 **self.admin_site.each_context(request), "title": "Re-index corpora?", "corpora": [
                     {"corpus": corpus, "formulas": corpus.formulas.count(), "posts": corpus.posts.count(),
-                     "feedback": Feedback.objects.filter(formula__corpus=corpus).count(),
+                     "feedback": Feedback.objects.filter(
+                         models.Q(formula__corpus=corpus) | models.Q(post__corpus=corpus)).count(),
                      "files": corpus.jobs.values("path").distinct().count()} for corpus in queryset]})
         for corpus in queryset:
             try:
@@ -128,10 +129,10 @@ class IndexJobAdmin(admin.ModelAdmin):
 
 @admin.register(Feedback)
 class FeedbackAdmin(admin.ModelAdmin):
-    list_display = ("query", "formula", "kind", "rank", "fusion", "session_key", "created_at")
+    list_display = ("query", "formula", "post", "kind", "rank", "fusion", "user", "session_key", "created_at")
     list_filter = ("kind", "fusion")
     search_fields = ("query",)
-    list_select_related = ("formula",)
+    list_select_related = ("formula", "post", "user")
     readonly_fields = [field.name for field in Feedback._meta.fields]
 
     def has_add_permission(self, request):

@@ -5,6 +5,7 @@ from __future__ import annotations
 import time
 
 import numpy as np
+from django.conf import settings
 from django.contrib.postgres.fields import ArrayField
 from django.contrib.postgres.indexes import GinIndex
 from django.contrib.postgres.search import SearchVector, SearchVectorField
@@ -524,25 +525,68 @@ class IndexJob(models.Model):
         return self.formulas_added / max(self.seconds, 1e-3)
 
 
+class FeedbackQuerySet(models.QuerySet):
+    def of_person(self, user_id: int | None, session_key: str) -> FeedbackQuerySet:
+        """A person's rows: a logged-in user's wherever they were sent from, else those of the session."""
+        if user_id is not None:
+            return self.filter(user_id=user_id)
+        return self.filter(user__isnull=True, session_key=session_key) if session_key else self.none()
+
+    def judgments(self) -> FeedbackQuerySet:
+        return self.filter(kind__in=Feedback.JUDGMENTS)
+
+    def chosen(self, user_id: int | None, session_key: str, query: str, *, formulas=(), posts=()) -> dict:
+        """{("formula" | "post", id): kind} of this person's judgments on these results of `query`, in one query,
+        so a results page shows each result's pressed button."""
+        results = models.Q(formula_id__in=list(formulas)) | models.Q(post_id__in=list(posts))
+        rows = self.of_person(user_id, session_key).judgments().filter(results, query=query)
+        return {("formula", formula) if formula else ("post", post): kind
+                for formula, post, kind in rows.values_list("formula_id", "post_id", "kind")}
+
+
 class Feedback(models.Model):
-    """A user's signal on a result: a click on it, or an explicit relevant / not relevant judgement."""
+    """A person's signal on a result, a formula or an answer: a click on it (a log: every click is a row), or an
+    explicit relevant / not relevant judgment, of which a person has at most one per query and result, the latest.
+    The person is the logged-in user, else the browser session."""
 
     class Kind(models.TextChoices):
         CLICK = "click"
         RELEVANT = "relevant"
         NOT_RELEVANT = "not_relevant"
 
-    query = models.TextField()
-    formula = models.ForeignKey(Formula, on_delete=models.CASCADE, related_name="feedback")
+    JUDGMENTS = (Kind.RELEVANT, Kind.NOT_RELEVANT)
+
+    query = models.TextField(help_text="the query as searched, without the spaces around it")
+    formula = models.ForeignKey(Formula, on_delete=models.CASCADE, null=True, blank=True, related_name="feedback")
+    post = models.ForeignKey(Post, on_delete=models.CASCADE, null=True, blank=True, related_name="feedback")
     kind = models.CharField(max_length=20, choices=Kind.choices)
     rank = models.PositiveIntegerField()
-    fusion = models.CharField(max_length=20, default=DEFAULT_FUSION)
+    fusion = models.CharField(max_length=20, default=DEFAULT_FUSION,
+                              help_text="what ordered the results: a formula search's order, a question's mode")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, null=True, blank=True,
+                             related_name="feedback")
     session_key = models.CharField(max_length=64, blank=True)
-    created_at = models.DateTimeField(auto_now_add=True)
+    created_at = models.DateTimeField(default=timezone.now, help_text="when the signal, or the judgment now held, was sent")
+
+    objects = FeedbackQuerySet.as_manager()
 
     class Meta:
         ordering = ["-created_at"]
         indexes = [models.Index(fields=["query", "kind"])]
+        constraints = [
+            models.CheckConstraint(name="feedback_on_a_formula_or_a_post",
+                                   condition=models.Q(formula__isnull=False, post__isnull=True)
+                                   | models.Q(formula__isnull=True, post__isnull=False)),
+            # One judgment per person, query and result; NULLS NOT DISTINCT makes the empty formula (or post) of
+            # the other kind of result equal, so one constraint covers both.
+            models.UniqueConstraint(fields=["user", "query", "formula", "post"], nulls_distinct=False,
+                                    condition=models.Q(kind__in=["relevant", "not_relevant"], user__isnull=False),
+                                    name="one_judgment_per_user"),
+            models.UniqueConstraint(fields=["session_key", "query", "formula", "post"], nulls_distinct=False,
+                                    condition=models.Q(kind__in=["relevant", "not_relevant"], user__isnull=True),
+                                    name="one_judgment_per_session"),
+        ]
 
     def __str__(self) -> str:
-        return f"{self.kind} {self.formula_id} for {self.query[:40]}"
+        target = f"formula {self.formula_id}" if self.formula_id else f"post {self.post_id}"
+        return f"{self.kind} {target} for {self.query[:40]}"

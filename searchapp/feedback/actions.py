@@ -1,13 +1,18 @@
-"""Relevance feedback actions: validate and store a click or judgement, rate-limited per session and address."""
+"""Relevance feedback actions: validate and store a click or a judgment, rate-limited per session and address.
+
+A click is logged as it comes. A judgment is a person's one answer for a query and result: a new one replaces it
+(relevant ↔ not relevant), and `none` takes it back."""
 from __future__ import annotations
 
 from dataclasses import dataclass
 
 from django.conf import settings
 from django.core.cache import cache
+from django.utils import timezone
 
 from searchapp.errors import ApiError, check_text, shown
-from searchapp.models import Feedback, Formula
+from searchapp.models import Feedback, Formula, Post
+from searchapp.search.posts import DEFAULT_MODE, MODES
 from searchapp.search.query import MAX_QUERY_CHARS
 from searchapp.search.ranking import DEFAULT_ORDER, ORDERS
 
@@ -19,6 +24,11 @@ MAX_RANK = 2**31 - 1
 """Feedback.rank is a Postgres integer."""
 MAX_FORMULA_ID = 2**63 - 1
 """Formula ids are Postgres bigints."""
+MAX_POST_ID = 2**63 - 1
+"""So are post ids."""
+UNJUDGE = "none"
+"""The kind that takes a person's judgment back: the result is judged neither way again."""
+KINDS = (*Feedback.Kind.values, UNJUDGE)
 
 
 class RateLimited(ApiError):
@@ -31,28 +41,48 @@ class RateLimited(ApiError):
 
 @dataclass(frozen=True)
 class FeedbackInput:
+    """One signal on one result: a formula (`formula_id`) or an answer (`post_id`), never both."""
     query: str
-    formula_id: int
     kind: str
     rank: int
     fusion: str = DEFAULT_ORDER
+    formula_id: int | None = None
+    post_id: int | None = None
+
+
+@dataclass(frozen=True)
+class Person:
+    """Who judges: the logged-in user wherever they are, else the browser session."""
+    user_id: int | None
+    session_key: str
+
+    @classmethod
+    def of(cls, request) -> Person:
+        user = getattr(request, "user", None)
+        return cls(user.pk if user is not None and user.is_authenticated else None, request.session.session_key or "")
 
 
 def parse_feedback(data) -> FeedbackInput:
     """Validated feedback fields from a JSON object or a form's QueryDict; a value of the wrong type is refused, never
-    converted (`"formula_id": 1.5` is not formula 1, `"query": ["x"]` is not the query "['x']")."""
+    converted (`"formula_id": 1.5` is not formula 1, `"query": ["x"]` is not the query "['x']"). `fusion` is what
+    ordered the results: a formula search's order, or a question search's mode for an answer."""
     raw = check_text("query", _string(data, "query"))
     query = raw.strip()
     if not query or len(raw) > MAX_QUERY_CHARS:  # counted as sent, as the OpenAPI schema's maxLength counts it
         raise ApiError("invalid_parameter", f"query must have 1 to {MAX_QUERY_CHARS} characters")
     kind = data.get("kind")
-    if kind not in Feedback.Kind.values:
-        raise ApiError("invalid_parameter", f"kind must be one of {', '.join(Feedback.Kind.values)}, got {shown(kind)}")
-    fusion = data.get("fusion") or DEFAULT_ORDER
-    if fusion not in ORDERS:
-        raise ApiError("invalid_parameter", f"fusion must be one of {', '.join(ORDERS)}, got {shown(fusion)}")
-    return FeedbackInput(query, _positive_int(data, "formula_id", MAX_FORMULA_ID), kind,
-                         _positive_int(data, "rank", MAX_RANK), fusion)
+    if kind not in KINDS:
+        raise ApiError("invalid_parameter", f"kind must be one of {', '.join(KINDS)}, got {shown(kind)}")
+    if (data.get("formula_id") is None) == (data.get("post_id") is None):
+        raise ApiError("invalid_parameter", "give either formula_id or post_id: the formula or the answer judged")
+    on_post = data.get("post_id") is not None
+    choices, default = (MODES, DEFAULT_MODE) if on_post else (ORDERS, DEFAULT_ORDER)
+    fusion = data.get("fusion") or default
+    if fusion not in choices:
+        raise ApiError("invalid_parameter", f"fusion must be one of {', '.join(choices)}, got {shown(fusion)}")
+    target = ({"post_id": _positive_int(data, "post_id", MAX_POST_ID)} if on_post
+              else {"formula_id": _positive_int(data, "formula_id", MAX_FORMULA_ID)})
+    return FeedbackInput(query, kind, _positive_int(data, "rank", MAX_RANK), fusion, **target)
 
 
 def _string(data, name: str) -> str:
@@ -92,14 +122,33 @@ def check_rate(client: str, share: int = 1) -> None:
         raise RateLimited(limit, RATE_WINDOW_SECONDS)
 
 
-def record_feedback(signal: FeedbackInput, session_key: str, address: str) -> Feedback:
-    """Store one signal after the rate checks, of its session and of its address; an unknown formula is a 404."""
-    check_rate(f"session:{session_key}")
+def record_feedback(signal: FeedbackInput, person: Person, address: str) -> tuple[Feedback | None, bool]:
+    """Store one signal after the rate checks, of its session and of its address; an unknown formula or post is a
+    404. Returns the row the person now holds (None once a judgment is taken back) and whether it is new."""
+    check_rate(f"session:{person.session_key}")
     check_rate(f"address:{address}", ADDRESS_SHARE)
-    if not Formula.objects.filter(pk=signal.formula_id).exists():
+    _check_exists(signal)
+    result = {"query": signal.query, "formula_id": signal.formula_id, "post_id": signal.post_id}
+    if signal.kind == Feedback.Kind.CLICK:
+        return Feedback.objects.create(**result, kind=signal.kind, rank=signal.rank, fusion=signal.fusion,
+                                       user_id=person.user_id, session_key=person.session_key), True
+    mine = {"user_id": person.user_id} if person.user_id is not None else {"user": None,
+                                                                          "session_key": person.session_key}
+    if signal.kind == UNJUDGE:
+        Feedback.objects.judgments().filter(**mine, **result).delete()
+        return None, False
+    # Locks the person's row, and a concurrent first judgment that wins the unique constraint is re-read and updated.
+    return Feedback.objects.update_or_create(
+        **mine, **result, kind__in=Feedback.JUDGMENTS,
+        defaults={"kind": signal.kind, "rank": signal.rank, "fusion": signal.fusion, "created_at": timezone.now(),
+                  "session_key": person.session_key})
+
+
+def _check_exists(signal: FeedbackInput) -> None:
+    if signal.formula_id is not None and not Formula.objects.filter(pk=signal.formula_id).exists():
         raise ApiError("not_found", f"no formula with id {signal.formula_id}", status=404)
-    return Feedback.objects.create(query=signal.query, formula_id=signal.formula_id, kind=signal.kind,
-                                   rank=signal.rank, fusion=signal.fusion, session_key=session_key)
+    if signal.post_id is not None and not Post.objects.filter(pk=signal.post_id).exists():
+        raise ApiError("not_found", f"no post with id {signal.post_id}", status=404)
 
 
 def client_address(request) -> str:

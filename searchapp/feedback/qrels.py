@@ -1,8 +1,8 @@
-"""Relevance judgements derived from feedback, as TREC qrels: `query_id 0 formula_id grade`.
+"""Relevance judgements derived from feedback on formulas, as TREC qrels: `query_id 0 formula_id grade`.
 
-An explicit judgement beats clicks and the latest judgement wins: relevant → 2, not relevant → 0,
-clicked but never judged → 1. Query ids are a short hash of the query text, so the same query
-gets the same id in every export.
+An explicit judgement beats clicks and the latest judgement wins (each person holds one per query and formula; of
+several people's, the latest): relevant → 2, not relevant → 0, clicked but never judged → 1. Query ids are a short
+hash of the query text, so the same query gets the same id in every export.
 """
 from __future__ import annotations
 
@@ -20,7 +20,7 @@ def query_id(query: str) -> str:
 
 def judgements(feedback=None, corpus: str | None = None) -> dict[str, dict[int, int]]:
     """{query: {formula_id: grade}} from the feedback rows (optionally only formulas of `corpus`)."""
-    rows = Feedback.objects.all() if feedback is None else feedback
+    rows = (Feedback.objects.all() if feedback is None else feedback).filter(formula__isnull=False)
     if corpus:
         rows = rows.filter(formula__corpus__name=corpus)
     grades: dict[str, dict[int, int]] = {}

@@ -53,12 +53,14 @@ def progress(request: HttpRequest, pk: int) -> JsonResponse:
 
 
 def feedback_by_query(request: HttpRequest) -> HttpResponse:
-    """One row per query: how many relevant / not relevant judgements and clicks it received."""
+    """One row per query: how many relevant / not relevant judgments (one per person and result) and clicks it
+    received, on how many formulas and answers."""
     rows = (Feedback.objects.values("query")
             .annotate(relevant=Count("id", filter=Q(kind=Feedback.Kind.RELEVANT)),
                       not_relevant=Count("id", filter=Q(kind=Feedback.Kind.NOT_RELEVANT)),
                       clicks=Count("id", filter=Q(kind=Feedback.Kind.CLICK)),
-                      formulas=Count("formula", distinct=True), last=Max("created_at"))
+                      formulas=Count("formula", distinct=True), answers=Count("post", distinct=True),
+                      last=Max("created_at"))
             .order_by("-last"))
     queries = [{**row, "query_id": query_id(row["query"])} for row in rows[:500]]
     context = {**admin.site.each_context(request), "title": "Feedback per query", "queries": queries}
@@ -67,7 +69,9 @@ def feedback_by_query(request: HttpRequest) -> HttpResponse:
 
 def rankers(request: HttpRequest) -> HttpResponse:
     """Per corpus: its judgments, the ranker its searches use, and each training's metrics before and after."""
-    counts = {row["formula__corpus__name"]: row for row in Feedback.objects.values("formula__corpus__name").annotate(
+    # Rankers order formulas: judgments of answers do not train them, so they are not counted here.
+    on_formulas = Feedback.objects.filter(formula__isnull=False)
+    counts = {row["formula__corpus__name"]: row for row in on_formulas.values("formula__corpus__name").annotate(
         relevant=Count("id", filter=Q(kind=Feedback.Kind.RELEVANT)),
         not_relevant=Count("id", filter=Q(kind=Feedback.Kind.NOT_RELEVANT)),
         clicks=Count("id", filter=Q(kind=Feedback.Kind.CLICK)), queries=Count("query", distinct=True))}

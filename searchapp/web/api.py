@@ -10,7 +10,7 @@ from django.views.csrf import csrf_failure as html_csrf_failure
 from django.views.decorators.csrf import csrf_exempt
 
 from searchapp.errors import ApiError
-from searchapp.feedback.actions import client_address, parse_feedback, record_feedback
+from searchapp.feedback.actions import Person, client_address, parse_feedback, record_feedback
 from searchapp.models import Formula, Post
 from searchapp.web.api_bodies import json_body, json_params
 from searchapp.web.error_views import is_api
@@ -97,12 +97,15 @@ def post(request: HttpRequest, pk: int) -> JsonResponse:
 
 @api_view("POST")
 def feedback(request: HttpRequest) -> JsonResponse:
-    """Store a click or judgement; the body is JSON (or a form), CSRF-protected, rate-limited per session."""
+    """Store a click or a judgment, or take a judgment back; the body is JSON (or a form), CSRF-protected,
+    rate-limited per session. 201 for a new row; 200 for a judgment replaced or taken back (`id` null)."""
     data = json_body(request) if request.content_type == "application/json" else request.POST
     address = client_address(request)  # first: it gives a cookieless client its session key
-    stored = record_feedback(parse_feedback(data), request.session.session_key, address)
-    return JsonResponse({"id": stored.pk, "query": stored.query, "formula_id": stored.formula_id,
-                         "kind": stored.kind, "rank": stored.rank, "fusion": stored.fusion}, status=201)
+    signal = parse_feedback(data)
+    stored, created = record_feedback(signal, Person.of(request), address)
+    return JsonResponse({"id": stored and stored.pk, "query": signal.query, "formula_id": signal.formula_id,
+                         "post_id": signal.post_id, "kind": signal.kind, "rank": signal.rank,
+                         "fusion": signal.fusion}, status=201 if created else 200)
 
 
 @api_view("GET")

@@ -7,8 +7,7 @@ from __future__ import annotations
 
 from ml.formula import NOTATIONS
 from ml.ranking.features import FEATURES
-from searchapp.feedback.actions import MAX_FORMULA_ID, MAX_RANK
-from searchapp.models import Feedback
+from searchapp.feedback.actions import KINDS, MAX_FORMULA_ID, MAX_POST_ID, MAX_RANK, UNJUDGE
 from searchapp.search.posts import DEFAULT_MODE, MODES
 from searchapp.search.ranking import DEFAULT_ORDER, ORDERS
 from searchapp.web.params import CORPUS_NAME_CHARS, DEFAULT_K, MAX_K, MAX_OFFSET, MAX_QUERY_CHARS, MAX_TAG_CHARS, QUERY_NOTATIONS
@@ -56,6 +55,17 @@ def _posted(get: dict, operation_id: str, example: dict) -> dict:
                       "413": _error("the body is larger than the server reads (64 KB)"),
                       "415": _error("the body is not `application/json` (code `unsupported_media_type`)")},
     }
+
+
+def _feedback_input(target: str, high: int, other: str, orders: tuple[str, ...], default: str) -> dict:
+    """The feedback body on one kind of result; the other kind's id may only be absent or null, so that a body
+    naming both matches neither (`oneOf`), as the API refuses it. `fusion` is what ordered the results."""
+    return _object({
+        "query": TEXT, target: {"type": "integer", "minimum": 1, "maximum": high}, other: {"type": "null"},
+        "kind": {"type": "string", "enum": list(KINDS),
+                 "description": f"`{UNJUDGE}` takes the sender's judgment of this result for this query back"},
+        "rank": {"type": "integer", "minimum": 1, "maximum": MAX_RANK},
+        "fusion": {"type": "string", "enum": list(orders), "default": default}}, optional=(other, "fusion"))
 
 
 def _object(properties: dict, optional: tuple[str, ...] = ()) -> dict:
@@ -163,17 +173,20 @@ FORMULA = _one("Formula", "One stored formula: its posts and its SLT / OPT")
 
 FEEDBACK = {
     "post": {
-        "summary": "Record a click on a result or a relevance judgement",
+        "summary": "Record a click on a result, or a relevance judgment",
         "description": "Needs Django's CSRF token (cookie `csrftoken`, header `X-CSRFToken`). "
-                       "Rate-limited per session and address.",
+                       "Rate-limited per session and address. A click is logged; a judgment is the sender's one "
+                       "answer for this query and result (the logged-in user's, else the session's): a new kind "
+                       "replaces it and `none` takes it back.",
         "operationId": "feedback", "tags": ["feedback"],
         "requestBody": {"required": True, "content": {
             "application/json": {"schema": _ref("schemas", "FeedbackInput")},
             "application/x-www-form-urlencoded": {"schema": _ref("schemas", "FeedbackInput")},
         }},
-        "responses": {"201": _json("stored", _ref("schemas", "Feedback")),
+        "responses": {"201": _json("stored: a click, or a first judgment", _ref("schemas", "Feedback")),
+                      "200": _json("a judgment replaced, or taken back", _ref("schemas", "Feedback")),
                       "400": _error("invalid field, or a body that is not a JSON object"),
-                      "403": _error("CSRF check failed"), "404": _error("no such formula"),
+                      "403": _error("CSRF check failed"), "404": _error("no such formula or post"),
                       "413": _error("the body is larger than the server reads"),
                       "429": _error("too many signals; try again in a minute"),
                       "503": _ref("responses", "Unavailable"), "500": _ref("responses", "ServerError")},
@@ -282,14 +295,14 @@ SCHEMAS = {
         "also_in": {"type": "array", "description": "the same formula in other corpora",
                     "items": _ref("schemas", "Elsewhere")},
         "trees": _object({"slt": TREE, "opt": TREE})}),
-    "FeedbackInput": _object({
-        "query": TEXT, "formula_id": {"type": "integer", "minimum": 1, "maximum": MAX_FORMULA_ID},
-        "kind": {"type": "string", "enum": list(Feedback.Kind.values)},
-        "rank": {"type": "integer", "minimum": 1, "maximum": MAX_RANK},
-        "fusion": {"type": "string", "enum": list(ORDERS), "default": DEFAULT_ORDER}}, optional=("fusion",)),
-    "Feedback": _object({"id": INTEGER, "query": STRING, "formula_id": INTEGER,
-                         "kind": {"type": "string", "enum": list(Feedback.Kind.values)}, "rank": INTEGER,
-                         "fusion": {"type": "string", "enum": list(ORDERS)}}),
+    "FeedbackInput": {"oneOf": [_ref("schemas", "FormulaFeedbackInput"), _ref("schemas", "PostFeedbackInput")],
+                      "description": "a signal on a formula (`formula_id`) or on an answer (`post_id`), not both"},
+    "FormulaFeedbackInput": _feedback_input("formula_id", MAX_FORMULA_ID, "post_id", ORDERS, DEFAULT_ORDER),
+    "PostFeedbackInput": _feedback_input("post_id", MAX_POST_ID, "formula_id", MODES, DEFAULT_MODE),
+    "Feedback": _object({"id": {"type": ["integer", "null"], "description": "null once a judgment is taken back"},
+                         "query": STRING, "formula_id": {"type": ["integer", "null"]},
+                         "post_id": {"type": ["integer", "null"]}, "kind": {"type": "string", "enum": list(KINDS)},
+                         "rank": INTEGER, "fusion": {"type": "string", "enum": list(dict.fromkeys(ORDERS + MODES))}}),
 }
 
 RESPONSES = {

@@ -65,6 +65,8 @@ class ResultItem:
     chips: list[Chip] = field(default_factory=list)
     query_colours: dict[int, int] = field(default_factory=dict)
     result_colours: dict[int, int] = field(default_factory=dict)
+    chosen: str = ""
+    """The kind of the viewer's judgment of it for this query, "" if none: its button renders pressed."""
 
     @property
     def highlight(self) -> dict:

@@ -11,9 +11,9 @@ from django.views.decorators.csrf import ensure_csrf_cookie
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from searchapp.errors import ApiError
-from searchapp.feedback.actions import client_address, parse_feedback, record_feedback
+from searchapp.feedback.actions import UNJUDGE, Person, client_address, parse_feedback, record_feedback
 from searchapp.health import health_report
-from searchapp.models import Corpus, Formula, Post
+from searchapp.models import Corpus, Feedback, Formula, Post
 from searchapp.search.context import CONTEXT_WEIGHT
 from searchapp.search.posts import DEFAULT_MODE
 from searchapp.search.ranking import DEFAULT_ORDER, ORDERS
@@ -64,10 +64,27 @@ def home(request: HttpRequest) -> HttpResponse:
     status = 200
     if context["query"]:
         try:
-            context.update(_ask_with_formulas(form) if context["as_question"] else _search(form))
+            found = _ask_with_formulas(form) if context["as_question"] else _search(form)
+            context.update(_show_judgments(found, Person.of(request), context["query"]))
         except ApiError as error:
             context["error"], status = search_page.error_context(error.message, error.pos, context["query"]), error.status
     return render(request, "searchapp/search.html", context, status=status)
+
+
+def _show_judgments(found: dict, person: Person, query: str) -> dict:
+    """The results with each one's `chosen`: this person's judgment of it for this query, read in one query, so
+    the pressed button survives a reload."""
+    items = found.get("strong", []) + found.get("weaker", [])
+    # a formula search has strong and weaker items; the Answers tab's answers are its results, the one box's answers
+    answers = [] if "strong" in found else (found.get("answers") or found["results"])["results"]
+    chosen = Feedback.objects.chosen(person.user_id, person.session_key, query,
+                                     formulas=[item.hit.formula_id for item in items],
+                                     posts=[hit["post"]["id"] for hit in answers])
+    for item in items:
+        item.chosen = chosen.get(("formula", item.hit.formula_id), "")
+    for hit in answers:
+        hit["chosen"] = chosen.get(("post", hit["post"]["id"]), "")
+    return found
 
 
 def _search(form: QueryDict) -> dict:
@@ -116,7 +133,7 @@ def questions(request: HttpRequest) -> HttpResponse:
     status = 200
     if "q" in form:
         try:
-            context.update(_ask(form))
+            context.update(_show_judgments(_ask(form), Person.of(request), context["query"]))
         except ApiError as error:
             message = search_page.EMPTY_QUESTION if error.code == "missing_query" else error.message
             context["error"], status = search_page.error_context(message, error.pos, context["query"]), error.status
@@ -182,8 +199,10 @@ def feedback(request: HttpRequest) -> HttpResponse:
     """The no-JavaScript path of the relevant / not relevant buttons: record, then go back to the results."""
     try:
         address = client_address(request)
-        record_feedback(parse_feedback(request.POST), request.session.session_key, address)
-        messages.success(request, "Thanks, your judgement was recorded.")
+        signal = parse_feedback(request.POST)
+        record_feedback(signal, Person.of(request), address)
+        messages.success(request, "Your judgment was taken back." if signal.kind == UNJUDGE
+                         else "Thanks, your judgment was recorded.")
     except ApiError as error:
         messages.error(request, error.message)
     target = request.POST.get("next", "")

@@ -180,15 +180,28 @@
   // ---- feedback and click logging ---------------------------------------------
   function sendFeedback(form, kind, keepalive) {
     const body = {
-      query: form.elements.query.value, formula_id: Number(form.elements.formula_id.value),
-      rank: Number(form.elements.rank.value), fusion: form.elements.fusion.value, kind: kind,
+      query: form.elements.query.value, rank: Number(form.elements.rank.value), fusion: form.elements.fusion.value,
+      kind: kind,
     };
+    const target = form.elements.formula_id ? "formula_id" : "post_id";  // a formula, or an answer
+    body[target] = Number(form.elements[target].value);
     return fetch("/api/feedback", {
       method: "POST", credentials: "same-origin", keepalive: keepalive,
       headers: { "Content-Type": "application/json", "X-CSRFToken": csrfToken() },
       body: JSON.stringify(body),
     });
   }
+
+  // The pressed button is the judgment held; pressing it again takes it back ("none"), as the no-JS form does.
+  function showJudgment(form, kind) {
+    form.querySelectorAll("button.fb").forEach(function (b) {
+      const pressed = b.dataset.kind === kind;
+      b.setAttribute("aria-pressed", String(pressed));
+      b.value = pressed ? "none" : b.dataset.kind;
+    });
+  }
+
+  const JUDGMENT_STATUS = { relevant: "Marked relevant", not_relevant: "Marked not relevant", none: "Judgment removed" };
 
   function setupFeedback() {
     document.querySelectorAll("form.feedback").forEach(function (form) {
@@ -202,10 +215,8 @@
           return response.json().then(function (data) { return { ok: response.ok, data: data }; });
         }).then(function (answer) {
           if (!answer.ok) throw new Error(answer.data.message || "could not save");
-          form.querySelectorAll("button").forEach(function (b) {
-            b.setAttribute("aria-pressed", String(b === button));
-          });
-          status.textContent = kind === "relevant" ? "Marked relevant" : "Marked not relevant";
+          showJudgment(form, kind);
+          status.textContent = JUDGMENT_STATUS[kind];
         }).catch(function (err) { status.textContent = "Not saved: " + err.message; });
       });
     });

@@ -25,8 +25,8 @@ def snapshot() -> dict[str, list[str]]:
 def test_restore_brings_back_every_row_after_changes_and_deletions(index_file, settings, tmp_path):
     index_file()
     formula = Formula.objects.get(latex=r"e^{i\pi} + 1 = 0")
-    for kind, rank in (("relevant", 1), ("click", 2), ("not_relevant", 3)):
-        Feedback.objects.create(query="e^{i\\pi}", formula=formula, kind=kind, rank=rank)
+    for kind, rank, person in (("relevant", 1, "a"), ("click", 2, "a"), ("not_relevant", 3, "b")):
+        Feedback.objects.create(query="e^{i\\pi}", formula=formula, kind=kind, rank=rank, session_key=person)
     before = snapshot()
     settings.VAR_DIR = tmp_path
 

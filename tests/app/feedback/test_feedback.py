@@ -11,7 +11,7 @@ from django.core.management import CommandError, call_command
 from django.test import Client
 
 from searchapp.feedback.qrels import judgements, query_id
-from searchapp.models import Feedback, Formula
+from searchapp.models import Feedback, Formula, Post
 from tests.conftest import REPO
 
 pytestmark = pytest.mark.django_db
@@ -178,11 +178,22 @@ def test_the_no_javascript_form_records_and_goes_back(formula, client):
 
 
 def test_judgements_prefer_the_latest_explicit_judgement_over_clicks(formula):
+    """Of two people's judgments of one formula, the later one counts."""
     other = Formula.objects.exclude(pk=formula.pk).first()
-    for kind, target in [("click", formula), ("relevant", formula), ("not_relevant", formula), ("click", formula),
-                         ("click", other)]:
-        Feedback.objects.create(query="q", formula=target, kind=kind, rank=1)
+    for kind, target, person in [("click", formula, "a"), ("relevant", formula, "a"), ("not_relevant", formula, "b"),
+                                 ("click", formula, "a"), ("click", other, "a")]:
+        Feedback.objects.create(query="q", formula=target, kind=kind, rank=1, session_key=person)
     assert judgements() == {"q": {formula.pk: 0, other.pk: 1}}
+
+
+def test_judgements_of_answers_are_not_formula_qrels(formula, tmp_path):
+    from tests.app.conftest import index_thread_pages
+    from tests.app.web.test_question_page import PAGES
+
+    index_thread_pages(tmp_path / "pages", PAGES)
+    Feedback.objects.create(query="q", post=Post.objects.first(), kind="relevant", rank=1, session_key="a")
+    Feedback.objects.create(query="q", formula=formula, kind="not_relevant", rank=1, session_key="a")
+    assert judgements() == {"q": {formula.pk: 0}}
 
 
 def test_export_qrels_writes_trec_lines_and_the_query_map(formula, tmp_path):
