@@ -73,9 +73,9 @@ def parse_feedback(data) -> FeedbackInput:
     kind = data.get("kind")
     if kind not in KINDS:
         raise ApiError("invalid_parameter", f"kind must be one of {', '.join(KINDS)}, got {shown(kind)}")
-    if (data.get("formula_id") is None) == (data.get("post_id") is None):
+    on_post = "post_id" in data
+    if ("formula_id" in data) == on_post:
         raise ApiError("invalid_parameter", "give either formula_id or post_id: the formula or the answer judged")
-    on_post = data.get("post_id") is not None
     choices, default = (MODES, DEFAULT_MODE) if on_post else (ORDERS, DEFAULT_ORDER)
     fusion = data.get("fusion") or default
     if fusion not in choices:

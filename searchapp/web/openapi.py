@@ -58,14 +58,15 @@ def _posted(get: dict, operation_id: str, example: dict) -> dict:
 
 
 def _feedback_input(target: str, high: int, other: str, orders: tuple[str, ...], default: str) -> dict:
-    """The feedback body on one kind of result; the other kind's id may only be absent or null, so that a body
-    naming both matches neither (`oneOf`), as the API refuses it. `fusion` is what ordered the results."""
-    return _object({
-        "query": TEXT, target: {"type": "integer", "minimum": 1, "maximum": high}, other: {"type": "null"},
+    """The feedback body on one kind of result, without the other kind's id, so that a body naming both matches
+    neither (`oneOf`), as the API refuses it. `fusion` is what ordered the results."""
+    return {**_object({
+        "query": TEXT, target: {"type": "integer", "minimum": 1, "maximum": high},
         "kind": {"type": "string", "enum": list(KINDS),
                  "description": f"`{UNJUDGE}` takes the sender's judgment of this result for this query back"},
         "rank": {"type": "integer", "minimum": 1, "maximum": MAX_RANK},
-        "fusion": {"type": "string", "enum": list(orders), "default": default}}, optional=(other, "fusion"))
+        "fusion": {"type": "string", "enum": list(orders), "default": default}}, optional=("fusion",)),
+        "not": {"required": [other]}}
 
 
 def _object(properties: dict, optional: tuple[str, ...] = ()) -> dict:

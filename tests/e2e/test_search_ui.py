@@ -139,6 +139,45 @@ def test_feedback_buttons_and_clicks_are_stored(page, indexed):
     assert page.locator("svg.tree").count() == 2
 
 
+def test_a_judgment_is_shown_after_a_reload_replaced_and_taken_back(page, indexed):
+    indexed(FORMULAS)
+    search(page, "a^2 + b^2 = c^2")
+    first = page.locator(".result").first
+    first.locator("button.fb-yes").click()
+    expect(first.locator(".feedback-status")).to_have_text("Marked relevant")
+    page.reload()
+    expect(first.locator("button.fb-yes")).to_have_attribute("aria-pressed", "true")
+    expect(first.locator("button.fb-no")).to_have_attribute("aria-pressed", "false")
+    first.locator("button.fb-no").click()  # changing one's mind replaces the judgment
+    expect(first.locator(".feedback-status")).to_have_text("Marked not relevant")
+    assert list(Feedback.objects.values_list("kind", flat=True)) == ["not_relevant"]
+    first.locator("button.fb-no").click()  # pressing the pressed button takes it back
+    expect(first.locator(".feedback-status")).to_have_text("Judgment removed")
+    expect(first.locator("button.fb-no")).to_have_attribute("aria-pressed", "false")
+    assert not Feedback.objects.exists()
+    page.reload()
+    expect(page.locator('.result button[aria-pressed="true"]')).to_have_count(0)
+
+
+def test_an_answer_is_judged_and_a_click_on_it_logged(page, transactional_db, tmp_path):
+    from tests.app.conftest import index_thread_pages
+    from tests.app.web.test_question_page import EIGEN_QUESTION, PAGES
+
+    index_thread_pages(tmp_path / "pages", PAGES)
+    search(page, EIGEN_QUESTION)  # the one box reads it as a question and lists answers
+    answer = page.locator(".post-result").first
+    answer.locator("button.fb-yes").click()
+    expect(answer.locator(".feedback-status")).to_have_text("Marked relevant")
+    judged = Feedback.objects.get(kind="relevant")
+    assert (judged.query, judged.rank, judged.formula_id) == (EIGEN_QUESTION, 1, None)
+    assert judged.post_id is not None
+    page.reload()
+    expect(answer.locator("button.fb-yes")).to_have_attribute("aria-pressed", "true")
+    answer.locator("a.post-link").click()
+    page.wait_for_url(re.compile(r"/posts?/\d+"))
+    assert wait_for(lambda: Feedback.objects.filter(kind="click", post_id=judged.post_id, rank=1).exists())
+
+
 def test_phone_width_has_no_horizontal_scroll(page, indexed, screenshot):
     indexed(FORMULAS)
     page.set_viewport_size({"width": 375, "height": 800})

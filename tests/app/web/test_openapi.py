@@ -64,7 +64,7 @@ def test_a_posted_body_takes_the_fields_and_types_the_api_reads(path, fields):
     assert [p["name"] for p in operations["get"]["parameters"]] == list(body["properties"])
 
 
-TEXT_PATTERN = re.compile(schema("")["components"]["schemas"]["FeedbackInput"]["properties"]["query"]["pattern"])
+TEXT_PATTERN = re.compile(schema("")["components"]["schemas"]["FormulaFeedbackInput"]["properties"]["query"]["pattern"])
 
 
 @pytest.mark.parametrize("text", [
@@ -132,8 +132,11 @@ def test_stored_data_answers_as_the_schema_says(index_file, tmp_path, wsgi_app):
               for mode in MODES]
     cases += [API["/api/search"]["POST"].Case(media_type="application/json", body={
         "q": "A^{T}=A", "context": "symmetric matrix", "fusion": fusion, "k": 5}) for fusion in ORDERS]
+    answer = Post.objects.filter(parent__isnull=False).values_list("pk", flat=True).first()
     cases += [API["/api/feedback"]["POST"].Case(media_type="application/json", body={
-        "query": "A^{T}=A", "formula_id": formula_ids[0], "kind": "relevant", "rank": 1})]
+        "query": "A^{T}=A", target: pk, "kind": kind, "rank": 1}) for target, pk in (("formula_id", formula_ids[0]),
+                                                                                    ("post_id", answer))
+        for kind in ("relevant", "click", "none")]  # a judgment taken back answers with a null id
     for case in cases:
         response = case.call_and_validate(app=wsgi_app, **SEND)
         assert response.status_code in (200, 201)

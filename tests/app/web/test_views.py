@@ -290,3 +290,45 @@ def test_results_explain_slg_opg_and_link_their_fusion_to_the_help(indexed, clie
     assert re.search(r'<a href="/help#fusion-rrf" title="Reciprocal rank fusion: [^"]+">fusion rrf</a>', page)
     assert '<abbr title="Symbol layout graph: the formula as it is written' in page
     assert '<abbr title="Operator graph: the formula as what it computes' in page
+
+
+def pressed(html: str) -> list[tuple[str, str]]:
+    """(the result's id field and value, the pressed button's kind) of every result judged on the page."""
+    found = []
+    for form in re.findall(r'<form class="feedback".*?</form>', html, re.S):
+        target = re.search(r'name="(formula_id|post_id)" value="(\d+)"', form)
+        for kind in re.findall(r'data-kind="(\w+)"\s+class="fb [^"]*" aria-pressed="true"', form):
+            found.append((f"{target[1]}={target[2]}", kind))
+    return found
+
+
+def test_the_results_show_this_persons_judgments_read_in_one_query(indexed, client):
+    from django.db import connection
+    from django.test import Client
+    from django.test.utils import CaptureQueriesContext
+
+    client.get("/", {"q": "x^2 + y^2"})
+    ids = result_ids(client.get("/", {"q": "x^2 + y^2"}).content.decode())
+    judge = {"query": "x^2 + y^2", "rank": 1}
+    client.post("/api/feedback", {**judge, "formula_id": ids[0], "kind": "relevant"})
+    client.post("/api/feedback", {**judge, "formula_id": ids[1], "kind": "relevant"})
+    client.post("/api/feedback", {**judge, "formula_id": ids[1], "kind": "not_relevant"})
+    client.post("/api/feedback", {**judge, "formula_id": ids[2], "kind": "relevant"})
+    client.post("/api/feedback", {**judge, "formula_id": ids[2], "kind": "none"})
+    client.post("/api/feedback", {**judge, "query": "x^2", "formula_id": ids[3], "kind": "relevant"})
+    page = client.get("/", {"q": "  x^2 + y^2 "}).content.decode()
+    assert pressed(page) == [(f"formula_id={ids[0]}", "relevant"), (f"formula_id={ids[1]}", "not_relevant")]
+    assert 'value="none" data-kind="relevant"' in page  # pressing it again takes it back, without JavaScript too
+    assert pressed(Client().get("/", {"q": "x^2 + y^2"}).content.decode()) == []  # another person
+    with CaptureQueriesContext(connection) as queries:
+        client.get("/", {"q": "x^2 + y^2"})
+    assert sum("searchapp_feedback" in q["sql"] for q in queries.captured_queries) == 1
+
+
+def test_the_no_javascript_form_takes_a_judgment_back(indexed, client):
+    ids = result_ids(client.get("/", {"q": "x^2 + y^2"}).content.decode())
+    form = {"query": "x^2 + y^2", "formula_id": ids[0], "rank": 1, "next": "/?q=x%5E2"}
+    client.post("/feedback", {**form, "kind": "relevant"})
+    response = client.post("/feedback", {**form, "kind": "none"}, follow=True)
+    assert "Your judgment was taken back." in response.content.decode()
+    assert pressed(response.content.decode()) == []
