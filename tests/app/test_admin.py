@@ -237,6 +237,23 @@ def test_feedback_is_listed_per_query(staff, index_file):
     assert listing.status_code == 200 and "1 feedback" in listing.content.decode()
 
 
+def test_rankers_page_counts_one_judgment_per_person(staff, index_file):
+    """As measured before judgments were unique: 12 presses of Relevant and one of Not relevant were 13 judgments."""
+    from django.core.cache import cache
+    from django.test import Client
+
+    cache.clear()  # the address's rate-limit counter, which other tests' signals may have raised
+    index_file()
+    formula = Formula.objects.first()
+    person, other = Client(), Client()
+    signal = {"query": "x^2", "formula_id": formula.pk, "rank": 1}
+    for kind in ["relevant"] * 12 + ["not_relevant"]:
+        person.post("/api/feedback", {**signal, "kind": kind})
+    other.post("/api/feedback", {**signal, "kind": "relevant"})
+    page = staff.get("/admin/searchapp/feedback/rankers/").content.decode()
+    assert "1 relevant, 1 not relevant" in page
+
+
 def test_rankers_page_shows_judgments_and_each_training_before_and_after(staff, index_file, corpus_rankers):
     from io import StringIO
 

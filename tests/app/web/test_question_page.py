@@ -220,3 +220,14 @@ def test_a_tag_keeps_the_answers_to_questions_with_that_tag(threads, client):
     assert '(<a href="?q=integrate+a+polynomial&amp;mode=text">all answers</a>)' in page
     untagged = client.get("/api/posts", {"q": "integrate a polynomial"}).json()
     assert len(untagged["results"]) == 3
+
+
+def test_the_answers_tab_shows_this_persons_judgment_of_an_answer(threads, client):
+    page = client.get("/questions", {"q": EIGEN_QUESTION}).content.decode()
+    first = int(re.search(r'name="post_id" value="(\d+)"', page)[1])
+    client.post("/api/feedback", {"query": EIGEN_QUESTION, "post_id": first, "rank": 1, "kind": "not_relevant",
+                                  "fusion": "ssemb"})
+    page = client.get("/questions", {"q": EIGEN_QUESTION}).content.decode()
+    assert re.findall(r'name="post_id" value="(\d+)"', page)[0] == str(first)
+    assert page.count('aria-pressed="true"') == 1
+    assert re.search(r'value="none" data-kind="not_relevant"\s+class="fb fb-no" aria-pressed="true"', page)
