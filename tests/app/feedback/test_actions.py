@@ -3,29 +3,15 @@ import json
 
 import pytest
 from django.contrib.auth.models import User
-from django.core.cache import cache
 from django.db import IntegrityError, transaction
 from django.test import Client
 
 from searchapp.feedback.actions import Person, parse_feedback, record_feedback
-from searchapp.models import Feedback, Formula, Post
+from searchapp.models import Feedback, Post
 from tests.app.conftest import index_thread_pages
 from tests.app.web.test_question_page import PAGES
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture(autouse=True)
-def fresh_rate_limits():
-    cache.clear()
-    yield
-    cache.clear()
-
-
-@pytest.fixture
-def formula(index_file):
-    index_file()
-    return Formula.objects.get(latex=r"e^{i\pi} + 1 = 0")
 
 
 @pytest.fixture

@@ -6,7 +6,6 @@ import sys
 from io import StringIO
 
 import pytest
-from django.core.cache import cache
 from django.core.management import CommandError, call_command
 from django.test import Client
 
@@ -15,19 +14,6 @@ from searchapp.models import Feedback, Formula, Post
 from tests.conftest import REPO
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture(autouse=True)
-def fresh_rate_limits():
-    cache.clear()
-    yield
-    cache.clear()
-
-
-@pytest.fixture
-def formula(index_file):
-    index_file()
-    return Formula.objects.get(latex=r"e^{i\pi} + 1 = 0")
 
 
 def signal(formula, kind="relevant", query="e^{i\\pi}", rank=1):
