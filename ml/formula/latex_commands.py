@@ -187,14 +187,14 @@ def query_variable(parser, token, boxes, depth) -> None:
     boxes.append(variable_box(name))
 
 
-def question_variable(parser, token) -> Box:
+def question_variable(parser, token) -> Box | None:
     """`?x`, `?x0`: a query variable as Approach0's and zbMATH's users type one, read as `\\qvar{x}` is. Its name is
     the letter and digits right after the `?` (`?ab` is ?a times b, as letters side by side are). Only in a query:
-    in a corpus formula a `?` is a symbol, and `\\text{?}` is text in both."""
+    in a corpus formula a `?` is a symbol, and `\\text{?}` is text in both. None when no letter follows: a `?`
+    that ends a formula copied from a question (`f\\circ g = g\\circ f?`) is the symbol it is in the corpus."""
     name = VARIABLE_NAME.match(parser.source, token.pos + 1)
     if name is None:
-        raise ParseError("? starts a query variable and needs a letter right after it, like ?x", token.pos,
-                         "missing_argument")
+        return None
     parser.i += len(name.group())  # one token per letter or digit
     return variable_box(name.group())
 

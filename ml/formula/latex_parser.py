@@ -149,8 +149,8 @@ class _Parser:
         elif char == "." and self._next_is(".") and self._is_text_at(self.i + 1, "."):
             self.i += 2
             boxes.append(Box("V!…"))
-        elif char == "?" and self.query:
-            boxes.append(question_variable(self, token))
+        elif char == "?" and self.query and (variable := question_variable(self, token)) is not None:
+            boxes.append(variable)
         elif char == "~":  # a non-breaking space
             return
         elif char in PRIMES:  # `f′` typed as a character is drawn like `f'`

@@ -178,10 +178,10 @@ def test_a_pattern_labels_only_the_formulas_its_bindings_give_back(index_file):
     assert [(hit.formula_id, hit.bindings) for hit in typed] == [(hit.formula_id, hit.bindings) for hit in hits]
 
 
-def test_a_question_mark_alone_is_a_query_error_where_it_stands(indexed):
-    with pytest.raises(ParseError, match=r"\? starts a query variable") as raised:
-        Formula.objects.search("x^{?} + 1")
-    assert raised.value.pos == 3
+def test_a_question_mark_without_a_letter_is_searched_as_the_symbol(indexed):
+    asked = Formula.objects.search("x^2 + y^2 = z^2?", k=3)
+    assert "?" in asked.query.labels["slt"] and not asked.query.variables["slg"]
+    assert asked.hits[0].formula.latex == "x^2 + y^2 = z^2"
 
 
 def test_a_query_of_query_variables_alone_is_refused(indexed):
