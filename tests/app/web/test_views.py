@@ -334,10 +334,10 @@ def test_a_result_people_judged_says_so_and_which_way_it_moved(indexed, client):
         Client().post("/api/feedback", {"query": "x^2+y^2", "formula_id": ids[-1], "rank": len(ids), "kind": "relevant"})
     client.post("/api/feedback", {"query": "x^{2} + y^{2}", "formula_id": ids[0], "rank": 1, "kind": "not_relevant"})
     page = client.get("/", {"q": "x^2 + y^2"}).content.decode()
-    explained = re.findall(r'<p class="people-feedback ranked-(\w+)"><span class="why-title">[^<]*</span>\s*([^<]*)</p>',
-                           page)
-    assert explained == [("up", "3 people found this relevant"), ("down", "1 person found this not relevant")] or \
-        explained == [("down", "1 person found this not relevant"), ("up", "3 people found this relevant")]
+    explained = re.findall(r'<p class="people-feedback moved-(\w+)"><span class="why-title">[^<]*</span>\s*([^<]*) '
+                           r'<span class="boost">\(score ([+-])', page)
+    assert sorted(explained) == [("down", "1 person found this not relevant", "-"),
+                                 ("up", "3 people found this relevant", "+")]
     assert result_ids(page).index(ids[-1]) < len(ids) - 1
 
 
