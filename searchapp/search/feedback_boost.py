@@ -16,9 +16,17 @@ MATHSEARCH_FEEDBACK_BOOST (1.0). The spread makes one bound for every order, wha
 scores are unbounded, cosines lie in [−1, 1], BM25 in neither). The bound: a result moves past only results scoring
 less than β·(s₁ − s₃₀) above it. So, at β = 1, a result near rank REACH that several people judged or clicked can
 reach the top ten when the query is asked again (three judgments give tanh(1.5) = 0.91 of the spread), while one
-person (|E| ≤ 1: tanh(0.5) = 0.46 of it) moves it only about half the way from rank 30, and no amount of evidence
-lifts a result from rank 900 to the first page: it would have to score within one top-30 spread of the first. A
-result without evidence keeps its score; a query without evidence costs one indexed lookup.
+person (|E| ≤ 1: tanh(0.5) = 0.46 of it) moves it only about half the way from rank 30. However many people clicked
+it, a result at rank 900 passes only the results scoring within one top-30 spread above it: it reaches the first page
+only if the scores fall less from rank 20 to rank 900 than from rank 1 to rank 30. A result without evidence keeps
+its score; a query without evidence costs one indexed lookup.
+
+Measured offline on the 29 ARQMath-1 development topics, their judged pools ranked by LaTeX tf-idf, with clicks drawn
+from a position-based model (examination 1/rank over 20 results shown; a click on an examined result with
+probability 0.05, 0.2, 0.5, 0.8 for grades 0–3): re-asked, P′@10 went from 0.455 to 0.538 after 17 sessions a topic
+and to 0.569 after 68 (MAP′ 0.473 to 0.510 and 0.530). EVIDENCE_SCALE from 1 to 3, CLICK_WEIGHT 0.1 or 0.2 and
+MAX_CLICK_WEIGHT 0.5 or 0.8 all gave +0.07 to +0.11; β = 0.5 gave +0.06 and β = 2 +0.10 at 17 sessions. With only
+10 results shown nothing below them is ever clicked, and P′@10 stays 0.455: what people never see cannot rise.
 """
 from __future__ import annotations
 
