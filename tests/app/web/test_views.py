@@ -278,10 +278,11 @@ def test_the_help_page_explains_every_representation_fusion_notation_and_mode(cl
 
     page = client.get("/help").content.decode()
     anchors = set(re.findall(r'id="([\w-]+)"', page))
-    assert {"slg", "opg", "query-variables", "context", "tags"} <= anchors
+    assert {"slg", "opg", "query-variables", "context", "feedback", "tags"} <= anchors
     assert {f"fusion-{name}" for name in ORDERS} | {f"mode-{mode}" for mode in MODES} <= anchors
     assert {f"notation-{value}" for value, _ in NOTATION_CHOICES} <= anchors
     assert "The harmonic mean of the SLG and OPG scores" in page and r"\qvar{x}" in page
+    assert "best and 30th best scores" in page
     assert '<a href="/help">Help</a>' in client.get("/posts").content.decode()  # every page's header
 
 
