@@ -51,6 +51,8 @@ MAX_CLICK_WEIGHT = 0.8
 click cannot outweigh people who said what they think."""
 MIN_SPREAD = 1e-6
 """When the top scores tie, evidence still orders them."""
+CLICK, RELEVANT, NOT_RELEVANT = "click", "relevant", "not_relevant"
+"""The kinds of feedback read (`Feedback.Kind`); a row of any other kind says nothing of relevance."""
 
 
 @dataclass(frozen=True)
@@ -88,7 +90,7 @@ def evidence_for(feedback, result: str, key: str, text: str) -> dict[int, Eviden
     ("formula" or "post"): those of the query's key, or of its text as searched (alone for a query without a key,
     such as a stored formula's). One indexed lookup."""
     wanted = Q(query=text) | Q(query_key=key) if key else Q(query=text)
-    rows = feedback.filter(wanted, **{f"{result}__isnull": False}) \
+    rows = feedback.filter(wanted, kind__in=[CLICK, RELEVANT, NOT_RELEVANT], **{f"{result}__isnull": False}) \
         .order_by("-created_at", "-id").values_list(f"{result}_id", "user_id", "session_key", "kind", "rank")
     return tally(rows)
 
@@ -100,14 +102,14 @@ def tally(rows: Iterable[tuple[int, int | None, str, str, int]]) -> dict[int, Ev
     clicked: dict[tuple[int, object], int] = {}
     for result, user, session, kind, rank in rows:
         person = (result, user if user is not None else session)
-        if kind == "click":
+        if kind == CLICK:
             clicked[person] = max(rank, clicked.get(person, 0))
-        else:
+        elif kind in (RELEVANT, NOT_RELEVANT):
             judged.setdefault(person, kind)
     found: dict[int, Evidence] = {}
     for (result, _), kind in judged.items():
         before = found.get(result, Evidence())
-        if kind == "relevant":
+        if kind == RELEVANT:
             found[result] = replace(before, relevant=before.relevant + 1, weight=before.weight + 1)
         else:
             found[result] = replace(before, not_relevant=before.not_relevant + 1, weight=before.weight - 1)
