@@ -1,6 +1,7 @@
 """Typed helpers that read settings from the environment and fail loudly with a one-line reason."""
 from __future__ import annotations
 
+import math
 import os
 from urllib.parse import parse_qs, unquote, urlsplit, urlunsplit
 
@@ -33,6 +34,19 @@ def env_int(name: str, default: int) -> int:
         return int(value)
     except ValueError:
         raise ImproperlyConfigured(f"{name}={value!r} is not an integer") from None
+
+
+def env_float(name: str, default: float) -> float:
+    value = os.environ.get(name)
+    if value is None:
+        return default
+    try:
+        number = float(value)
+    except ValueError:
+        raise ImproperlyConfigured(f"{name}={value!r} is not a number") from None
+    if not math.isfinite(number):
+        raise ImproperlyConfigured(f"{name}={value!r} is not a finite number")
+    return number
 
 
 def database_config(url: str, variable: str = "DATABASE_URL") -> dict:

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from csp.constants import NONE, SELF, UNSAFE_INLINE
 
-from mathsearch.env import cache_url, database_config, env_bool, env_int, env_str, redis_url
+from mathsearch.env import cache_url, database_config, env_bool, env_float, env_int, env_str, redis_url
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = Path(env_str("MATHSEARCH_VAR_DIR", str(BASE_DIR / "var")))
@@ -182,6 +182,8 @@ LOGGING = {
 MATHSEARCH_MAX_UPLOAD_BYTES = env_int("MATHSEARCH_MAX_UPLOAD_BYTES", 200 * 1024 * 1024)
 MATHSEARCH_UPLOAD_DIR = VAR_DIR / "uploads"
 MATHSEARCH_FEEDBACK_PER_MINUTE = env_int("MATHSEARCH_FEEDBACK_PER_MINUTE", 30)
+# How far feedback may move a result, in spreads of its query's top scores (searchapp.search.feedback_boost); 0: never
+MATHSEARCH_FEEDBACK_BOOST = env_float("MATHSEARCH_FEEDBACK_BOOST", 1.0)
 # Searches a web process runs at once, and how long one may wait for a turn before it is answered 503.
 MATHSEARCH_SEARCH_SLOTS = env_int("MATHSEARCH_SEARCH_SLOTS", 2)
 MATHSEARCH_QUEUE_SECONDS = env_int("MATHSEARCH_QUEUE_SECONDS", 5)

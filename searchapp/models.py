@@ -23,9 +23,11 @@ from ml.text import TEXT_DIM
 from searchapp.search.candidates import PROBES, SHORTLIST_SIZE, candidate_ids_of
 from searchapp.search.context import CONTEXT_WEIGHT, context_similarity, context_vector, with_context
 from searchapp.search.duplicates import first_of_each, with_copies
+from searchapp.search.feedback_boost import boosted, evidence_for
 from searchapp.search.patterns import pattern_matches
 from searchapp.search.posts import DEFAULT_MODE, MODES, Question, read_bm25, read_question, score_posts
 from searchapp.search.query import Query, parse_query
+from searchapp.search.query_keys import KEY_CHARS, feedback_key, formula_key, question_key
 from searchapp.search.ranking import DEFAULT_ORDER, ORDERS, order_candidates
 from searchapp.search.results import PostHit, PostResults, SearchHit, SearchResults
 from searchapp.search.scoring import Scored, alignment, decode, score
@@ -119,14 +121,15 @@ class PostQuerySet(models.QuerySet):
         scores = score_posts(posts, Occurrence.objects, Formula.objects, question, corpus)
         if scores.mode_used(mode) == "bm25":
             read_bm25(scores, question, corpus, range(len(scores.ids)))
-        combined = scores.combined(mode, weight)
+        evidence = evidence_for(Feedback.objects, "post", question_key(question.text), question.text)
+        combined, feedback = boosted(scores.combined(mode, weight), scores.ids, evidence)
         distinct, copies = first_of_each(np.argsort(-combined, kind="stable"), scores.keys)
         order = distinct[offset:offset + min(k, MAX_K)]
         read_bm25(scores, question, corpus, order)
         by_id = self.model.objects.select_related("corpus", "parent").defer("embedding", "fused").in_bulk(
             [scores.ids[i] for i in with_copies(order, copies)])
         hits = [PostHit(by_id[scores.ids[i]], float(combined[i]), rank, scores.parts(i), scores.best_formula.get(scores.ids[i]),
-                        [by_id[scores.ids[j]] for j in copies.get(i, ())])
+                        [by_id[scores.ids[j]] for j in copies.get(i, ())], feedback.get(i))
                 for rank, i in enumerate(order, start=offset + 1)]
         return PostResults(question, scores.mode_used(mode), hits, len(distinct), (time.perf_counter() - started) * 1000)
 
@@ -223,6 +226,8 @@ class FormulaQuerySet(models.QuerySet):
         if context.strip():
             similarity = context_similarity(scored.ids, context_vector(context))
             scores, parts = with_context(ordering, similarity, context_weight), {**parts, "context": similarity}
+        key = formula_key(query.graphs.slt) if query.graphs is not None else ""
+        scores, feedback = boosted(scores, scored.ids, evidence_for(Feedback.objects, "formula", key, query.text))
         patterns = pattern_matches(query, scored, scores, offset + min(k, MAX_K), self)
         exact = np.zeros(len(scores), dtype=bool)
         exact[list(patterns)] = True
@@ -236,7 +241,7 @@ class FormulaQuerySet(models.QuerySet):
             hits.append(SearchHit(formula, float(scores[i]), {name: float(part[i]) for name, part in parts.items()}, rank,
                                   alignment(query.vectors, query.labels, formula.node_labels, scored.decoded, i),
                                   ordering.signals(i), [by_id[scored.ids[j]] for j in copies.get(i, ())],
-                                  patterns.get(i)))
+                                  patterns.get(i), feedback.get(i)))
         return SearchResults(query, ordering.order, hits, len(distinct), (time.perf_counter() - started) * 1000)
 
     def scored_candidates(self, query: Query, size: int, corpus: str | None = None, probes: int = PROBES) -> Scored:
@@ -557,6 +562,9 @@ class Feedback(models.Model):
     JUDGMENTS = (Kind.RELEVANT, Kind.NOT_RELEVANT)
 
     query = models.TextField(help_text="the query as searched, without the spaces around it")
+    query_key = models.CharField(max_length=KEY_CHARS, blank=True,
+                                 help_text="the query's normalised form (searchapp.search.query_keys), which equivalent "
+                                           "queries share: a search reads its results' feedback by it")
     formula = models.ForeignKey(Formula, on_delete=models.CASCADE, null=True, blank=True, related_name="feedback")
     post = models.ForeignKey(Post, on_delete=models.CASCADE, null=True, blank=True, related_name="feedback")
     kind = models.CharField(max_length=20, choices=Kind.choices)
@@ -572,7 +580,7 @@ class Feedback(models.Model):
 
     class Meta:
         ordering = ["-created_at"]
-        indexes = [models.Index(fields=["query", "kind"])]
+        indexes = [models.Index(fields=["query", "kind"]), models.Index(fields=["query_key"], name="feedback_query_key")]
         constraints = [
             models.CheckConstraint(name="feedback_on_a_formula_or_a_post",
                                    condition=models.Q(formula__isnull=False, post__isnull=True)
@@ -590,3 +598,9 @@ class Feedback(models.Model):
     def __str__(self) -> str:
         target = f"formula {self.formula_id}" if self.formula_id else f"post {self.post_id}"
         return f"{self.kind} {target} for {self.query[:40]}"
+
+    def save(self, *args, **kwargs):
+        """Keys the query when the row is first written, whoever writes it (bulk_create skips this: key those)."""
+        if not self.query_key:
+            self.query_key = feedback_key(self.query, on_formula=self.formula_id is not None)
+        super().save(*args, **kwargs)

@@ -4,6 +4,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from searchapp.search.feedback_boost import Evidence
 from searchapp.search.query import Query
 
 
@@ -30,6 +31,8 @@ class SearchHit:
     """The same formula in other corpora searched (`Formula` rows with their corpus), below it in the order."""
     bindings: list[tuple[str, str]] | None = None
     """For a query with query variables, when this formula holds it exactly: (variable, the LaTeX in its place)."""
+    feedback: Evidence | None = None
+    """What people said of it for this query, and how far that moved it (`searchapp.search.feedback_boost`)."""
 
     @property
     def formula_id(self) -> int:
@@ -58,6 +61,8 @@ class PostHit:
     """Its formula most similar to the question's formulas, if any was scored."""
     also: list[Any] = field(default_factory=list)
     """The same post in other corpora searched (`Post` rows with their corpus), below it in the order."""
+    feedback: Evidence | None = None
+    """What people said of it for this question, and how far that moved it."""
 
 
 @dataclass

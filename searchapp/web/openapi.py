@@ -216,6 +216,19 @@ TREE = {"type": ["object", "null"], "required": ["labels", "edges"], "properties
               "items": _tuple(INTEGER, INTEGER, STRING)},
 }}
 
+PEOPLE = {**_object({
+    "relevant": {"type": "integer", "description": "people whose judgment is relevant"},
+    "not_relevant": {"type": "integer", "description": "people whose judgment is not relevant"},
+    "clicked": {"type": "integer", "description": "people who clicked it without judging it"},
+    "evidence": {"type": "number", "description": "+1 per relevant, −1 per not relevant, and per click a weight under "
+                 "1 that grows with the rank it was clicked at (inverse examination propensity)"},
+    "boost": {"type": "number", "description": "what the evidence added to `score` (negative: lowered), at most the "
+              "spread between this query's 1st and 30th candidate scores"},
+    "explanation": {"type": "string", "description": "the same in words, e.g. \"3 people found this relevant\""}}),
+    "type": ["object", "null"],
+    "description": "what people said of this result for this query, or an equivalent one (the same formula written "
+                   "otherwise; the same question spaced or cased otherwise), which moved it up or down a bounded "
+                   "amount; null when nobody said anything"}
 SCHEMAS = {
     "Error": _object({"code": STRING, "message": STRING,
                       "pos": {"type": "integer", "description": "character offset of a parse error in the query"}},
@@ -242,7 +255,7 @@ SCHEMAS = {
             "id": INTEGER, "rank": INTEGER, "latex": STRING, "notation": NOTATION, "corpus": STRING,
             "score": {"type": "number", "description": "how alike: the F1 (or chosen fusion) of the SLG and OPG "
                       "scores, mean cosines in [-1, 1]; with `learned`, plus the ranker's correction; with `context`, "
-                      "fused with the words' cosine"},
+                      "fused with the words' cosine; plus `feedback.boost`"},
             "also_in": {"type": "array", "description": "the same formula in the other corpora searched: listed once, "
                         "here", "items": _ref("schemas", "Elsewhere")},
             "bindings": {"type": ["object", "null"], "additionalProperties": STRING,
@@ -258,7 +271,8 @@ SCHEMAS = {
                         "items": _object({"feature": {"type": "string", "enum": list(FEATURES)}, "meaning": STRING,
                                           "contribution": NUMBER})},
             "posts": {"type": "array", "description": "the first posts it occurs in", "items": _ref("schemas", "Snippet")},
-            "occurrences": {"type": "integer", "description": "how often it occurs in all, `posts` shows the first"}})}}),
+            "occurrences": {"type": "integer", "description": "how often it occurs in all, `posts` shows the first"},
+            "feedback": PEOPLE})}}),
     "Post": _object({
         "id": INTEGER, "source_id": STRING, "corpus": STRING, "title": STRING,
         "body": {"type": "string", "description": "the text, its formulas written $…$ where they stand"},
@@ -289,7 +303,8 @@ SCHEMAS = {
                         "searched: listed once, here", "items": _ref("schemas", "Elsewhere")},
             "matched_formula": {**_object({"id": INTEGER, "latex": STRING, "anchor": {
                 "type": "string", "description": "where it stands on the post's page (`/post/ID#anchor`); empty when it "
-                "is in the title or the question only"}}), "type": ["object", "null"]}})}}),
+                "is in the title or the question only"}}), "type": ["object", "null"]},
+            "feedback": PEOPLE})}}),
     "Formula": _object({
         "id": INTEGER, "latex": STRING, "notation": NOTATION, "corpus": STRING, "slt_string": STRING,
         "occurrences": INTEGER, "posts": {"type": "array", "items": _ref("schemas", "Snippet")},

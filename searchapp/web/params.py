@@ -7,11 +7,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from ml.formula import NOTATIONS
-from ml.formula.slt_string import looks_like_slt_string
 from searchapp.errors import ApiError, check_text, shown
 from searchapp.models import MAX_K, Corpus
 from searchapp.search.posts import DEFAULT_MODE, MODES
 from searchapp.search.query import MAX_QUERY_CHARS
+from searchapp.search.query_keys import detect_notation
 from searchapp.search.ranking import DEFAULT_ORDER, ORDERS
 
 # The parameters' bounds, with MAX_K and MAX_QUERY_CHARS: the OpenAPI schema (searchapp.web.openapi) reads them here.
@@ -72,12 +72,6 @@ def notation_param(params: Mapping[str, str], query: str, default: str) -> str:
     """The query's notation; `auto` (the search box's default) reads pasted MathML and Tangent SLT strings."""
     notation = choice_param(params, "notation", QUERY_NOTATIONS, default)
     return detect_notation(query) if notation == "auto" else notation
-
-
-def detect_notation(text: str) -> str:
-    if text.lstrip().startswith("<math"):
-        return "mathml"
-    return "slt" if looks_like_slt_string(text) else "latex"
 
 
 def search_params(params: Mapping[str, str], default_notation: str = "latex") -> dict:

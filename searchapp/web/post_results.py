@@ -5,7 +5,7 @@ from django.db.models import Q
 
 from searchapp.models import Formula, Occurrence
 from searchapp.search.results import PostResults
-from searchapp.web.presenters import corpora_of, question_of
+from searchapp.web.presenters import corpora_of, feedback_dict, question_of
 from searchapp.web.snippets import snippet
 
 SNIPPET_CHARS = 300
@@ -27,6 +27,7 @@ def post_results_dict(results: PostResults) -> dict:
             "matched_formula": None if hit.formula_id is None else {
                 "id": hit.formula_id, "latex": latex.get(hit.formula_id, ""),
                 "anchor": anchors.get((hit.post.pk, hit.formula_id), "")},
+            "feedback": feedback_dict(hit.feedback),
         } for hit in results.hits],
     }
 

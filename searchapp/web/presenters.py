@@ -19,6 +19,7 @@ from ml.formula import ParseError, parse, tree_from_slt_string
 from ml.formula.tree import Tree, node_value
 from ml.ranking.features import FEATURE_HELP
 from searchapp.models import Formula, Occurrence
+from searchapp.search.feedback_boost import Evidence
 from searchapp.search.results import SearchHit, SearchResults
 from searchapp.web import snippets as cuts
 from searchapp.web.trees_svg import tree_svg
@@ -122,10 +123,20 @@ def results_dict(results: SearchResults, items: list[ResultItem]) -> dict:
                 "signals": item.signals,
                 "posts": [asdict(snippet) for snippet in item.snippets],
                 "occurrences": item.occurrences,
+                "feedback": feedback_dict(item.hit.feedback),
             }
             for item in items
         ],
     }
+
+
+def feedback_dict(evidence: Evidence | None) -> dict | None:
+    """What people said of a result for this query and how far it moved it, as the JSON gives it; None if nothing."""
+    if evidence is None:
+        return None
+    return {"relevant": evidence.relevant, "not_relevant": evidence.not_relevant, "clicked": evidence.clicked,
+            "evidence": round(evidence.weight, 4), "boost": round(evidence.boost, 5),
+            "explanation": evidence.explanation}
 
 
 def question_of(post) -> dict | None:

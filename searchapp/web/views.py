@@ -15,6 +15,7 @@ from searchapp.feedback.actions import UNJUDGE, Person, client_address, parse_fe
 from searchapp.health import health_report
 from searchapp.models import Corpus, Feedback, Formula, Post
 from searchapp.search.context import CONTEXT_WEIGHT
+from searchapp.search.feedback_boost import REACH
 from searchapp.search.posts import DEFAULT_MODE
 from searchapp.search.ranking import DEFAULT_ORDER, ORDERS
 from searchapp.search.results import PostResults
@@ -109,13 +110,13 @@ def _search(form: QueryDict) -> dict:
 @require_GET
 def help_page(request: HttpRequest) -> HttpResponse:
     """What the pages' terms mean: the two representations, the orders of formula search, query variables, the
-    notations and the question-search modes, each from the constants the search itself uses."""
+    notations, the question-search modes and people's feedback, each from the constants the search itself uses."""
     return render(request, "searchapp/help.html", {
         "representations": search_page.REPRESENTATIONS,
         "fusions": [(name, search_page.FUSION_HELP[name]) for name in ORDERS], "default_fusion": DEFAULT_ORDER,
         "notations": [(value, name, search_page.NOTATION_HELP[value]) for value, name in search_page.NOTATION_CHOICES],
         "modes": [(mode, search_page.MODE_NAMES[mode], search_page.MODE_HELP[mode]) for mode in search_page.MODES],
-        "default_mode": DEFAULT_MODE, "context_weight": CONTEXT_WEIGHT,
+        "default_mode": DEFAULT_MODE, "context_weight": CONTEXT_WEIGHT, "feedback_reach": REACH,
     })
 
 

@@ -5,7 +5,7 @@ from urllib.parse import urlencode
 
 import pytest
 
-from searchapp.models import Formula, Post
+from searchapp.models import Feedback, Formula, Post
 from tests.app.conftest import index_thread_pages
 from tests.conftest import REPO, skip_unless_ci
 from tests.ml.data.test_mse_threads import formula_span
@@ -30,6 +30,11 @@ def site(transactional_db, tmp_path):
     job = index_thread_pages(tmp_path / "pages", PAGES)
     question = Post.objects.get(source_id="11")
     formula = Formula.objects.get(latex=LONG_SUM)
+    # people's feedback, so the results say which result it moved and which way
+    Feedback.objects.create(query=LONG_SUM, formula=Formula.objects.exclude(pk=formula.pk).first(), kind="relevant",
+                            rank=2, session_key="someone")
+    Feedback.objects.create(query="Why is $a^2+b^2=c^2$ never negative?", post=Post.objects.get(source_id="12"),
+                            kind="not_relevant", rank=1, session_key="someone")
     return job, ["/", "/?" + urlencode({"q": LONG_SUM}), "/?" + urlencode({"q": r"\frac{x_{1}}{\qvar{n}}"}),
                  "/?" + urlencode({"q": "why is $a^2+b^2$ never negative"}),
                  "/questions?" + urlencode({"q": "Why is $a^2+b^2=c^2$ never negative?"}),

@@ -8,6 +8,7 @@ from django.test import Client
 
 from searchapp.feedback.actions import Person, parse_feedback, record_feedback
 from searchapp.models import Feedback, Post
+from searchapp.search.query_keys import formula_text_key, question_key
 from tests.app.conftest import index_thread_pages
 from tests.app.web.test_question_page import PAGES
 
@@ -147,3 +148,12 @@ def test_record_feedback_names_its_person(formula):
     assert (created, created_again, again.pk) == (True, False, stored.pk)
     other, _ = record_feedback(signal, Person(None, "session-b"), "127.0.0.1")
     assert other.pk != stored.pk
+
+
+def test_each_signal_is_stored_with_its_querys_normalised_key(formula, answer, client):
+    send(client, "relevant", formula, query="e^{i\\pi}")
+    send(client, "click", formula, query="e^{i \\pi }", rank=4)
+    send(client, "relevant", answer, query="Why is it TRUE?")
+    keys = dict(Feedback.objects.values_list("query", "query_key"))
+    assert keys["e^{i\\pi}"] == keys["e^{i \\pi }"] == formula_text_key("e^{i\\pi}")
+    assert keys["Why is it TRUE?"] == question_key("why is it true")

@@ -6,7 +6,7 @@ import pytest
 from django.core.management import CommandError, call_command
 
 from ml.formula import parse_latex, to_slt_string
-from searchapp.models import Formula, Post
+from searchapp.models import Feedback, Formula, Post
 
 pytestmark = pytest.mark.django_db
 
@@ -254,3 +254,17 @@ def test_the_api_docs_page_draws_the_schema_with_the_vendored_viewer(client):
     assert '<rapi-doc spec-url="/api/schema"' in html and 'src="/static/vendor/rapidoc/rapidoc-min.js"' in html
     assert '<a href="/api/schema">' in html and '<a href="/api/docs">API</a>' in html
     assert "<script>" not in html  # the CSP allows no inline script
+
+
+def test_the_api_says_what_people_said_of_each_result_on_get_and_post(indexed, client):
+    last = client.get("/api/search", {"q": "x^2 + y^2 = z^2", "k": 10}).json()["results"][-1]
+    Feedback.objects.create(query="x^{2}+y^{2}=z^{2}", formula_id=last["id"], kind="relevant", rank=last["rank"],
+                            session_key="someone")
+    for body in (client.get("/api/search", {"q": "x^2 + y^2 = z^2", "k": 10}).json(),
+                 client.post("/api/search", {"q": "x^2 + y^2 = z^2", "k": 10}, content_type="application/json").json()):
+        said = {result["id"]: result["feedback"] for result in body["results"]}
+        judged = said.pop(last["id"])
+        assert judged.pop("boost") > 0
+        assert judged == {"relevant": 1, "not_relevant": 0, "clicked": 0, "evidence": 1.0,
+                          "explanation": "1 person found this relevant"}
+        assert set(said.values()) == {None}

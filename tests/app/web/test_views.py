@@ -278,10 +278,11 @@ def test_the_help_page_explains_every_representation_fusion_notation_and_mode(cl
 
     page = client.get("/help").content.decode()
     anchors = set(re.findall(r'id="([\w-]+)"', page))
-    assert {"slg", "opg", "query-variables", "context", "tags"} <= anchors
+    assert {"slg", "opg", "query-variables", "context", "feedback", "tags"} <= anchors
     assert {f"fusion-{name}" for name in ORDERS} | {f"mode-{mode}" for mode in MODES} <= anchors
     assert {f"notation-{value}" for value, _ in NOTATION_CHOICES} <= anchors
     assert "The harmonic mean of the SLG and OPG scores" in page and r"\qvar{x}" in page
+    assert "best and 30th best scores" in page
     assert '<a href="/help">Help</a>' in client.get("/posts").content.decode()  # every page's header
 
 
@@ -322,7 +323,23 @@ def test_the_results_show_this_persons_judgments_read_in_one_query(indexed, clie
     assert pressed(Client().get("/", {"q": "x^2 + y^2"}).content.decode()) == []  # another person
     with CaptureQueriesContext(connection) as queries:
         client.get("/", {"q": "x^2 + y^2"})
-    assert sum("searchapp_feedback" in q["sql"] for q in queries.captured_queries) == 1
+    # the pressed buttons, and the evidence the search reads (searchapp.search.feedback_boost)
+    assert sum("searchapp_feedback" in q["sql"] for q in queries.captured_queries) == 2
+
+
+def test_a_result_people_judged_says_so_and_which_way_it_moved(indexed, client):
+    from django.test import Client
+
+    ids = result_ids(client.get("/", {"q": "x^2 + y^2"}).content.decode())
+    for _ in range(3):  # three people, each with a session of their own
+        Client().post("/api/feedback", {"query": "x^2+y^2", "formula_id": ids[-1], "rank": len(ids), "kind": "relevant"})
+    client.post("/api/feedback", {"query": "x^{2} + y^{2}", "formula_id": ids[0], "rank": 1, "kind": "not_relevant"})
+    page = client.get("/", {"q": "x^2 + y^2"}).content.decode()
+    explained = re.findall(r'<p class="people-feedback moved-(\w+)"><span class="why-title">[^<]*</span>\s*([^<]*) '
+                           r'<span class="boost">\(score ([+-])', page)
+    assert sorted(explained) == [("down", "1 person found this not relevant", "-"),
+                                 ("up", "3 people found this relevant", "+")]
+    assert result_ids(page).index(ids[-1]) < len(ids) - 1
 
 
 def test_the_no_javascript_form_takes_a_judgment_back(indexed, client):
