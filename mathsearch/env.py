@@ -35,6 +35,16 @@ def env_int(name: str, default: int) -> int:
         raise ImproperlyConfigured(f"{name}={value!r} is not an integer") from None
 
 
+def env_float(name: str, default: float) -> float:
+    value = os.environ.get(name)
+    if value is None:
+        return default
+    try:
+        return float(value)
+    except ValueError:
+        raise ImproperlyConfigured(f"{name}={value!r} is not a number") from None
+
+
 def database_config(url: str, variable: str = "DATABASE_URL") -> dict:
     """Django DATABASES entry from `postgres://user:password@host:port/name` (or `?host=/socket/dir`); errors name
     the environment `variable` the URL came from."""
