@@ -26,23 +26,21 @@ def env_bool(name: str, default: bool = False) -> bool:
 
 
 def env_int(name: str, default: int) -> int:
-    value = os.environ.get(name)
-    if value is None:
-        return default
-    try:
-        return int(value)
-    except ValueError:
-        raise ImproperlyConfigured(f"{name}={value!r} is not an integer") from None
+    return _env_number(name, default, int, "an integer")
 
 
 def env_float(name: str, default: float) -> float:
+    return _env_number(name, default, float, "a number")
+
+
+def _env_number(name: str, default, parse, kind: str):
     value = os.environ.get(name)
     if value is None:
         return default
     try:
-        return float(value)
+        return parse(value)
     except ValueError:
-        raise ImproperlyConfigured(f"{name}={value!r} is not a number") from None
+        raise ImproperlyConfigured(f"{name}={value!r} is not {kind}") from None
 
 
 def database_config(url: str, variable: str = "DATABASE_URL") -> dict:

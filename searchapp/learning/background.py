@@ -93,7 +93,7 @@ def retrain_if_due(corpus: str, dev: training.Judged | None = None, retrain_afte
     threshold = settings.MATHSEARCH_RETRAIN_AFTER if retrain_after is None else retrain_after
     history = training.corpus_history(corpus)
     since = datetime.datetime.fromisoformat(history[-1]["at"]) if history else None
-    if candidate_dir(corpus).exists() or new_signals(corpus, since, estimated_propensities()) < threshold:
+    if candidate_for(corpus) is not None or new_signals(corpus, since, estimated_propensities()) < threshold:
         return None
     judged = training.feedback_topics(corpus)
     if len(judged.data) < 2:

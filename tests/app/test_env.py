@@ -3,7 +3,7 @@ from urllib.parse import urlsplit
 import pytest
 from django.core.exceptions import ImproperlyConfigured
 
-from mathsearch.env import cache_url, database_config, env_bool, env_int, redis_url
+from mathsearch.env import cache_url, database_config, env_bool, env_float, env_int, redis_url
 
 
 @pytest.mark.parametrize("url, expected", [
@@ -86,6 +86,11 @@ def test_env_helpers_read_present_absent_and_malformed(monkeypatch):
     monkeypatch.setenv("MS_NUM", "twelve")
     with pytest.raises(ImproperlyConfigured, match="not an integer"):
         env_int("MS_NUM", 1)
+    monkeypatch.setenv("MS_NUM", "0.25")
+    assert env_float("MS_NUM", 1.0) == 0.25
+    monkeypatch.setenv("MS_NUM", "a quarter")
+    with pytest.raises(ImproperlyConfigured, match="MS_NUM='a quarter' is not a number"):
+        env_float("MS_NUM", 1.0)
 
 
 def test_a_bad_replica_url_is_named_as_such():
