@@ -19,7 +19,8 @@ from django.db.models import Q
 
 from ml.ranking.click_model import Propensities, estimate_propensities, ipw_relevance
 from searchapp.feedback.qrels import judgements
-from searchapp.models import Feedback, Impression
+from searchapp.models import Feedback, Formula, Impression
+from searchapp.sql import id_array
 
 IMPRESSIONS_READ = 20_000
 """The latest impressions the propensities are estimated from: position bias is a property of the page, and
@@ -60,19 +61,22 @@ def click_grade(relevance: float, examined: float, was_clicked: bool) -> int | N
 
 
 def ipw_grades(corpus: str, propensities: Propensities) -> dict[str, dict[int, int]]:
-    """{query: {formula_id: grade}} of the results shown in the corpus's impressions, from their clicks."""
-    shown: dict[tuple[str, int], list[tuple[int, bool]]] = {}
-    clicked = set(Feedback.objects.filter(kind=Feedback.Kind.CLICK, impression__corpus__name=corpus)
+    """{query: {formula_id: grade}} of the corpus's formulas shown in impressions (of this corpus, or of a search of
+    all corpora), from their clicks."""
+    pages = Impression.objects.filter(Q(corpus__name=corpus) | Q(corpus__isnull=True))
+    clicked = set(Feedback.objects.filter(kind=Feedback.Kind.CLICK, impression__in=pages)
                   .values_list("impression_id", "formula_id"))
-    for pk, query, formulas, offset in Impression.objects.filter(corpus__name=corpus).values_list(
-            "pk", "query", "formula_ids", "offset"):
+    shown: dict[tuple[str, int], list[tuple[int, bool]]] = {}
+    for pk, query, formulas, offset in pages.values_list("pk", "query", "formula_ids", "offset"):
         for i, formula in enumerate(formulas):
             shown.setdefault((query, formula), []).append((offset + i + 1, (pk, formula) in clicked))
+    own = set(Formula.objects.filter(corpus__name=corpus, pk__in=id_array({formula for _, formula in shown}))
+              .values_list("pk", flat=True))
     grades: dict[str, dict[int, int]] = {}
     for (query, formula), seen in shown.items():
         relevance, examined = ipw_relevance([rank for rank, _ in seen], [click for _, click in seen], propensities)
         grade = click_grade(relevance, examined, any(click for _, click in seen))
-        if grade is not None:
+        if grade is not None and formula in own:
             grades.setdefault(query, {})[formula] = grade
     return grades
 

@@ -6,7 +6,7 @@ from django.utils import timezone
 
 from ml.ranking.click_model import estimate_propensities
 from searchapp.learning.clicks import MAX_CLICK_WEIGHT, click_grade, estimated_propensities, feedback_grades, new_signals
-from searchapp.models import Feedback, Formula
+from searchapp.models import Feedback, Formula, Impression
 from tests.app.conftest import log_page
 
 pytestmark = pytest.mark.django_db
@@ -39,6 +39,16 @@ def test_a_deep_result_clicked_as_often_as_a_top_one_earns_the_higher_grade(form
     assert grades[top.pk] == 1  # 0.3 of those who looked
     assert grades[deep.pk] == 2  # 0.3 × 5 of those who looked (two looks in ten showings), capped at 1
     assert grades[formulas[1].pk] == 0  # shown at rank 2 ten times, never clicked
+
+
+def test_a_page_of_all_corpora_grades_each_corpus_its_own_formulas(formulas, index_file):
+    index_file(["z^9 + 1"], corpus="other", name="other.txt")
+    mixed = formulas[:2] + list(Formula.objects.filter(corpus__name="other"))
+    for i in range(8):
+        log_page(QUERY, mixed, [0, 2], session=f"s{i}")
+    Impression.objects.update(corpus=None)  # searches of all corpora
+    assert feedback_grades("test", PRIOR)[QUERY] == {formulas[0].pk: 2, formulas[1].pk: 0}
+    assert feedback_grades("other", PRIOR)[QUERY] == {mixed[2].pk: 2}
 
 
 def test_judgments_beat_clicks_and_clicks_without_a_page_keep_grade_one(formulas):
