@@ -27,26 +27,24 @@ def env_bool(name: str, default: bool = False) -> bool:
 
 
 def env_int(name: str, default: int) -> int:
-    value = os.environ.get(name)
-    if value is None:
-        return default
-    try:
-        return int(value)
-    except ValueError:
-        raise ImproperlyConfigured(f"{name}={value!r} is not an integer") from None
+    return _env_number(name, default, int, "an integer")
 
 
 def env_float(name: str, default: float) -> float:
+    number = _env_number(name, default, float, "a number")
+    if not math.isfinite(number):  # float() reads "nan" and "inf"; no setting means either
+        raise ImproperlyConfigured(f"{name}={os.environ[name]!r} is not a finite number")
+    return number
+
+
+def _env_number(name: str, default, parse, kind: str):
     value = os.environ.get(name)
     if value is None:
         return default
     try:
-        number = float(value)
+        return parse(value)
     except ValueError:
-        raise ImproperlyConfigured(f"{name}={value!r} is not a number") from None
-    if not math.isfinite(number):
-        raise ImproperlyConfigured(f"{name}={value!r} is not a finite number")
-    return number
+        raise ImproperlyConfigured(f"{name}={value!r} is not {kind}") from None
 
 
 def database_config(url: str, variable: str = "DATABASE_URL") -> dict:

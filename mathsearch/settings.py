@@ -169,6 +169,22 @@ CELERY_WORKER_MAX_MEMORY_PER_CHILD = env_int("CELERY_WORKER_MAX_MEMORY_PER_CHILD
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", False)
 
+# Learning from people (searchapp.learning.background): a round per corpus every MATHSEARCH_LEARN_SECONDS retrains a
+# candidate ranker after MATHSEARCH_RETRAIN_AFTER new judgments and position-weighted clicks, and interleaves it with
+# the ranker in use on MATHSEARCH_INTERLEAVE_SHARE of the corpus's searches until MIN_COMPARED to MAX_COMPARED
+# impressions with clicks decide it.
+MATHSEARCH_LEARN_SECONDS = env_int("MATHSEARCH_LEARN_SECONDS", 300)
+MATHSEARCH_RETRAIN_AFTER = env_int("MATHSEARCH_RETRAIN_AFTER", 20)
+MATHSEARCH_INTERLEAVE_SHARE = env_float("MATHSEARCH_INTERLEAVE_SHARE", 0.5)
+MATHSEARCH_INTERLEAVE_MIN_COMPARED = env_int("MATHSEARCH_INTERLEAVE_MIN_COMPARED", 50)
+MATHSEARCH_INTERLEAVE_MAX_COMPARED = env_int("MATHSEARCH_INTERLEAVE_MAX_COMPARED", 1000)
+# The learning flow's task module: it imports training, which imports the indexing actions that enqueue
+# searchapp.tasks, so searchapp.tasks cannot hold it (an import cycle); the worker imports it by this name.
+CELERY_IMPORTS = ("searchapp.learning.tasks",)
+CELERY_BEAT_SCHEDULE = {"learn": {"task": "searchapp.learn", "schedule": MATHSEARCH_LEARN_SECONDS,
+                                  # a round queued behind a long indexing job is stale once the next one is due
+                                  "options": {"expires": MATHSEARCH_LEARN_SECONDS}}}
+
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,

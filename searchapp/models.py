@@ -28,7 +28,7 @@ from searchapp.search.patterns import pattern_matches
 from searchapp.search.posts import DEFAULT_MODE, MODES, Question, read_bm25, read_question, score_posts
 from searchapp.search.query import Query, parse_query
 from searchapp.search.query_keys import KEY_CHARS, feedback_key, formula_key, question_key
-from searchapp.search.ranking import DEFAULT_ORDER, ORDERS, order_candidates
+from searchapp.search.ranking import DEFAULT_ORDER, ORDERS, Interleave, order_candidates
 from searchapp.search.results import PostHit, PostResults, SearchHit, SearchResults
 from searchapp.search.scoring import Scored, alignment, decode, score
 from searchapp.sql import binary_rows, id_array
@@ -204,7 +204,7 @@ class FormulaQuerySet(models.QuerySet):
 
     def search(self, query: Query | str, k: int = 10, offset: int = 0, fusion: str = DEFAULT_ORDER, corpus: str | None = None,
                probes: int = PROBES, shortlist_size: int = SHORTLIST_SIZE, context: str = "",
-               context_weight: float = CONTEXT_WEIGHT) -> SearchResults:
+               context_weight: float = CONTEXT_WEIGHT, interleave: Interleave | None = None) -> SearchResults:
         """The `k` formulas of this queryset most similar to `query` after `offset` (DESIGN.md §4).
 
         A string is read as LaTeX (`ml.formula.ParseError` if it cannot be); candidates come from the codebook's
@@ -214,7 +214,9 @@ class FormulaQuerySet(models.QuerySet):
         ranks the formulas that hold it exactly, whatever stands in the variables' places, first
         (`searchapp.search.patterns`). Words of `context` (what
         surrounds the formula the user looks for) are fused with the words around each candidate's occurrences
-        (`searchapp.search.context`); the hits' `parts` then carry their "context" similarity.
+        (`searchapp.search.context`); the hits' `parts` then carry their "context" similarity. With `interleave`,
+        the hits are its team-draft interleaving of this order and its candidate ranker's, which gets every
+        adjustment made to the ranker's scores here too; the results' `teams` say who placed each hit.
         """
         if fusion not in ORDERS:
             raise ValueError(f"unknown fusion {fusion!r}; choose one of {', '.join(ORDERS)}")
@@ -232,6 +234,12 @@ class FormulaQuerySet(models.QuerySet):
         exact = np.zeros(len(scores), dtype=bool)
         exact[list(patterns)] = True
         distinct, copies = first_of_each(np.lexsort((-scores, ~exact)), scored.keys)  # exact matches of a pattern first
+        candidates = len(distinct)
+        teams = ""
+        if interleave is not None:
+            rival = interleave.rival_scores(query, ordering, scored.candidates) + (scores - ordering.scores)
+            distinct, teams = interleave.merge(distinct, rival, exact, offset + min(k, MAX_K))
+            teams = teams[offset:]
         order = distinct[offset:offset + min(k, MAX_K)]
         by_id = self.model.objects.select_related("corpus").defer("slg_matrix", "opg_matrix", "structure").in_bulk(
             [scored.ids[i] for i in with_copies(order, copies)])
@@ -242,7 +250,7 @@ class FormulaQuerySet(models.QuerySet):
                                   alignment(query.vectors, query.labels, formula.node_labels, scored.decoded, i),
                                   ordering.signals(i), [by_id[scored.ids[j]] for j in copies.get(i, ())],
                                   patterns.get(i), feedback.get(i)))
-        return SearchResults(query, ordering.order, hits, len(distinct), (time.perf_counter() - started) * 1000)
+        return SearchResults(query, ordering.order, hits, candidates, (time.perf_counter() - started) * 1000, teams)
 
     def scored_candidates(self, query: Query, size: int, corpus: str | None = None, probes: int = PROBES) -> Scored:
         """The first stage and exact scoring: `size` is the shortlist per representation. A collection no
@@ -530,6 +538,32 @@ class IndexJob(models.Model):
         return self.formulas_added / max(self.seconds, 1e-3)
 
 
+class Impression(models.Model):
+    """One page of formula results as it was served: what learning from clicks needs to know of what was seen. A
+    click's rank alone cannot say what stood above it, how often a result was shown without a click, or which ranker
+    placed it when two were interleaved (`searchapp.learning.online`)."""
+
+    corpus = models.ForeignKey(Corpus, on_delete=models.CASCADE, null=True, blank=True, related_name="impressions",
+                               help_text="the corpus searched; empty for a search of all corpora")
+    query = models.TextField(help_text="the query as searched, without the spaces around it")
+    formula_ids = ArrayField(models.BigIntegerField(), help_text="the formulas shown, in order")
+    offset = models.PositiveIntegerField(default=0, help_text="results before the first shown (earlier pages)")
+    teams = models.CharField(max_length=MAX_K, blank=True,
+                             help_text="interleaved lists: the team of each position, a (installed) or b (candidate)")
+    candidate = models.CharField(max_length=40, blank=True, help_text="interleaved lists: the candidate ranker's id")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
+                             related_name="+")
+    session_key = models.CharField(max_length=64, blank=True)
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        indexes = [models.Index(fields=["corpus", "created_at"], name="impression_corpus_time"),
+                   models.Index(fields=["candidate"], condition=~models.Q(candidate=""), name="impression_interleaved")]
+
+    def __str__(self) -> str:
+        return f"{len(self.formula_ids)} formulas from {self.offset + 1} for {self.query[:40]}"
+
+
 class FeedbackQuerySet(models.QuerySet):
     def of_person(self, user_id: int | None, session_key: str) -> FeedbackQuerySet:
         """A person's rows: a logged-in user's wherever they were sent from, else those of the session."""
@@ -575,6 +609,8 @@ class Feedback(models.Model):
                              related_name="feedback")
     session_key = models.CharField(max_length=64, blank=True)
     created_at = models.DateTimeField(default=timezone.now, help_text="when the signal, or the judgment now held, was sent")
+    impression = models.ForeignKey(Impression, on_delete=models.SET_NULL, null=True, blank=True, related_name="clicks",
+                                   help_text="a click: the results page it was made on, when the client said")
 
     objects = FeedbackQuerySet.as_manager()
 

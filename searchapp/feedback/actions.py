@@ -11,7 +11,7 @@ from django.core.cache import cache
 from django.utils import timezone
 
 from searchapp.errors import ApiError, check_text, shown
-from searchapp.models import Feedback, Formula, Post
+from searchapp.models import Feedback, Formula, Impression, Post
 from searchapp.search.posts import DEFAULT_MODE, MODES
 from searchapp.search.query import MAX_QUERY_CHARS
 from searchapp.search.ranking import DEFAULT_ORDER, ORDERS
@@ -26,6 +26,8 @@ MAX_FORMULA_ID = 2**63 - 1
 """Formula ids are Postgres bigints."""
 MAX_POST_ID = 2**63 - 1
 """So are post ids."""
+MAX_IMPRESSION_ID = 2**63 - 1
+"""And impression ids."""
 UNJUDGE = "none"
 """The kind that takes a person's judgment back: the result is judged neither way again."""
 KINDS = (*Feedback.Kind.values, UNJUDGE)
@@ -48,6 +50,9 @@ class FeedbackInput:
     fusion: str = DEFAULT_ORDER
     formula_id: int | None = None
     post_id: int | None = None
+    impression_id: int | None = None
+    """A click's results page (`Impression`), when the client names it: what lets the click be read against what
+    was shown, and credited to the ranker that placed the result."""
 
 
 @dataclass(frozen=True)
@@ -57,7 +62,11 @@ class Person:
     session_key: str
 
     @classmethod
-    def of(cls, request) -> Person:
+    def of(cls, request, lasting: bool = False) -> Person:
+        """`lasting`: a visitor without a session is given one first, so that the results shown to them, their
+        clicks on them and their next pages are one person's (the results page asks; API calls do not)."""
+        if lasting and not request.session.session_key:
+            request.session.save()
         user = getattr(request, "user", None)
         return cls(user.pk if user is not None and user.is_authenticated else None, request.session.session_key or "")
 
@@ -82,6 +91,10 @@ def parse_feedback(data) -> FeedbackInput:
         raise ApiError("invalid_parameter", f"fusion must be one of {', '.join(choices)}, got {shown(fusion)}")
     target = ({"post_id": _positive_int(data, "post_id", MAX_POST_ID)} if on_post
               else {"formula_id": _positive_int(data, "formula_id", MAX_FORMULA_ID)})
+    if data.get("impression_id") not in (None, ""):
+        if on_post:
+            raise ApiError("invalid_parameter", "impression_id names a page of formula results; an answer has none")
+        target["impression_id"] = _positive_int(data, "impression_id", MAX_IMPRESSION_ID)
     return FeedbackInput(query, kind, _positive_int(data, "rank", MAX_RANK), fusion, **target)
 
 
@@ -131,7 +144,8 @@ def record_feedback(signal: FeedbackInput, person: Person, address: str) -> tupl
     result = {"query": signal.query, "formula_id": signal.formula_id, "post_id": signal.post_id}
     if signal.kind == Feedback.Kind.CLICK:
         return Feedback.objects.create(**result, kind=signal.kind, rank=signal.rank, fusion=signal.fusion,
-                                       user_id=person.user_id, session_key=person.session_key), True
+                                       user_id=person.user_id, session_key=person.session_key,
+                                       impression_id=signal.impression_id), True
     mine = {"user_id": person.user_id} if person.user_id is not None else {"user": None,
                                                                           "session_key": person.session_key}
     if signal.kind == UNJUDGE:
@@ -149,6 +163,19 @@ def _check_exists(signal: FeedbackInput) -> None:
         raise ApiError("not_found", f"no formula with id {signal.formula_id}", status=404)
     if signal.post_id is not None and not Post.objects.filter(pk=signal.post_id).exists():
         raise ApiError("not_found", f"no post with id {signal.post_id}", status=404)
+    if signal.impression_id is not None and signal.kind == Feedback.Kind.CLICK:
+        _check_shown(signal)
+
+
+def _check_shown(signal: FeedbackInput) -> None:
+    """A click's impression must be a page of this query that showed the clicked formula: a click credited to a
+    page that never showed it would move a ranker with a signal no one gave."""
+    page = Impression.objects.filter(pk=signal.impression_id).values_list("query", "formula_ids").first()
+    if page is None:
+        raise ApiError("not_found", f"no impression with id {signal.impression_id}", status=404)
+    if page[0] != signal.query or signal.formula_id not in page[1]:
+        raise ApiError("invalid_parameter", f"impression {signal.impression_id} did not show formula "
+                                            f"{signal.formula_id} for this query")
 
 
 def client_address(request) -> str:

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
+from django.conf import settings
 
 from ml.evaluation.metrics import METRIC_LABELS, evaluate, rounded
 from ml.ranking.cross_validation import (
@@ -23,9 +24,10 @@ from ml.ranking.cross_validation import (
     training_topic,
 )
 from ml.ranking.features import FEATURES
-from ml.ranking.ranker import CAPACITIES, Capacity, Ranker, RankerError, TrainingTopic, fit, read_report
+from ml.ranking.ranker import CAPACITIES, Capacity, Ranker, RankerError, TrainingTopic, fit, load, read_report
 from searchapp.benchmarks import arqmath1
-from searchapp.feedback.qrels import judgements, query_id
+from searchapp.feedback.qrels import query_id
+from searchapp.learning.clicks import feedback_grades
 from searchapp.learning.judged import judged_topics
 from searchapp.search.ranking import corpus_ranker_dir
 
@@ -57,8 +59,9 @@ def dev_topics(data_dir: Path, qrels_path: Path, progress=print) -> Judged:
 
 
 def feedback_topics(corpus: str) -> Judged:
-    """The corpus's feedback-judged queries with at least one relevant formula, as topics named by query hash."""
-    judged = {query: grades for query, grades in judgements(corpus=corpus).items()
+    """The corpus's feedback-judged queries with at least one relevant formula, as topics named by query hash: its
+    judgments, and its clicks corrected for position bias (`searchapp.learning.clicks`)."""
+    judged = {query: grades for query, grades in feedback_grades(corpus).items()
               if max(grades.values()) >= RELEVANT_GRADE}
     texts = {"fb-" + query_id(query): query for query in judged}
     data, unreadable = judged_topics(texts, corpus)
@@ -136,6 +139,14 @@ def cv_lines(cv: dict) -> list[str]:
                                                         for metric, delta in entry["delta_vs_dense"].items())
               for entry in cv.get("fold_seeds", ())]
     return lines
+
+
+def shipped_ranker() -> Ranker | None:
+    """The shipped ranker (`models/ranker`), if there is a readable one: what a corpus without its own gets."""
+    try:
+        return load(settings.MATHSEARCH_RANKER_DIR)
+    except RankerError:
+        return None
 
 
 def corpus_history(corpus: str) -> list[dict]:

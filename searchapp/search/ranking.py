@@ -3,11 +3,14 @@
 A corpus whose relevance feedback trained its own ranker (`train_ranker --feedback --corpus NAME`) is
 ranked by that one; every other search by the shipped ranker (`models/ranker`), and by the dense fusion
 when neither exists. Rankers are re-read when their file changes, so a newly trained one takes effect
-without a restart.
+without a restart. A candidate ranker trained in the background waits in the corpus folder's `candidate/` until
+interleaving (`Interleave`, `searchapp.learning.online`) has compared it with the one in use.
 """
 from __future__ import annotations
 
 import logging
+import random
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -15,7 +18,8 @@ import numpy as np
 from django.conf import settings
 
 from ml.ranking.features import FEATURES, Candidates, feature_matrix
-from ml.ranking.ranker import MODEL_FILE, Ranker, RankerError, load
+from ml.ranking.interleaving import team_draft
+from ml.ranking.ranker import MODEL_FILE, Ranker, RankerError, load, read_report
 from ml.retrieval.fusion import DEFAULT_FUSION, FUSIONS, fuse
 from searchapp.search.query import Query
 
@@ -24,9 +28,11 @@ ORDERS = (LEARNED, *FUSIONS)
 """How a search orders its candidates: the learned ranker, or one of the dense fusions."""
 DEFAULT_ORDER = LEARNED
 SIGNALS_SHOWN = 3
+CANDIDATE = "candidate"
+"""The sub-folder of a corpus's ranker folder that holds its candidate under test."""
 
 logger = logging.getLogger(__name__)
-_loaded: dict[Path, tuple[float, Ranker | None]] = {}
+_loaded: dict[Path, tuple[float, object]] = {}
 
 
 @dataclass(frozen=True)
@@ -78,16 +84,60 @@ def corpus_ranker_dir(corpus: str) -> Path:
     return settings.MATHSEARCH_CORPUS_RANKERS_DIR / corpus
 
 
-def _cached(directory: Path) -> Ranker | None:
+def candidate_dir(corpus: str) -> Path:
+    return corpus_ranker_dir(corpus) / CANDIDATE
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """A corpus's candidate ranker under test, named by when it was trained (what impressions record)."""
+    id: str
+    ranker: Ranker
+
+
+def candidate_for(corpus: str | None) -> Candidate | None:
+    """The corpus's candidate under test, if it has one."""
+    return _cached(candidate_dir(corpus), _load_candidate) if corpus else None
+
+
+def _load_candidate(directory: Path) -> Candidate:
+    try:
+        return Candidate(str(read_report(directory)["candidate"]), load(directory))
+    except KeyError:
+        raise RankerError(f"the candidate in {directory} has no id in its report") from None
+
+
+def _cached(directory: Path, reader: Callable[[Path], object] = load):
     try:
         stamp = (directory / MODEL_FILE).stat().st_mtime
     except OSError:
         return None
     if directory not in _loaded or _loaded[directory][0] != stamp:
         try:
-            ranker: Ranker | None = load(directory)
-        except RankerError as error:  # searches keep working on dense fusion; the log says why
-            logger.error("%s; ranking by dense fusion instead", error)
-            ranker = None
-        _loaded[directory] = (stamp, ranker)
+            read = reader(directory)
+        except RankerError as error:  # searches keep working without it; the log says why
+            logger.error("%s; searching without it", error)
+            read = None
+        _loaded[directory] = (stamp, read)
     return _loaded[directory][1]
+
+
+@dataclass(frozen=True)
+class Interleave:
+    """A search that shows the team-draft interleaving of the ranking in use (team a) and the candidate's (team b)
+    of the same scored candidates. `seed` is the coin's, the same for a person's pages of one query, so paging
+    through an interleaved list neither repeats nor skips a result."""
+    candidate: Candidate
+    seed: int
+
+    def rival_scores(self, query: Query, ordering: Ordering, candidates: Candidates) -> np.ndarray:
+        """The candidate ranker's scores of the candidates (their feature rows computed once for both)."""
+        features = ordering.features if ordering.features is not None else candidate_features(query, candidates)
+        return self.candidate.ranker.scores(features)
+
+    def merge(self, distinct: list[int], rival: np.ndarray, exact: np.ndarray, length: int) -> tuple[list[int], str]:
+        """The first `length` of the interleaving of `distinct` (the order in use) with the same candidates ordered
+        by `rival`'s scores (exact matches of a pattern first in both), and each position's team."""
+        kept = np.asarray(distinct, dtype=np.int64)
+        theirs = kept[np.lexsort((-rival[kept], ~exact[kept]))] if len(kept) else kept
+        return team_draft(distinct, [int(i) for i in theirs], random.Random(self.seed), length)

@@ -47,6 +47,8 @@ class SearchResults:
     hits: list[SearchHit]
     candidates: int
     elapsed_ms: float
+    teams: str = ""
+    """For an interleaved search, the team of each hit: a (the ranking in use) or b (the candidate's)."""
 
 
 @dataclass

@@ -16,6 +16,7 @@ from ml.evaluation.metrics import METRIC_LABELS
 from searchapp.feedback.qrels import query_id
 from searchapp.health import BrokerUnavailable
 from searchapp.indexing.actions import index_upload
+from searchapp.learning.background import corpus_decisions, under_test
 from searchapp.learning.training import corpus_history, without_it
 from searchapp.models import Corpus, Feedback, IndexJob
 from searchapp.search.ranking import ranker_source
@@ -68,7 +69,8 @@ def feedback_by_query(request: HttpRequest) -> HttpResponse:
 
 
 def rankers(request: HttpRequest) -> HttpResponse:
-    """Per corpus: its judgments, the ranker its searches use, and each training's metrics before and after."""
+    """Per corpus: its judgments, the ranker its searches use, each training's metrics before and after, the
+    candidate under test with its interleaving so far, and the decisions on earlier candidates."""
     # Rankers order formulas: judgments of answers do not train them, so they are not counted here.
     on_formulas = Feedback.objects.filter(formula__isnull=False)
     counts = {row["formula__corpus__name"]: row for row in on_formulas.values("formula__corpus__name").annotate(
@@ -79,9 +81,14 @@ def rankers(request: HttpRequest) -> HttpResponse:
     for corpus in Corpus.objects.order_by("name"):
         history = corpus_history(corpus.name)
         in_use = RANKER_SOURCES[ranker_source(corpus.name)[0]]
+        testing = under_test(corpus.name)
         corpora.append({"name": corpus.name, "counts": counts.get(corpus.name, {}), "in_use": in_use,
                         "history": [{**entry, "at": _when(entry.get("at")), "kept": without_it(entry)[0]}
                                     for entry in reversed(history)],
+                        "under_test": testing,
+                        "under_test_since": testing and _when(testing.training.get("at")),
+                        "decisions": [{**entry, "at": _when(entry.get("at"))}
+                                      for entry in reversed(corpus_decisions(corpus.name))],
                         "charts": [history_chart(history, metric, METRIC_LABELS[metric]) for metric in CHARTED]})
     context = {**admin.site.each_context(request), "title": "Rankers per corpus", "corpora": corpora}
     return render(request, "admin/searchapp/rankers.html", context)

@@ -11,6 +11,7 @@ from django.views.decorators.csrf import csrf_exempt
 
 from searchapp.errors import ApiError
 from searchapp.feedback.actions import Person, client_address, parse_feedback, record_feedback
+from searchapp.learning.online import served_search
 from searchapp.models import Formula, Post
 from searchapp.web.api_bodies import json_body, json_params
 from searchapp.web.error_views import is_api
@@ -18,7 +19,7 @@ from searchapp.web.openapi import schema as openapi_schema
 from searchapp.web.params import QUESTION_FIELDS, SEARCH_FIELDS, question_params, search_params
 from searchapp.web.post_results import post_results_dict
 from searchapp.web.presenters import corpora_of, formula_detail, post_formulas, present, question_of, results_dict
-from searchapp.web.searching import run_search
+from searchapp.web.searching import read_query
 
 
 def api_view(*methods: str, reads_only: bool | None = None):
@@ -50,9 +51,11 @@ def api_view(*methods: str, reads_only: bool | None = None):
 @api_view("GET", "POST", reads_only=True)
 def search(request: HttpRequest) -> JsonResponse:
     """Formula search: the parameters as a query string (GET) or a JSON object (POST, for a long query)."""
-    params = json_params(request, SEARCH_FIELDS) if request.method == "POST" else request.GET
-    results = run_search(**search_params(params))
-    return JsonResponse(results_dict(results, present(results)))
+    params = search_params(json_params(request, SEARCH_FIELDS) if request.method == "POST" else request.GET)
+    query = read_query(params.pop("text"), params.pop("notation"))
+    served = served_search(query, query.text, Person.of(request), **params)
+    return JsonResponse({**results_dict(served.results, present(served.results)),
+                         "impression_id": served.impression and served.impression.pk})
 
 
 @api_view("GET", "POST", reads_only=True)
@@ -105,7 +108,8 @@ def feedback(request: HttpRequest) -> JsonResponse:
     stored, created = record_feedback(signal, Person.of(request), address)
     return JsonResponse({"id": stored and stored.pk, "query": signal.query, "formula_id": signal.formula_id,
                          "post_id": signal.post_id, "kind": signal.kind, "rank": signal.rank,
-                         "fusion": signal.fusion}, status=201 if created else 200)
+                         "fusion": signal.fusion, "impression_id": signal.impression_id},
+                        status=201 if created else 200)
 
 
 @api_view("GET")

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from ml.formula import NOTATIONS
 from ml.ranking.features import FEATURES
-from searchapp.feedback.actions import KINDS, MAX_FORMULA_ID, MAX_POST_ID, MAX_RANK, UNJUDGE
+from searchapp.feedback.actions import KINDS, MAX_FORMULA_ID, MAX_IMPRESSION_ID, MAX_POST_ID, MAX_RANK, UNJUDGE
 from searchapp.search.posts import DEFAULT_MODE, MODES
 from searchapp.search.ranking import DEFAULT_ORDER, ORDERS
 from searchapp.web.params import CORPUS_NAME_CHARS, DEFAULT_K, MAX_K, MAX_OFFSET, MAX_QUERY_CHARS, MAX_TAG_CHARS, QUERY_NOTATIONS
@@ -57,16 +57,23 @@ def _posted(get: dict, operation_id: str, example: dict) -> dict:
     }
 
 
-def _feedback_input(target: str, high: int, other: str, orders: tuple[str, ...], default: str) -> dict:
+def _feedback_input(target: str, high: int, other: str, orders: tuple[str, ...], default: str,
+                    extra: dict | None = None) -> dict:
     """The feedback body on one kind of result, without the other kind's id, so that a body naming both matches
-    neither (`oneOf`), as the API refuses it. `fusion` is what ordered the results."""
+    neither (`oneOf`), as the API refuses it. `fusion` is what ordered the results; `extra` are optional fields."""
     return {**_object({
         "query": TEXT, target: {"type": "integer", "minimum": 1, "maximum": high},
         "kind": {"type": "string", "enum": list(KINDS),
                  "description": f"`{UNJUDGE}` takes the sender's judgment of this result for this query back"},
         "rank": {"type": "integer", "minimum": 1, "maximum": MAX_RANK},
-        "fusion": {"type": "string", "enum": list(orders), "default": default}}, optional=("fusion",)),
-        "not": {"required": [other]}}
+        "fusion": {"type": "string", "enum": list(orders), "default": default}, **(extra or {})},
+        optional=("fusion", *(extra or {}))), "not": {"required": [other]}}
+
+
+IMPRESSION_ID = {"type": "integer", "minimum": 1, "maximum": MAX_IMPRESSION_ID,
+                 "description": "a click's results page: the `impression_id` of the search that showed the formula "
+                                "for this query. It lets the click be read against what the page showed (position "
+                                "bias) and credited to the ranker that placed the formula; a judgment ignores it"}
 
 
 def _object(properties: dict, optional: tuple[str, ...] = ()) -> dict:
@@ -251,6 +258,8 @@ SCHEMAS = {
     "SearchResults": _object({
         "query": STRING, "notation": NOTATION, "fusion": {"type": "string", "enum": list(ORDERS)},
         "candidates": INTEGER, "elapsed_ms": NUMBER,
+        "impression_id": {"type": ["integer", "null"], "description": "this page of results as logged: send it with "
+                          "a click on one of them (feedback `impression_id`); null when nothing was shown"},
         "results": {"type": "array", "items": _object({
             "id": INTEGER, "rank": INTEGER, "latex": STRING, "notation": NOTATION, "corpus": STRING,
             "score": {"type": "number", "description": "how alike: the F1 (or chosen fusion) of the SLG and OPG "
@@ -313,12 +322,14 @@ SCHEMAS = {
         "trees": _object({"slt": TREE, "opt": TREE})}),
     "FeedbackInput": {"oneOf": [_ref("schemas", "FormulaFeedbackInput"), _ref("schemas", "PostFeedbackInput")],
                       "description": "a signal on a formula (`formula_id`) or on an answer (`post_id`), not both"},
-    "FormulaFeedbackInput": _feedback_input("formula_id", MAX_FORMULA_ID, "post_id", ORDERS, DEFAULT_ORDER),
+    "FormulaFeedbackInput": _feedback_input("formula_id", MAX_FORMULA_ID, "post_id", ORDERS, DEFAULT_ORDER,
+                                            {"impression_id": IMPRESSION_ID}),
     "PostFeedbackInput": _feedback_input("post_id", MAX_POST_ID, "formula_id", MODES, DEFAULT_MODE),
     "Feedback": _object({"id": {"type": ["integer", "null"], "description": "null once a judgment is taken back"},
                          "query": STRING, "formula_id": {"type": ["integer", "null"]},
                          "post_id": {"type": ["integer", "null"]}, "kind": {"type": "string", "enum": list(KINDS)},
-                         "rank": INTEGER, "fusion": {"type": "string", "enum": list(dict.fromkeys(ORDERS + MODES))}}),
+                         "rank": INTEGER, "fusion": {"type": "string", "enum": list(dict.fromkeys(ORDERS + MODES))},
+                         "impression_id": {"type": ["integer", "null"]}}),
 }
 
 RESPONSES = {

@@ -5,11 +5,7 @@ from ml.formula import ParseError
 from searchapp.errors import parse_error
 from searchapp.models import Formula
 from searchapp.search.query import Query, parse_query, stored_query
-from searchapp.search.results import SearchHit, SearchResults
-
-
-def run_search(text: str, notation: str = "latex", **options) -> SearchResults:
-    return Formula.objects.search(read_query(text, notation), **options)
+from searchapp.search.results import SearchHit
 
 
 def read_query(text: str, notation: str) -> Query:

@@ -13,6 +13,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from searchapp.errors import ApiError
 from searchapp.feedback.actions import UNJUDGE, Person, client_address, parse_feedback, record_feedback
 from searchapp.health import health_report
+from searchapp.learning.online import served_search
 from searchapp.models import Corpus, Feedback, Formula, Post
 from searchapp.search.context import CONTEXT_WEIGHT
 from searchapp.search.feedback_boost import REACH
@@ -65,8 +66,9 @@ def home(request: HttpRequest) -> HttpResponse:
     status = 200
     if context["query"]:
         try:
-            found = _ask_with_formulas(form) if context["as_question"] else _search(form)
-            context.update(_show_judgments(found, Person.of(request), context["query"]))
+            person = Person.of(request, lasting=not context["as_question"])
+            found = _ask_with_formulas(form) if context["as_question"] else _search(form, person)
+            context.update(_show_judgments(found, person, context["query"]))
         except ApiError as error:
             context["error"], status = search_page.error_context(error.message, error.pos, context["query"]), error.status
     return render(request, "searchapp/search.html", context, status=status)
@@ -88,16 +90,19 @@ def _show_judgments(found: dict, person: Person, query: str) -> dict:
     return found
 
 
-def _search(form: QueryDict) -> dict:
+def _search(form: QueryDict, person: Person) -> dict:
     params = search_params(form, default_notation="auto")
     page = int_param(form, "page", 1, 1, search_page.MAX_PAGES)
     query = read_query(params["text"], params["notation"])
-    results = Formula.objects.search(query, k=search_page.PAGE_SIZE, offset=(page - 1) * search_page.PAGE_SIZE,
-                                     fusion=params["fusion"], corpus=params["corpus"], context=params["context"])
+    served = served_search(query, params["text"], person, k=search_page.PAGE_SIZE,
+                           offset=(page - 1) * search_page.PAGE_SIZE, fusion=params["fusion"], corpus=params["corpus"],
+                           context=params["context"])
+    results = served.results
     items = present(results)
     pattern = any(query.variables.values())
     cut = search_page.cut_of(items, pattern) if page == 1 else None
-    return {"results": results, "strong": items[:cut], "weaker": items[cut:] if cut else [], "fusion": params["fusion"],
+    return {"results": results, "impression": served.impression,
+            "strong": items[:cut], "weaker": items[cut:] if cut else [], "fusion": params["fusion"],
             "cut": cut and {"above": items[cut - 1].hit.score, "below": items[cut].hit.score, "first": cut + 1,
                             "pattern": pattern},
             "fusion_help": search_page.FUSION_HELP[results.fusion], "representations": search_page.REPRESENTATIONS,

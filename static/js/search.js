@@ -185,6 +185,8 @@
     };
     const target = form.elements.formula_id ? "formula_id" : "post_id";  // a formula, or an answer
     body[target] = Number(form.elements[target].value);
+    // a click names the results page it was made on, so it can be read against what that page showed
+    if (kind === "click" && form.elements.impression_id) body.impression_id = Number(form.elements.impression_id.value);
     return fetch("/api/feedback", {
       method: "POST", credentials: "same-origin", keepalive: keepalive,
       headers: { "Content-Type": "application/json", "X-CSRFToken": csrfToken() },

@@ -2,6 +2,7 @@ import pytest
 
 from searchapp.indexing.actions import start_index_job
 from searchapp.indexing.pipeline import run_job
+from searchapp.models import Feedback, Formula, Impression
 
 FORMULAS = [
     r"x^2 + y^2 = z^2",
@@ -50,3 +51,36 @@ def index_thread_pages(folder, pages: dict, corpus: str = "threads"):
     job = run_job(start_index_job(folder, "mse_html", corpus, enqueue=False))
     assert job.state == "done"
     return job
+
+
+JUDGED = {  # a corpus whose feedback judged three queries: query → (relevant formulas, not relevant formulas)
+    "p^2 + q^2 = r^2": ([r"x^2 + y^2 = z^2", r"a^2 + b^2 = c^2"], [r"\int_0^1 x^2 \, dx", r"e^{i\pi} + 1 = 0"]),
+    r"\cos^2 t + \sin^2 t = 1": ([r"\sin^2 x + \cos^2 x = 1"], [r"\frac{a}{b} + \frac{c}{d}", r"x^2 + y^2 = z^2"]),
+    r"\sum_{k=1}^{n} k^2": ([r"\sum_{n=1}^{\infty} \frac{1}{n^2} = \frac{\pi^2}{6}"], [r"e^{i\pi} + 1 = 0"]),
+}
+
+
+@pytest.fixture
+def judged(index_file):
+    index_file()
+    for query, (relevant, not_relevant) in JUDGED.items():
+        for kind, formulas in (("relevant", relevant), ("not_relevant", not_relevant)):
+            for rank, latex in enumerate(formulas, start=1):
+                Feedback.objects.create(query=query, formula=Formula.objects.get(latex=latex), kind=kind, rank=rank)
+
+
+@pytest.fixture
+def no_shipped_ranker(settings, tmp_path):
+    """Searches of a corpus without its own ranker are ordered by dense fusion."""
+    settings.MATHSEARCH_RANKER_DIR = tmp_path / "no-shipped-ranker"
+
+
+def log_page(query: str, formulas: list, clicked=(), teams: str = "", candidate: str = "", offset: int = 0,
+             session: str = "s"):
+    """An impression of `formulas` (rows) for `query`, with clicks on the 0-based positions `clicked`."""
+    page = Impression.objects.create(corpus=formulas[0].corpus, query=query, formula_ids=[f.pk for f in formulas],
+                                     offset=offset, teams=teams, candidate=candidate, session_key=session)
+    for i in clicked:
+        Feedback.objects.create(query=query, formula=formulas[i], kind="click", rank=offset + i + 1, impression=page,
+                                session_key=session)
+    return page

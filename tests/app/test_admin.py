@@ -314,3 +314,26 @@ def test_staff_without_permissions_can_neither_upload_nor_reindex(client, django
     response = client.post("/admin/searchapp/corpus/", {"action": "reindex", "_selected_action": [corpus.pk]})
     assert response.status_code == 200 and not IndexJob.objects.exclude(corpus=corpus, state="done").exists()
     assert Formula.objects.filter(corpus=corpus).count() == 7  # nothing was emptied
+
+
+def test_rankers_page_shows_the_candidate_under_test_its_interleaving_and_past_decisions(staff, judged, settings,
+                                                                                         tmp_path):
+    from searchapp.learning.background import learning_round
+    from tests.app.conftest import log_page
+
+    settings.MATHSEARCH_RANKER_DIR = tmp_path / "no-shipped-ranker"
+    settings.MATHSEARCH_INTERLEAVE_SHARE = 0.25
+    candidate = learning_round("test", retrain_after=5).trained["candidate"]
+    formulas = list(Formula.objects.order_by("id")[:2])
+    for clicked in ([1], [1], [1], [0], [0, 1]):
+        log_page("p^2 + q^2 = r^2", formulas, clicked, teams="ab", candidate=candidate)
+    page = staff.get("/admin/searchapp/feedback/rankers/").content.decode()
+    assert "Candidate under test" in page and "Interleaved on 25 % of searches" in page
+    assert re.search(r"<td>3</td><td>1</td><td>1</td><td>5</td>\s*<td>0\.400 \[", page)  # wins, losses, ties
+    assert "under test</td>" in page
+    for _ in range(10):
+        log_page("p^2 + q^2 = r^2", formulas, [1], teams="ab", candidate=candidate)
+    assert learning_round("test", min_compared=5).decision["decision"] == "installed"
+    page = staff.get("/admin/searchapp/feedback/rankers/").content.decode()
+    assert "Candidate under test" not in page and "Decisions on candidates" in page
+    assert f"<td>{candidate}</td><td>installed</td>" in page and "its own ranker" in page

@@ -50,3 +50,10 @@ def test_the_proxy_refuses_bodies_at_the_apps_limits(settings):
     for path, location in [("/feedback", ""), ("/api/feedback", ""), ("/admin/login/", ""),
                            ("/admin/searchapp/corpus/", "/admin/"), (UPLOAD_PATH, UPLOAD_PATH)]:
         assert 0 <= limits[location] - body_limit(path) < 1024 ** 2, path
+
+
+def test_one_beat_schedules_learning_and_web_reads_the_rankers_the_worker_trains():
+    services = yaml.safe_load(COMPOSE.read_text())["services"]
+    assert "beat" in services["beat"]["command"].split() and "beat" not in services["worker"]["command"].split()
+    assert "-B" not in services["worker"]["command"].split()  # one scheduler, however many workers
+    assert "rankers:/app/var/rankers" in services["web"]["volumes"] == services["worker"]["volumes"]

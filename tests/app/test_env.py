@@ -92,6 +92,9 @@ def test_env_helpers_read_present_absent_and_malformed(monkeypatch):
         monkeypatch.setenv("MS_NUM", malformed)
         with pytest.raises(ImproperlyConfigured, match="MS_NUM"):
             env_float("MS_NUM", 1.0)
+    monkeypatch.setenv("MS_NUM", "a quarter")
+    with pytest.raises(ImproperlyConfigured, match="MS_NUM='a quarter' is not a number"):
+        env_float("MS_NUM", 1.0)
 
 
 def test_a_bad_replica_url_is_named_as_such():

@@ -1,4 +1,5 @@
-"""`make run`: prepare the database, then run gunicorn and a Celery worker until Ctrl-C, restarting either if it dies.
+"""`make run`: prepare the database, then run gunicorn and a Celery worker (with beat, which schedules the learning
+loop) until Ctrl-C, restarting either if it dies.
 
 Each child runs in a process group of its own, so the terminal's Ctrl-C (sent to its whole foreground group,
 once per key press) reaches only this supervisor, which signals each child once. A gunicorn worker that got the
@@ -90,7 +91,9 @@ class Command(BaseCommand):
                "MATHSEARCH_ADDR": addr}
         web = ([sys.executable, str(settings.BASE_DIR / "manage.py"), "runserver", addr, "--noreload"] if dev else
                [sys.executable, "-m", "gunicorn", "-c", str(settings.BASE_DIR / "mathsearch" / "gunicorn.conf.py")])
-        worker = [sys.executable, "-m", "celery", "-A", "mathsearch", "worker",
+        # -B: the worker runs Celery beat too (the learning loop's clock); one worker here, so one scheduler
+        worker = [sys.executable, "-m", "celery", "-A", "mathsearch", "worker", "-B",
+                  "--schedule", str(settings.VAR_DIR / "celerybeat-schedule"),
                   "--loglevel", "INFO", "--concurrency", "1", "-Q", "celery,index"]
         return [("web", web, env), ("worker", worker, env)]
 

@@ -14,7 +14,7 @@ from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
 from ml.data.tolerant import MalformedFile
-from ml.ranking.ranker import MIN_ROWS_PER_LEAF, RankerError, load
+from ml.ranking.ranker import MIN_ROWS_PER_LEAF
 from searchapp.benchmarks.database import throwaway_database
 from searchapp.learning import training
 from searchapp.management.corpus_names import require_corpus
@@ -50,7 +50,7 @@ class Command(BaseCommand):
             ranker, report = training.train_on_dev(dev)
             out = out or settings.MATHSEARCH_RANKER_DIR
         else:
-            shipped = self._shipped()
+            shipped = training.shipped_ranker()
             capacity = shipped.capacity if shipped else training.dev_capacity(dev)
             ranker, report = training.train_on_feedback(judged, dev, shipped, capacity, training.corpus_history(corpus))
             out = out or corpus_ranker_dir(corpus)
@@ -77,12 +77,6 @@ class Command(BaseCommand):
             raise CommandError(f"corpus {corpus!r} has {len(judged.data)} queries with a 'relevant' judgment; "
                                "at least 2 are needed to cross-validate a ranker on them")
         return judged
-
-    def _shipped(self):
-        try:
-            return load(settings.MATHSEARCH_RANKER_DIR)
-        except RankerError:
-            return None
 
     def _print(self, report: dict, out: Path) -> None:
         self.stdout.write(f"trained on {report['trained_on']} ({report['topics']} topics); cross-validated:")

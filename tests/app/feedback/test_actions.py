@@ -52,7 +52,8 @@ def test_none_takes_the_judgment_back_and_leaves_clicks(formula, client):
     response = send(client, "none", formula)
     assert response.status_code == 200
     assert response.json() | {"id": None} == {"id": None, "query": "e^{i\\pi}", "formula_id": formula.pk,
-                                              "post_id": None, "kind": "none", "rank": 1, "fusion": "learned"}
+                                              "post_id": None, "kind": "none", "rank": 1, "fusion": "learned",
+                                              "impression_id": None}
     assert judgments() == []
     assert Feedback.objects.get().kind == "click"
     assert send(client, "none", formula).status_code == 200  # nothing to take back is no error

@@ -12,22 +12,6 @@ from searchapp.search.ranking import ranker_source
 
 pytestmark = pytest.mark.django_db
 
-JUDGED = {  # query → (relevant formulas, not relevant formulas)
-    "p^2 + q^2 = r^2": ([r"x^2 + y^2 = z^2", r"a^2 + b^2 = c^2"], [r"\int_0^1 x^2 \, dx", r"e^{i\pi} + 1 = 0"]),
-    r"\cos^2 t + \sin^2 t = 1": ([r"\sin^2 x + \cos^2 x = 1"], [r"\frac{a}{b} + \frac{c}{d}", r"x^2 + y^2 = z^2"]),
-    r"\sum_{k=1}^{n} k^2": ([r"\sum_{n=1}^{\infty} \frac{1}{n^2} = \frac{\pi^2}{6}"], [r"e^{i\pi} + 1 = 0"]),
-}
-
-
-@pytest.fixture
-def judged(index_file):
-    index_file()
-    for query, (relevant, not_relevant) in JUDGED.items():
-        for kind, formulas in (("relevant", relevant), ("not_relevant", not_relevant)):
-            for rank, latex in enumerate(formulas, start=1):
-                Feedback.objects.create(query=query, formula=Formula.objects.get(latex=latex), kind=kind, rank=rank)
-
-
 def train(*options) -> dict:
     out = StringIO()
     call_command("train_ranker", "--feedback", "--corpus", "test", "--json", *options, stdout=out, stderr=StringIO())

@@ -1,0 +1,196 @@
+"""The learning loop of a corpus, one round at a time (Celery beat runs `learn_all` every few minutes; a simulation
+calls `learning_round` directly):
+
+1. **Retrain when due**: once the corpus has MATHSEARCH_RETRAIN_AFTER new judgments and position-weighted clicks
+   (`clicks.new_signals`) since its last training, and no candidate is under test, a candidate ranker is trained on
+   its feedback (`training.train_on_feedback`). One that cross-validates below what the corpus has
+   (`training.beats_before`) is recorded and dropped; one that passes waits in `candidate/` for interleaving.
+2. **Decide when due**: a candidate is installed once interleaving shows it better (at least MIN_COMPARED compared
+   impressions and the 95 % interval of (wins − losses) / compared above 0), and discarded once it shows it worse
+   (the interval below 0) or shows no difference after MAX_COMPARED. The offline check has passed by then, so the
+   two agree whenever a candidate is installed.
+
+Every training and decision is recorded in the corpus's ranker report ("history" and "decisions"), which the staff
+Rankers page shows. A round holds the corpus's Postgres advisory lock, so two never run at once on one corpus (the
+beat task and a manual round, or a task delivered twice); the loser returns at once.
+"""
+from __future__ import annotations
+
+import datetime
+import json
+import os
+import secrets
+import shutil
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+from django.conf import settings
+from django.db import connection
+
+from ml.ranking.interleaving import BETTER, WORSE, Outcome, verdict
+from ml.ranking.ranker import REPORT_FILE, RankerError, load, read_report
+from searchapp.learning import training
+from searchapp.learning.clicks import estimated_propensities, new_signals
+from searchapp.learning.online import interleaving_outcome
+from searchapp.models import Corpus
+from searchapp.search.ranking import candidate_dir, candidate_for, corpus_ranker_dir
+
+LEARN_LOCK_CLASS = 7402
+"""First key of the session advisory lock `(LEARN_LOCK_CLASS, corpus id)` a learning round holds."""
+UNDER_TEST, WORSE_OFFLINE, INSTALLED, DISCARDED = "under test", "worse offline", "installed", "discarded"
+
+
+@dataclass(frozen=True)
+class Round:
+    """What one round did: the training's history entry, if it trained; the decision's entry, if it decided."""
+    corpus: str
+    trained: dict | None = None
+    decision: dict | None = None
+    busy: bool = False
+    """Another round held the corpus's lock: this one did nothing."""
+
+
+def learn_all() -> list[Round]:
+    """A round for every corpus (the periodic task)."""
+    return [learning_round(name) for name in Corpus.objects.order_by("name").values_list("name", flat=True)]
+
+
+def learning_round(corpus: str, *, dev: training.Judged | None = None, retrain_after: float | None = None,
+                   min_compared: int | None = None, max_compared: int | None = None) -> Round:
+    """Retrain the corpus's candidate if due, then decide on its candidate if due (see the module's docstring);
+    `dev` topics join every training (none by default: indexing them takes minutes); the thresholds default to
+    the settings."""
+    with corpus_lock(corpus) as held:
+        if not held:
+            return Round(corpus, busy=True)
+        trained = retrain_if_due(corpus, dev, retrain_after)
+        return Round(corpus, trained, decide(corpus, min_compared, max_compared))
+
+
+@contextmanager
+def corpus_lock(corpus: str) -> Iterator[bool]:
+    """Yields whether this process got the corpus's learning lock (released on leaving)."""
+    key = Corpus.objects.filter(name=corpus).values_list("pk", flat=True).first()
+    if key is None:
+        yield False
+        return
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_try_advisory_lock(%s, %s)", [LEARN_LOCK_CLASS, key])
+        held = cursor.fetchone()[0]
+    try:
+        yield held
+    finally:
+        if held:
+            with connection.cursor() as cursor:
+                cursor.execute("SELECT pg_advisory_unlock(%s, %s)", [LEARN_LOCK_CLASS, key])
+
+
+def retrain_if_due(corpus: str, dev: training.Judged | None = None, retrain_after: float | None = None) -> dict | None:
+    """Train a candidate when the corpus has enough new feedback and none is under test; its history entry, else
+    None (also when fewer than two queries have a relevant result: there is nothing to cross-validate)."""
+    threshold = settings.MATHSEARCH_RETRAIN_AFTER if retrain_after is None else retrain_after
+    history = training.corpus_history(corpus)
+    since = datetime.datetime.fromisoformat(history[-1]["at"]) if history else None
+    if candidate_for(corpus) is not None or new_signals(corpus, since, estimated_propensities()) < threshold:
+        return None
+    judged = training.feedback_topics(corpus)
+    if len(judged.data) < 2:
+        return None
+    dev = dev or training.Judged({}, {}, [])
+    shipped = training.shipped_ranker()
+    capacity = shipped.capacity if shipped else training.dev_capacity(dev)
+    ranker, report = training.train_on_feedback(judged, dev, shipped, capacity, history)
+    entry = report["history"][-1]
+    passed, entry["installed"] = entry["installed"], False  # installed only once interleaving agrees
+    entry["outcome"] = UNDER_TEST if passed else WORSE_OFFLINE
+    if passed:
+        entry["candidate"] = f"{entry['at']}-{secrets.token_hex(3)}"  # two trainings may share a second
+        ranker.save(candidate_dir(corpus), {**report, "installed": False, "candidate": entry["candidate"]})
+    _update_report(corpus_ranker_dir(corpus), history=report["history"])
+    return entry
+
+
+def decide(corpus: str, min_compared: int | None = None, max_compared: int | None = None) -> dict | None:
+    """Install or discard the corpus's candidate when interleaving has settled it; the decision's entry, else None."""
+    candidate = candidate_for(corpus)
+    if candidate is None:
+        return None
+    low = settings.MATHSEARCH_INTERLEAVE_MIN_COMPARED if min_compared is None else min_compared
+    high = settings.MATHSEARCH_INTERLEAVE_MAX_COMPARED if max_compared is None else max_compared
+    result = interleaving_outcome(corpus, candidate.id)
+    said = verdict(result, low)
+    if said == BETTER:
+        decision, why = INSTALLED, "interleaving shows it better, as the offline check did"
+    elif said == WORSE:
+        decision, why = DISCARDED, "interleaving shows it worse"
+    elif result.compared >= high:
+        decision, why = DISCARDED, f"no difference shown after {result.compared} compared impressions"
+    else:
+        return None
+    entry = {"at": _now(), "candidate": candidate.id, "decision": decision, "why": why, "wins": result.wins,
+             "losses": result.losses, "ties": result.ties, "interval": [round(result.lo, 4), round(result.hi, 4)]}
+    _settle(corpus, candidate.id, entry)
+    return entry
+
+
+@dataclass(frozen=True)
+class UnderTest:
+    """A corpus's candidate as the staff page shows it: its training's entry (offline numbers) and its interleaving."""
+    candidate: str
+    training: dict
+    outcome: Outcome
+    share: float
+    min_compared: int
+    max_compared: int
+
+
+def under_test(corpus: str) -> UnderTest | None:
+    candidate = candidate_for(corpus)
+    if candidate is None:
+        return None
+    entry = next((row for row in training.corpus_history(corpus) if row.get("candidate") == candidate.id), {})
+    return UnderTest(candidate.id, entry, interleaving_outcome(corpus, candidate.id),
+                     settings.MATHSEARCH_INTERLEAVE_SHARE, settings.MATHSEARCH_INTERLEAVE_MIN_COMPARED,
+                     settings.MATHSEARCH_INTERLEAVE_MAX_COMPARED)
+
+
+def corpus_decisions(corpus: str) -> list[dict]:
+    """The interleaving decisions on the corpus's candidates so far, oldest first."""
+    return _report(corpus_ranker_dir(corpus)).get("decisions", [])
+
+
+def _settle(corpus: str, candidate: str, entry: dict) -> None:
+    """Record the decision (and the outcome in the candidate's training entry); install or remove the candidate."""
+    folder, own = candidate_dir(corpus), corpus_ranker_dir(corpus)
+    report = _report(own)
+    history = [{**row, "outcome": entry["decision"], "installed": entry["decision"] == INSTALLED}
+               if row.get("candidate") == candidate else row for row in report.get("history", [])]
+    decisions = (report.get("decisions", []) + [entry])[-training.HISTORY_KEPT:]
+    if entry["decision"] == INSTALLED:
+        trained = {key: value for key, value in read_report(folder).items() if key not in ("candidate", "features")}
+        load(folder).save(own, {**trained, "installed": True, "history": history, "decisions": decisions})
+    else:
+        _update_report(own, history=history, decisions=decisions)
+    shutil.rmtree(folder, ignore_errors=True)
+
+
+def _report(directory: Path) -> dict:
+    try:
+        return read_report(directory)
+    except RankerError:  # no ranker trained yet: an empty record
+        return {}
+
+
+def _update_report(directory: Path, **changes) -> None:
+    """The report with `changes`, replaced whole (searches may read it meanwhile); its model, if any, untouched."""
+    directory.mkdir(parents=True, exist_ok=True)
+    written = directory / (REPORT_FILE + ".new")
+    written.write_text(json.dumps({**_report(directory), **changes}, indent=2, ensure_ascii=False) + "\n",
+                       encoding="utf-8")
+    os.replace(written, directory / REPORT_FILE)
+
+
+def _now() -> str:
+    return datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds")

@@ -1,0 +1,91 @@
+"""The learning loop's rounds: a candidate trained once feedback is due, held until interleaving settles it, then
+installed or discarded, every step recorded; one round at a time per corpus."""
+import json
+
+import psycopg
+import pytest
+from django.db import connection
+
+from searchapp.learning import training
+from searchapp.learning.background import LEARN_LOCK_CLASS, Round, learning_round
+from searchapp.models import Corpus, Formula
+from searchapp.search.ranking import candidate_dir, candidate_for, ranker_source
+from tests.app.conftest import log_page
+from tests.conftest import database_url
+
+pytestmark = pytest.mark.django_db
+
+
+def interleaved_clicks(candidate: str, wins: int, losses: int, ties: int = 0) -> None:
+    """Interleaved pages of the test corpus whose clicks credit the candidate (team b) `wins` times, the ranker in
+    use `losses` times, and both alike `ties` times."""
+    formulas = list(Formula.objects.filter(corpus__name="test")[:4])
+    for clicked, count in (([1], wins), ([0], losses), ([0, 1], ties)):
+        for _ in range(count):
+            log_page("p^2 + q^2 = r^2", formulas, clicked, teams="abab", candidate=candidate)
+
+
+def report(corpus_rankers) -> dict:
+    return json.loads((corpus_rankers / "test" / "ranker.json").read_text())
+
+
+def test_enough_new_feedback_trains_a_candidate_that_waits_for_interleaving(judged, no_shipped_ranker, corpus_rankers):
+    assert learning_round("test", retrain_after=100) == Round("test")  # 9 judgments are not enough yet
+    done = learning_round("test", retrain_after=5)
+    assert done.trained["outcome"] == "under test" and done.trained["installed"] is False and done.decision is None
+    assert candidate_for("test").id == done.trained["candidate"]
+    assert ranker_source("test")[0] == "none"  # searches keep what they had until interleaving agrees
+    assert report(corpus_rankers)["history"] == [done.trained]
+    assert learning_round("test", retrain_after=5) == Round("test")  # under test: no new training, no decision yet
+
+
+def test_a_candidate_that_interleaving_shows_better_is_installed_and_recorded(judged, no_shipped_ranker, corpus_rankers):
+    candidate = learning_round("test", retrain_after=5).trained["candidate"]
+    interleaved_clicks(candidate, wins=3, losses=1)
+    assert learning_round("test", min_compared=5).decision is None  # 4 compared: too few
+    interleaved_clicks(candidate, wins=8, losses=0, ties=2)
+    decision = learning_round("test", min_compared=5).decision
+    assert decision["decision"] == "installed" and (decision["wins"], decision["losses"], decision["ties"]) == (11, 1, 2)
+    assert decision["interval"][0] > 0
+    assert ranker_source("test")[0] == "corpus" and candidate_for("test") is None
+    assert not candidate_dir("test").exists()
+    saved = report(corpus_rankers)
+    assert saved["decisions"] == [decision] and saved["installed"] is True
+    assert [(entry["outcome"], entry["installed"]) for entry in saved["history"]] == [("installed", True)]
+
+
+def test_a_candidate_that_interleaving_shows_worse_is_discarded(judged, no_shipped_ranker, corpus_rankers):
+    candidate = learning_round("test", retrain_after=5).trained["candidate"]
+    interleaved_clicks(candidate, wins=1, losses=9)
+    decision = learning_round("test", retrain_after=5, min_compared=5).decision
+    assert decision["decision"] == "discarded" and decision["interval"][1] < 0
+    assert ranker_source("test")[0] == "none" and candidate_for("test") is None
+    assert [entry["outcome"] for entry in report(corpus_rankers)["history"]] == ["discarded"]
+    retrained = learning_round("test", retrain_after=5)  # the clicks since are new feedback: a new candidate
+    assert retrained.trained["candidate"] != candidate
+
+
+def test_a_candidate_without_a_difference_is_discarded_after_the_most_comparisons(judged, no_shipped_ranker):
+    candidate = learning_round("test", retrain_after=5).trained["candidate"]
+    interleaved_clicks(candidate, wins=5, losses=5)
+    assert learning_round("test", min_compared=5, max_compared=20).decision is None
+    decision = learning_round("test", min_compared=5, max_compared=10).decision
+    assert decision["decision"] == "discarded" and "no difference" in decision["why"]
+
+
+def test_a_candidate_worse_offline_is_recorded_and_dropped(judged, no_shipped_ranker, corpus_rankers, monkeypatch):
+    monkeypatch.setattr(training, "beats_before", lambda entry: False)
+    done = learning_round("test", retrain_after=5)
+    assert done.trained["outcome"] == "worse offline" and "candidate" not in done.trained
+    assert candidate_for("test") is None and not candidate_dir("test").exists()
+    assert report(corpus_rankers)["history"] == [done.trained]
+
+
+def test_a_round_that_finds_the_corpus_locked_does_nothing(judged, no_shipped_ranker):
+    other = psycopg.connect(database_url(connection.settings_dict), autocommit=True)
+    try:
+        other.execute("SELECT pg_advisory_lock(%s, %s)", [LEARN_LOCK_CLASS, Corpus.objects.get(name="test").pk])
+        assert learning_round("test", retrain_after=5) == Round("test", busy=True)
+    finally:
+        other.close()
+    assert learning_round("test", retrain_after=5).trained is not None

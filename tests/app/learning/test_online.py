@@ -1,0 +1,53 @@
+"""The served search: logged as an impression; interleaved with a corpus's candidate on the configured share of
+searches, the same way for a person's pages of one query; clicks credit the team that placed the result."""
+import pytest
+
+from searchapp.feedback.actions import Person
+from searchapp.learning.background import learning_round
+from searchapp.learning.online import interleaving_outcome, served_search
+from searchapp.models import Formula, Impression
+from searchapp.search.query import parse_query
+from tests.app.conftest import log_page
+
+pytestmark = pytest.mark.django_db
+QUERY = "p^2 + q^2 = r^2"
+
+
+def serve(session: str, share: float, **options):
+    return served_search(parse_query(QUERY), QUERY, Person(None, session), corpus="test", share=share, **options)
+
+
+def test_a_search_is_logged_as_the_page_it_showed(judged):
+    served = serve("s1", share=1.0, k=3, offset=2)  # no candidate yet: not interleaved, whatever the share
+    page = Impression.objects.get()
+    assert served.impression == page and page.session_key == "s1" and page.corpus.name == "test"
+    assert (page.query, page.offset, page.teams, page.candidate) == (QUERY, 2, "", "")
+    assert page.formula_ids == [hit.formula_id for hit in served.results.hits] and len(page.formula_ids) == 3
+    everywhere = served_search(parse_query(QUERY), QUERY, Person(None, "s1"), k=3)
+    assert everywhere.impression.corpus is None  # a search of all corpora
+    assert served_search(parse_query(QUERY), QUERY, Person(None, "s1"), corpus="nothing-here").impression is None
+
+
+def test_with_a_candidate_the_share_decides_and_pages_of_one_list_agree(judged, no_shipped_ranker):
+    candidate = learning_round("test", retrain_after=5).trained["candidate"]
+    assert serve("s1", share=0.0).results.teams == ""
+    first, second = serve("s1", share=1.0, k=3), serve("s1", share=1.0, k=3, offset=3)
+    assert len(first.results.teams) == 3 and set(first.results.teams) <= {"a", "b"}
+    assert first.impression.candidate == candidate and first.impression.teams == first.results.teams
+    whole = serve("s1", share=1.0, k=6).results
+    assert [h.formula_id for h in first.results.hits + second.results.hits] == [h.formula_id for h in whole.hits]
+    assert first.results.teams + second.results.teams == whole.teams
+    assert serve("s1", share=1.0, context="a right triangle").results.teams == ""  # words blend in: not interleaved
+    shares = [bool(serve(f"person-{i}", share=0.5, k=1).results.teams) for i in range(40)]
+    assert 8 < sum(shares) < 32  # about half of the people
+
+
+def test_clicks_on_interleaved_pages_credit_the_team_that_placed_the_result(judged):
+    formulas = list(Formula.objects.filter(corpus__name="test")[:4])
+    log_page(QUERY, formulas, [1], teams="abab", candidate="c1")  # b placed position 1: a win
+    log_page(QUERY, formulas, [0, 2], teams="abab", candidate="c1")  # a placed both: a loss
+    log_page(QUERY, formulas, [0, 1], teams="abab", candidate="c1")  # one each: a tie
+    log_page(QUERY, formulas, [], teams="abab", candidate="c1")  # no click: not compared
+    log_page(QUERY, formulas, [1], teams="abab", candidate="c0")  # another candidate's
+    result = interleaving_outcome("test", "c1")
+    assert (result.wins, result.losses, result.ties) == (1, 1, 1)
