@@ -177,7 +177,7 @@ MATHSEARCH_LEARN_SECONDS = env_int("MATHSEARCH_LEARN_SECONDS", 300)
 MATHSEARCH_RETRAIN_AFTER = env_int("MATHSEARCH_RETRAIN_AFTER", 20)
 MATHSEARCH_INTERLEAVE_SHARE = env_float("MATHSEARCH_INTERLEAVE_SHARE", 0.5)
 MATHSEARCH_INTERLEAVE_MIN_COMPARED = env_int("MATHSEARCH_INTERLEAVE_MIN_COMPARED", 50)
-MATHSEARCH_INTERLEAVE_MAX_COMPARED = env_int("MATHSEARCH_INTERLEAVE_MAX_COMPARED", 1000)
+MATHSEARCH_INTERLEAVE_MAX_COMPARED = env_int("MATHSEARCH_INTERLEAVE_MAX_COMPARED", 3000)
 # The learning flow's task module: it imports training, which imports the indexing actions that enqueue
 # searchapp.tasks, so searchapp.tasks cannot hold it (an import cycle); the worker imports it by this name.
 CELERY_IMPORTS = ("searchapp.learning.tasks",)

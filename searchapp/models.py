@@ -23,11 +23,11 @@ from ml.text import TEXT_DIM
 from searchapp.search.candidates import PROBES, SHORTLIST_SIZE, candidate_ids_of
 from searchapp.search.context import CONTEXT_WEIGHT, context_similarity, context_vector, with_context
 from searchapp.search.duplicates import first_of_each, with_copies
-from searchapp.search.feedback_boost import boosted, evidence_for
+from searchapp.search.feedback_boost import boosted, evidence_for, shown_evidence
 from searchapp.search.patterns import pattern_matches
 from searchapp.search.posts import DEFAULT_MODE, MODES, Question, read_bm25, read_question, score_posts
 from searchapp.search.query import Query, parse_query
-from searchapp.search.query_keys import KEY_CHARS, feedback_key, formula_key, question_key
+from searchapp.search.query_keys import KEY_CHARS, feedback_key, question_key, searched_key
 from searchapp.search.ranking import DEFAULT_ORDER, ORDERS, Interleave, order_candidates
 from searchapp.search.results import PostHit, PostResults, SearchHit, SearchResults
 from searchapp.search.scoring import Scored, alignment, decode, score
@@ -228,8 +228,9 @@ class FormulaQuerySet(models.QuerySet):
         if context.strip():
             similarity = context_similarity(scored.ids, context_vector(context))
             scores, parts = with_context(ordering, similarity, context_weight), {**parts, "context": similarity}
-        key = formula_key(query.graphs.slt) if query.graphs is not None else ""
-        scores, feedback = boosted(scores, scored.ids, evidence_for(Feedback.objects, "formula", key, query.text))
+        key = searched_key(query.graphs)
+        shown = shown_evidence(Impression.objects, Feedback.objects, key)
+        scores, feedback = boosted(scores, scored.ids, evidence_for(Feedback.objects, "formula", key, query.text, shown))
         patterns = pattern_matches(query, scored, scores, offset + min(k, MAX_K), self)
         exact = np.zeros(len(scores), dtype=bool)
         exact[list(patterns)] = True
@@ -546,6 +547,8 @@ class Impression(models.Model):
     corpus = models.ForeignKey(Corpus, on_delete=models.CASCADE, null=True, blank=True, related_name="impressions",
                                help_text="the corpus searched; empty for a search of all corpora")
     query = models.TextField(help_text="the query as searched, without the spaces around it")
+    query_key = models.CharField(max_length=KEY_CHARS, blank=True, db_index=True,
+                                 help_text="the query's normalised form (searchapp.search.query_keys)")
     formula_ids = ArrayField(models.BigIntegerField(), help_text="the formulas shown, in order")
     offset = models.PositiveIntegerField(default=0, help_text="results before the first shown (earlier pages)")
     teams = models.CharField(max_length=MAX_K, blank=True,

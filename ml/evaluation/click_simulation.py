@@ -25,16 +25,28 @@ class ClickModel:
     def examination(self, ranks: np.ndarray) -> np.ndarray:
         return np.asarray(ranks, dtype=np.float64) ** -self.eta
 
+    def attractive(self, grades: Sequence[int | None]) -> np.ndarray:
+        """P(click | examined) of each result (grade None: unjudged)."""
+        return np.array([self.attractiveness[min(grade or 0, len(self.attractiveness) - 1)] for grade in grades],
+                        dtype=np.float64)
+
     def click_probabilities(self, grades: Sequence[int | None]) -> np.ndarray:
-        """P(click) of each result of a list shown in this order (grade None: unjudged)."""
-        attractive = np.array([self.attractiveness[min(grade or 0, len(self.attractiveness) - 1)]
-                               for grade in grades], dtype=np.float64)
-        return self.examination(np.arange(1, len(grades) + 1)) * attractive
+        """P(click) of each result of a list shown in this order."""
+        return self.examination(np.arange(1, len(grades) + 1)) * self.attractive(grades)
+
+    def examined(self, count: int, rng: np.random.Generator) -> np.ndarray:
+        """Which of the first `count` ranks one simulated person looks at (drawn before the list is known: a person
+        who looks at rank 13 has opened the second page)."""
+        return rng.random(count) < self.examination(np.arange(1, count + 1))
+
+    def clicked(self, grades: Sequence[int | None], examined: np.ndarray, rng: np.random.Generator) -> list[int]:
+        """The 1-based ranks clicked on a list with these grades by a person who examines `examined` of it."""
+        chosen = examined[:len(grades)] & (rng.random(len(grades)) < self.attractive(grades))
+        return [int(rank) for rank in np.flatnonzero(chosen) + 1]
 
     def clicks(self, grades: Sequence[int | None], rng: np.random.Generator) -> list[int]:
         """The 1-based ranks one simulated person clicks on a list with these grades."""
-        probabilities = self.click_probabilities(grades)
-        return [int(rank) for rank in np.flatnonzero(rng.random(len(grades)) < probabilities) + 1]
+        return self.clicked(grades, self.examined(len(grades), rng), rng)
 
     def describe(self) -> dict:
         return {"model": "position-based", "examination": f"(1/rank)^{self.eta}",

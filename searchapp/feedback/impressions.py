@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from searchapp.feedback.actions import Person
 from searchapp.models import Impression
+from searchapp.search.query_keys import searched_key
 from searchapp.search.results import SearchResults
 
 
@@ -16,5 +17,6 @@ def log_impression(results: SearchResults, query: str, corpus: str | None, offse
         return None
     return Impression.objects.create(
         corpus_id=results.hits[0].formula.corpus_id if corpus else None, query=query,
+        query_key=searched_key(results.query.graphs),
         formula_ids=[hit.formula_id for hit in results.hits], offset=offset, teams=results.teams,
         candidate=candidate if results.teams else "", user_id=person.user_id, session_key=person.session_key)

@@ -35,6 +35,7 @@ from searchapp.learning import training
 from searchapp.learning.clicks import estimated_propensities, new_signals
 from searchapp.learning.online import interleaving_outcome
 from searchapp.models import Corpus
+from searchapp.search.propensity import remember_propensities
 from searchapp.search.ranking import candidate_dir, candidate_for, corpus_ranker_dir
 
 LEARN_LOCK_CLASS = 7402
@@ -53,7 +54,9 @@ class Round:
 
 
 def learn_all() -> list[Round]:
-    """A round for every corpus (the periodic task)."""
+    """The position bias estimated afresh for every search to read (`searchapp.search.propensity`), then a round for
+    every corpus (the periodic task)."""
+    remember_propensities(estimated_propensities())
     return [learning_round(name) for name in Corpus.objects.order_by("name").values_list("name", flat=True)]
 
 

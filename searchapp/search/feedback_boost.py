@@ -38,7 +38,8 @@ import numpy as np
 from django.conf import settings
 from django.db.models import Q
 
-from searchapp.search.propensity import examination_propensity
+from ml.ranking.click_model import ipw_relevance
+from searchapp.search.propensity import current_propensities, examination_propensity
 
 REACH = 30
 """The rank whose score, taken from the best, is the spread a full boost spans: a second or third page of results."""
@@ -51,6 +52,20 @@ MAX_CLICK_WEIGHT = 0.8
 click cannot outweigh people who said what they think."""
 MIN_SPREAD = 1e-6
 """When the top scores tie, evidence still orders them."""
+PAGES_READ = 1000
+"""A query's latest logged pages read for what people were shown and chose: a popular query's picture, at a bounded
+cost."""
+NEUTRAL_RELEVANCE = 0.2
+"""The IPW click rate (clicks per look) that moves a result neither way: below it, people who looked at it passed it
+over (the learning loop grades such a result 0 too, `searchapp.learning.clicks.GRADE_CUTS`)."""
+SHOWN_SCALE = 8.0
+"""People's worth of evidence per unit of IPW click rate above or below NEUTRAL_RELEVANCE: a result everyone who
+looked chose weighs 8 × 0.8 = 6.4 (as six "relevant" judgments), one nobody chose −1.6."""
+MIN_LOOKS = 3.0
+"""Examination mass (Σ θ over a result's pages, the looks it likely had) from which its click rate counts: one page
+without a click must not reshuffle a query's results. Below it, each click counts as one person's (`click_weight`)."""
+FULL_LOOKS = 10.0
+"""Looks from which the click rate counts fully; between MIN_LOOKS and this, in proportion."""
 CLICK, RELEVANT, NOT_RELEVANT = "click", "relevant", "not_relevant"
 """The kinds of feedback read (`Feedback.Kind`); a row of any other kind says nothing of relevance."""
 
@@ -63,8 +78,11 @@ class Evidence:
     not_relevant: int = 0
     clicked: int = 0
     """People who clicked it and judged it neither way."""
+    pages: int = 0
+    """Logged pages that showed it for the query (`shown_evidence`)."""
     weight: float = 0.0
-    """The evidence E: +1 and −1 per judgment, each click weighed (`click_weight`)."""
+    """The evidence E: +1 and −1 per judgment; its click rate on the pages that showed it (`shown_evidence`); each
+    click without a logged page weighed by `click_weight`."""
     boost: float = 0.0
     """What it added to the result's score in this search (negative: lowered)."""
 
@@ -77,7 +95,9 @@ class Evidence:
             "" if not chose else f" ({self.relevant} said so, {chose} chose it from the results)" if self.relevant
             else ", choosing it from the results")) if found else ""
         not_relevant = f"{_people(self.not_relevant)} found this not relevant" if self.not_relevant else ""
-        said = [not_relevant, relevant] if self.weight < 0 else [relevant, not_relevant]
+        passed = (f"seldom chosen on the {self.pages} pages that showed it"
+                  if self.weight < 0 and not self.not_relevant else "")
+        said = [not_relevant, passed, relevant] if self.weight < 0 else [relevant, not_relevant]
         return "; ".join(part for part in said if part)
 
 
@@ -85,19 +105,51 @@ def click_weight(rank: int) -> float:
     return min(CLICK_WEIGHT / examination_propensity(rank), MAX_CLICK_WEIGHT)
 
 
-def evidence_for(feedback, result: str, key: str, text: str) -> dict[int, Evidence]:
+def evidence_for(feedback, result: str, key: str, text: str,
+                 shown: dict[int, tuple[float, int]] | None = None) -> dict[int, Evidence]:
     """{result id: its evidence} for a query from the `feedback` rows (Feedback's manager) on results of kind `result`
     ("formula" or "post"): those of the query's key, or of its text as searched (alone for a query without a key,
-    such as a stored formula's). One indexed lookup."""
+    such as a stored formula's); with what its logged pages say (`shown_evidence`). One indexed lookup."""
     wanted = Q(query=text) | Q(query_key=key) if key else Q(query=text)
     rows = feedback.filter(wanted, kind__in=[CLICK, RELEVANT, NOT_RELEVANT], **{f"{result}__isnull": False}) \
         .order_by("-created_at", "-id").values_list(f"{result}_id", "user_id", "session_key", "kind", "rank")
-    return tally(rows)
+    return tally(rows, shown or {})
 
 
-def tally(rows: Iterable[tuple[int, int | None, str, str, int]]) -> dict[int, Evidence]:
-    """Evidence per result from (result id, user id, session key, kind, rank) rows, latest first: a person (the user,
-    else the session) counts once per result, by their latest judgment, else by their deepest click."""
+def shown_evidence(impressions, feedback, key: str) -> dict[int, tuple[float, int]]:
+    """{formula id: (evidence, pages)} from the latest PAGES_READ logged pages of the query's key (Impression's and
+    Feedback's managers): each shown formula's IPW click rate (`ml.ranking.click_model.ipw_relevance`, under the
+    propensities the logs gave) against NEUTRAL_RELEVANCE, in people's worth, counted in full from FULL_LOOKS looks.
+    So results people looked at and passed over go down, and those they chose, however low, go up. A search without
+    a key (a formula's neighbours) is never logged: nothing to read."""
+    if not key:
+        return {}
+    pages = list(impressions.filter(query_key=key).order_by("-id")
+                 .values_list("pk", "formula_ids", "offset")[:PAGES_READ])
+    if not pages:
+        return {}
+    chosen = set(feedback.filter(kind=CLICK, impression_id__in=[page[0] for page in pages])
+                 .values_list("impression_id", "formula_id"))
+    seen: dict[int, tuple[list[int], list[bool]]] = {}
+    for pk, formulas, offset in pages:
+        for position, formula in enumerate(formulas):
+            ranks, clicks = seen.setdefault(formula, ([], []))
+            ranks.append(offset + position + 1)
+            clicks.append((pk, formula) in chosen)
+    propensities = current_propensities()
+    found = {}
+    for formula, (ranks, clicks) in seen.items():
+        rate, looks = ipw_relevance(ranks, clicks, propensities)
+        if looks >= MIN_LOOKS:
+            found[formula] = (min(looks / FULL_LOOKS, 1.0) * SHOWN_SCALE * (rate - NEUTRAL_RELEVANCE), len(ranks))
+    return found
+
+
+def tally(rows: Iterable[tuple[int, int | None, str, str, int]],
+          shown: dict[int, tuple[float, int]]) -> dict[int, Evidence]:
+    """Evidence per result from (result id, user id, session key, kind, rank) rows, latest first, and what the logged
+    pages say (`shown`): a person (the user, else the session) counts once per result, by their latest judgment,
+    else by their deepest click, which weighs only where the pages' click rate does not (it holds the clicks)."""
     judged: dict[tuple[int, object], str] = {}
     clicked: dict[tuple[int, object], int] = {}
     for result, user, session, kind, rank in rows:
@@ -116,7 +168,11 @@ def tally(rows: Iterable[tuple[int, int | None, str, str, int]]) -> dict[int, Ev
     for person, rank in clicked.items():
         if person not in judged:
             before = found.get(person[0], Evidence())
-            found[person[0]] = replace(before, clicked=before.clicked + 1, weight=before.weight + click_weight(rank))
+            weight = 0.0 if person[0] in shown else click_weight(rank)
+            found[person[0]] = replace(before, clicked=before.clicked + 1, weight=before.weight + weight)
+    for result, (weight, pages) in shown.items():
+        before = found.get(result, Evidence())
+        found[result] = replace(before, pages=pages, weight=before.weight + weight)
     return found
 
 

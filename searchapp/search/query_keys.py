@@ -12,7 +12,7 @@ import hashlib
 import re
 
 from ml.extraction import extract_formulas
-from ml.formula import ParseError, parse, to_slt_string, visual_key
+from ml.formula import FormulaGraphs, ParseError, parse, to_slt_string, visual_key
 from ml.formula.slt_string import looks_like_slt_string
 from ml.formula.tree import Tree
 
@@ -26,6 +26,12 @@ _WORD = re.compile(r"\w+")
 def formula_key(slt: Tree) -> str:
     """The key of a formula query from its parsed layout tree (a search has it already: no second parse)."""
     return visual_key(to_slt_string(slt))
+
+
+def searched_key(graphs: FormulaGraphs | None) -> str:
+    """The key of a formula search from its query's parsed trees; "" for a query given as stored vectors (a
+    formula's neighbours), which only its text can match."""
+    return formula_key(graphs.slt) if graphs is not None else ""
 
 
 def formula_text_key(text: str) -> str:

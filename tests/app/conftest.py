@@ -1,8 +1,12 @@
 import pytest
+from django.core.cache import cache
 
 from searchapp.indexing.actions import start_index_job
 from searchapp.indexing.pipeline import run_job
 from searchapp.models import Feedback, Formula, Impression
+from searchapp.search import propensity
+from searchapp.search.propensity import CACHE_KEY
+from searchapp.search.query_keys import formula_text_key
 
 FORMULAS = [
     r"x^2 + y^2 = z^2",
@@ -14,6 +18,13 @@ FORMULAS = [
     r"\sin^2 x + \cos^2 x = 1",
     r"x^2 + y^2 = z^2",
 ]
+
+
+@pytest.fixture(autouse=True)
+def prior_propensities(monkeypatch):
+    """Every test starts from the prior position bias: an estimate another test remembered stays with it."""
+    cache.delete(CACHE_KEY)
+    monkeypatch.setattr(propensity, "_read", None)
 
 
 @pytest.fixture(autouse=True)
@@ -78,7 +89,8 @@ def no_shipped_ranker(settings, tmp_path):
 def log_page(query: str, formulas: list, clicked=(), teams: str = "", candidate: str = "", offset: int = 0,
              session: str = "s"):
     """An impression of `formulas` (rows) for `query`, with clicks on the 0-based positions `clicked`."""
-    page = Impression.objects.create(corpus=formulas[0].corpus, query=query, formula_ids=[f.pk for f in formulas],
+    page = Impression.objects.create(corpus=formulas[0].corpus, query=query, query_key=formula_text_key(query),
+                                     formula_ids=[f.pk for f in formulas],
                                      offset=offset, teams=teams, candidate=candidate, session_key=session)
     for i in clicked:
         Feedback.objects.create(query=query, formula=formulas[i], kind="click", rank=offset + i + 1, impression=page,

@@ -5,7 +5,7 @@ import pytest
 from searchapp.models import Feedback, Formula, Post
 from searchapp.search import feedback_boost
 from searchapp.search.feedback_boost import MAX_CLICK_WEIGHT, REACH, Evidence, boosted, click_weight, tally
-from tests.app.conftest import index_thread_pages
+from tests.app.conftest import index_thread_pages, log_page
 
 QUERY = "x^2 + y^2 = z^2"
 
@@ -26,7 +26,7 @@ def test_a_persons_judgment_replaces_their_clicks_and_their_clicks_count_once_at
     rows = [(1, None, "s1", "click", 2), (1, None, "s1", "click", 9), (1, None, "s2", "relevant", 3),
             (1, None, "s2", "click", 7), (1, None, "s3", "impression", 1), (2, 7, "old", "not_relevant", 1),
             (2, 7, "", "relevant", 1)]  # latest first; a kind that is neither a click nor a judgment says nothing
-    evidence = tally(rows)
+    evidence = tally(rows, {})
     assert evidence[1] == Evidence(relevant=1, clicked=1, weight=1 + click_weight(9))
     assert evidence[2] == Evidence(not_relevant=1, weight=-1)  # user 7's latest judgment, wherever it was sent from
     read = {feedback_boost.CLICK, feedback_boost.RELEVANT, feedback_boost.NOT_RELEVANT}
@@ -118,3 +118,19 @@ def test_an_answer_judged_relevant_rises_for_the_question_written_otherwise(tmp_
     hits = Post.objects.search("when is a SUM of two squares   a square", k=2).hits
     assert [hit.post.source_id for hit in hits] == before[::-1]
     assert hits[0].feedback.explanation == "3 people found this relevant" and hits[1].feedback is None
+
+
+@pytest.mark.django_db
+def test_what_people_shown_a_result_chose_or_passed_over_moves_it_once_they_looked_often_enough(index_file):
+    index_file()
+    first, chosen = rank_of(r"a^2 + b^2 = c^2"), rank_of(r"\sin^2 x + \cos^2 x = 1")
+    shown = [Formula.objects.get(latex=latex) for latex in (r"a^2 + b^2 = c^2", r"\sin^2 x + \cos^2 x = 1")]
+    log_page(QUERY, shown, clicked=[1], session="one")  # one page: too few looks to say anything
+    assert (rank_of(r"a^2 + b^2 = c^2"), rank_of(r"\sin^2 x + \cos^2 x = 1")) == (first, chosen)
+    for person in range(12):  # the first result passed over by all, the second chosen by all
+        log_page(" x^{2}+y^{2}=z^{2} ".strip(), shown, clicked=[1], session=f"p{person}")
+    hits = {hit.formula.latex: hit for hit in Formula.objects.search(QUERY, k=10, fusion="f1").hits}
+    passed, picked = hits[r"a^2 + b^2 = c^2"], hits[r"\sin^2 x + \cos^2 x = 1"]
+    assert passed.rank > first and picked.rank < chosen
+    assert passed.feedback.weight < 0 and "seldom chosen on the 13 pages that showed it" in passed.feedback.explanation
+    assert picked.feedback.weight > feedback_boost.SHOWN_SCALE * 0.5 and picked.feedback.clicked == 13

@@ -25,3 +25,10 @@ def test_simulated_click_rates_match_the_model():
 
 def test_nobody_clicks_an_empty_list():
     assert ClickModel().clicks([], np.random.default_rng(0)) == []
+
+
+def test_a_person_clicks_only_what_they_examined():
+    model, rng = ClickModel(attractiveness=(1.0,)), np.random.default_rng(0)
+    examined = np.array([True, False, True, False])
+    assert model.clicked([0, 0, 0, 0], examined, rng) == [1, 3]
+    assert ClickModel().examined(0, rng).tolist() == []

@@ -1,0 +1,57 @@
+"""The click simulation's parts on a small corpus; the whole benchmark (minutes) runs as `manage.py bench_clicks`."""
+import random
+
+import numpy as np
+import pytest
+from django.core.management import CommandError, call_command
+from django.test import Client
+
+from ml.evaluation.click_simulation import ClickModel
+from ml.ranking.interleaving import BETTER, WORSE
+from searchapp.benchmarks import arqmath1, clicks
+from searchapp.models import Feedback, Impression
+
+LATEX = [f"x^{{{n}}} + y^{{{n}}}" for n in range(2, 25)]
+
+
+def test_half_the_topics_drawn_by_the_seed_receive_the_clicks():
+    qrels = {f"B.{n}": {"1": 1} for n in range(1, 30)}
+    queries = {topic: "x" for topic in qrels}
+    topics = clicks.split_topics(qrels, queries, seed=0)
+    assert len(topics.clicked) == 15 and len(topics.unclicked) == 14
+    assert sorted(topics.clicked + topics.unclicked) == sorted(qrels)
+    assert clicks.split_topics(qrels, queries, seed=0) == topics != clicks.split_topics(qrels, queries, seed=1)
+
+
+@pytest.mark.django_db
+def test_a_session_opens_the_second_page_only_when_it_looks_there_and_its_clicks_name_their_pages(index_file):
+    index_file(LATEX, corpus=arqmath1.CORPUS)
+    everything = ClickModel(attractiveness=(1.0,), eta=0.0)  # looks at every rank, clicks every result
+    assert clicks.one_session(Client(), "x^2 + y^2", lambda formula: 0, everything, np.random.default_rng(0)) == 20
+    pages = list(Impression.objects.order_by("offset").values_list("offset", flat=True))
+    assert pages == [0, 10]
+    assert Feedback.objects.filter(kind="click", impression__isnull=False).count() == 20
+    assert sorted(Feedback.objects.values_list("rank", flat=True)) == list(range(1, 21))
+    assert len(set(Feedback.objects.values_list("session_key", flat=True))) == 1  # one person
+
+    top_only = ClickModel(attractiveness=(1.0,), eta=50.0)  # rank 2 onwards is practically never looked at
+    Impression.objects.all().delete()
+    assert clicks.one_session(Client(), "x^2 + y^2", lambda formula: 0, top_only, np.random.default_rng(0)) == 1
+    assert list(Impression.objects.values_list("offset", flat=True)) == [0]
+
+
+def test_interleaving_decides_for_the_ranking_the_judgments_prefer():
+    qrels = {"B.1": {f"r{i}": 3 for i in range(10)} | {f"n{i}": 0 for i in range(10)}}
+    good = {"B.1": [f"r{i}" for i in range(10)] + [f"n{i}" for i in range(10)]}
+    bad = {"B.1": good["B.1"][::-1]}
+    rng, coin = np.random.default_rng(0), random.Random(0)
+    assert clicks.compare(bad, good, qrels, ClickModel(), rng, coin) == BETTER
+    assert clicks.compare(good, bad, qrels, ClickModel(), rng, coin) == WORSE
+
+
+@pytest.mark.parametrize("arguments, message", [(["--sessions", "0"], "--sessions must be at least 1"),
+                                                (["--eta", "-1"], "--eta must be 0 or more"),
+                                                (["--qrels", "/no/such/qrels"], "not found: /no/such/qrels")])
+def test_the_command_refuses_bad_arguments_before_building_anything(arguments, message):
+    with pytest.raises(CommandError, match=message):
+        call_command("bench_clicks", *arguments)
