@@ -29,6 +29,7 @@ from pathlib import Path
 from django.conf import settings
 from django.db import connection
 
+from ml.ranking.click_model import Propensities
 from ml.ranking.interleaving import BETTER, WORSE, Outcome, verdict
 from ml.ranking.ranker import REPORT_FILE, RankerError, load, read_report
 from searchapp.learning import training
@@ -54,21 +55,24 @@ class Round:
 
 
 def learn_all() -> list[Round]:
-    """The position bias estimated afresh for every search to read (`searchapp.search.propensity`), then a round for
-    every corpus (the periodic task)."""
-    remember_propensities(estimated_propensities())
-    return [learning_round(name) for name in Corpus.objects.order_by("name").values_list("name", flat=True)]
+    """The position bias estimated once for all, and shared with every search (`searchapp.search.propensity`); then
+    a round for every corpus (the periodic task)."""
+    propensities = estimated_propensities()
+    remember_propensities(propensities)
+    return [learning_round(name, propensities=propensities)
+            for name in Corpus.objects.order_by("name").values_list("name", flat=True)]
 
 
 def learning_round(corpus: str, *, dev: training.Judged | None = None, retrain_after: float | None = None,
-                   min_compared: int | None = None, max_compared: int | None = None) -> Round:
+                   min_compared: int | None = None, max_compared: int | None = None,
+                   propensities: Propensities | None = None) -> Round:
     """Retrain the corpus's candidate if due, then decide on its candidate if due (see the module's docstring);
     `dev` topics join every training (none by default: indexing them takes minutes); the thresholds default to
-    the settings."""
+    the settings, the propensities to an estimate from the logs."""
     with corpus_lock(corpus) as held:
         if not held:
             return Round(corpus, busy=True)
-        trained = retrain_if_due(corpus, dev, retrain_after)
+        trained = retrain_if_due(corpus, dev, retrain_after, propensities)
         return Round(corpus, trained, decide(corpus, min_compared, max_compared))
 
 
@@ -90,15 +94,19 @@ def corpus_lock(corpus: str) -> Iterator[bool]:
                 cursor.execute("SELECT pg_advisory_unlock(%s, %s)", [LEARN_LOCK_CLASS, key])
 
 
-def retrain_if_due(corpus: str, dev: training.Judged | None = None, retrain_after: float | None = None) -> dict | None:
+def retrain_if_due(corpus: str, dev: training.Judged | None = None, retrain_after: float | None = None,
+                   propensities: Propensities | None = None) -> dict | None:
     """Train a candidate when the corpus has enough new feedback and none is under test; its history entry, else
     None (also when fewer than two queries have a relevant result: there is nothing to cross-validate)."""
     threshold = settings.MATHSEARCH_RETRAIN_AFTER if retrain_after is None else retrain_after
+    if candidate_for(corpus) is not None:
+        return None
     history = training.corpus_history(corpus)
     since = datetime.datetime.fromisoformat(history[-1]["at"]) if history else None
-    if candidate_for(corpus) is not None or new_signals(corpus, since, estimated_propensities()) < threshold:
+    propensities = propensities or estimated_propensities()
+    if new_signals(corpus, since, propensities) < threshold:
         return None
-    judged = training.feedback_topics(corpus)
+    judged = training.feedback_topics(corpus, propensities)
     if len(judged.data) < 2:
         return None
     dev = dev or training.Judged({}, {}, [])

@@ -14,6 +14,7 @@ import numpy as np
 from django.conf import settings
 
 from ml.evaluation.metrics import METRIC_LABELS, evaluate, rounded
+from ml.ranking.click_model import Propensities
 from ml.ranking.cross_validation import (
     TopicCandidates,
     across_fold_seeds,
@@ -58,10 +59,11 @@ def dev_topics(data_dir: Path, qrels_path: Path, progress=print) -> Judged:
     return Judged(data, qrels, unreadable)
 
 
-def feedback_topics(corpus: str) -> Judged:
+def feedback_topics(corpus: str, propensities: Propensities | None = None) -> Judged:
     """The corpus's feedback-judged queries with at least one relevant formula, as topics named by query hash: its
-    judgments, and its clicks corrected for position bias (`searchapp.learning.clicks`)."""
-    judged = {query: grades for query, grades in feedback_grades(corpus).items()
+    judgments, and its clicks corrected for position bias (`searchapp.learning.clicks`; estimated from the logs
+    unless given)."""
+    judged = {query: grades for query, grades in feedback_grades(corpus, propensities).items()
               if max(grades.values()) >= RELEVANT_GRADE}
     texts = {"fb-" + query_id(query): query for query in judged}
     data, unreadable = judged_topics(texts, corpus)

@@ -1,4 +1,5 @@
-"""Each page of formula results is logged as served; a click names the page it was made on, which must have shown it."""
+"""Each page of formula results is logged as served; a click names the page it was made on, which must have shown it
+(a judgment ignores one)."""
 import json
 import re
 
@@ -45,9 +46,6 @@ def test_a_click_must_name_a_page_that_showed_it_for_its_query(formula, client):
     assert click(client, formula, answer["impression_id"], query="x").status_code == 400
     assert click(client, formula, "1.5").status_code == 400
     assert Feedback.objects.count() == 0
-
-
-def test_a_judgment_ignores_a_page(formula, client):
-    body = {"query": QUERY, "formula_id": formula.pk, "kind": "relevant", "rank": 1, "impression_id": 10**12}
-    assert client.post("/api/feedback", json.dumps(body), content_type="application/json").status_code == 201
-    assert Feedback.objects.get().impression is None
+    judged = {"query": QUERY, "formula_id": formula.pk, "kind": "relevant", "rank": 1, "impression_id": 10**12}
+    assert client.post("/api/feedback", json.dumps(judged), content_type="application/json").status_code == 201
+    assert Feedback.objects.get().impression is None  # a judgment ignores the page

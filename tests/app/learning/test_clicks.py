@@ -60,7 +60,13 @@ def test_judgments_beat_clicks_and_clicks_without_a_page_keep_grade_one(formulas
     assert grades[QUERY][formulas[0].pk] == 0 and grades["y^2"] == {formulas[4].pk: 1}
 
 
-def test_new_feedback_counts_judgments_and_position_weighted_clicks_since_a_time(formulas):
+def test_propensities_come_from_the_logged_pages_and_new_feedback_is_counted_since_a_time(formulas):
+    assert not estimated_propensities().estimated  # no logs: the prior
+    for i in range(40):
+        log_page(QUERY, formulas[:4], [i % 4] if i % 2 else [0], session=f"s{i}")
+    found = estimated_propensities()
+    assert found.estimated and found.impressions == 160 and found.clicks == 40 and found.at(1) == 1.0
+    Feedback.objects.all().delete()  # the clicks above, whose rank 1 would count too
     before = timezone.now() - datetime.timedelta(hours=1)
     Feedback.objects.create(query=QUERY, formula=formulas[0], kind="relevant", rank=1, created_at=before)
     Feedback.objects.create(query=QUERY, formula=formulas[1], kind="relevant", rank=2)
@@ -69,11 +75,3 @@ def test_new_feedback_counts_judgments_and_position_weighted_clicks_since_a_time
     assert new_signals("test", None, PRIOR) == pytest.approx(2 + 4 + MAX_CLICK_WEIGHT)
     assert new_signals("test", before, PRIOR) == pytest.approx(1 + 4 + MAX_CLICK_WEIGHT)
     assert new_signals("other", None, PRIOR) == 0
-
-
-def test_propensities_come_from_the_logged_pages(formulas):
-    assert not estimated_propensities().estimated  # no logs: the prior
-    for i in range(40):
-        log_page(QUERY, formulas[:4], [i % 4] if i % 2 else [0], session=f"s{i}")
-    found = estimated_propensities()
-    assert found.estimated and found.impressions == 160 and found.clicks == 40 and found.at(1) == 1.0
