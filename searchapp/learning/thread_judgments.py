@@ -75,9 +75,8 @@ def thread_docs(visual: dict[int, str]) -> DocsOf:
     return docs_of
 
 
-def index_judged_pages(pages: dict[Path, list[ThreadFormula]], qrels: Qrels, progress=print) -> None:
-    """Index into CORPUS the pages that hold a judged visual id and whose answer it does not hold yet."""
-    judged = {doc for grades in qrels.values() for doc in grades}
+def index_judged_pages(pages: dict[Path, list[ThreadFormula]], judged: set[str], progress=print) -> None:
+    """Index into CORPUS the pages that hold a `judged` visual id and whose answer it does not hold yet."""
     indexed = set(Post.objects.filter(corpus__name=CORPUS).values_list("source_id", flat=True))
     todo = [page for page, formulas in pages.items() if page.stem.partition("_")[2] not in indexed
             and any(formula.visual_id in judged for formula in formulas)]
@@ -90,16 +89,21 @@ def index_judged_pages(pages: dict[Path, list[ThreadFormula]], qrels: Qrels, pro
         run_job(start_index_job(Path(folder), "mse_html", CORPUS, enqueue=False))
 
 
-def thread_topics(data_dir: Path, topics_path: Path, qrels_paths: tuple[Path, Path], progress=print) -> Judged:
-    """A year's Task 2 topics (query LaTeX) over the thread pages that hold its judged formulas (indexed into the
-    current database unless there), with its judgments (by formula id, by visual id) of formulas on the pages;
-    a topic with none is left out."""
+def thread_topics(data_dir: Path, years: list[Year], progress=print) -> list[Judged]:
+    """Each year's Task 2 topics (query LaTeX) over the thread pages that hold a judged formula of any of the
+    years (indexed into the current database unless there, all before any query is read, so that a topic's
+    candidates do not depend on which years were read before), with its judgments (by formula id, by visual id)
+    of formulas on the pages; a topic with none is left out."""
     pages = {page: read_thread_page(page).value.formulas for page in thread_pages(data_dir / PAGES)}
     visual = {int(formula.formula_id): formula.visual_id for formulas in pages.values() for formula in formulas}
-    by_formula, by_visual = (read_qrels(path).checked(path) for path in qrels_paths)
-    qrels = visual_judgments(by_formula, by_visual, visual)
-    index_judged_pages(pages, qrels, progress)
-    queries = read_topic_latex(topics_path).checked(topics_path)
-    data, unreadable = judged_topics({topic: queries[topic] for topic in qrels if topic in queries}, CORPUS,
-                                     thread_docs(visual))
-    return Judged(data, {topic: grades for topic, grades in qrels.items() if topic in data}, unreadable)
+    inputs = [year.inputs(data_dir) for year in years]
+    qrels = [visual_judgments(*(read_qrels(path).checked(path) for path in qrels_paths), visual)
+             for _, qrels_paths in inputs]
+    index_judged_pages(pages, {doc for year in qrels for grades in year.values() for doc in grades}, progress)
+    judged = []
+    for (topics_path, _), year_qrels in zip(inputs, qrels):
+        queries = read_topic_latex(topics_path).checked(topics_path)
+        data, unreadable = judged_topics({topic: queries[topic] for topic in year_qrels if topic in queries}, CORPUS,
+                                         thread_docs(visual))
+        judged.append(Judged(data, {topic: grades for topic, grades in year_qrels.items() if topic in data}, unreadable))
+    return judged

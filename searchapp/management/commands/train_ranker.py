@@ -79,8 +79,8 @@ class Command(BaseCommand):
                 dev = training.dev_topics(data, qrels, progress)
                 if not arqmath2:
                     return dev, None, None
-                return dev, *(thread_judgments.thread_topics(data, *year.inputs(data), progress)
-                              for year in (thread_judgments.ARQMATH2, thread_judgments.ARQMATH3))
+                return dev, *thread_judgments.thread_topics(data, [thread_judgments.ARQMATH2, thread_judgments.ARQMATH3],
+                                                            progress)
         except MalformedFile as error:
             raise CommandError(str(error)) from None
 

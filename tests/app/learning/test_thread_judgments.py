@@ -1,7 +1,7 @@
 """ARQMath-2 judgments of formulas on the thread pages, read as visual ids through the real indexing and search."""
 import pytest
 
-from searchapp.learning.thread_judgments import thread_topics, visual_judgments
+from searchapp.learning.thread_judgments import Year, thread_topics, visual_judgments
 from tests.app.conftest import write_thread_pages
 from tests.ml.data.test_mse_threads import formula_span
 
@@ -25,13 +25,14 @@ def test_judgments_by_formula_id_and_by_visual_id_are_read_as_the_visual_ids_on_
 @pytest.mark.django_db
 def test_a_years_topics_are_read_over_the_indexed_pages_with_their_candidates_named_by_visual_id(tmp_path):
     write_thread_pages(tmp_path / "arqmath" / "threads-mathdowsers", PAGES)
-    topics = tmp_path / "topics.txt"
-    topics.write_text("B.201\ta^2+b^2\nB.202\t\\frac{\nB.203\tq\n")
-    by_formula, by_visual = tmp_path / "by_formula.tsv", tmp_path / "by_visual.tsv"
-    by_formula.write_text("B.201\t0\t1\t3\nB.201\t0\t2\t1\nB.202\t0\t4\t2\nB.203\t0\t555\t3\n")
-    by_visual.write_text("B.201\t0\t104\t0\n")
+    (tmp_path / "arqmath" / "topics").mkdir()
+    (tmp_path / "arqmath" / "qrels").mkdir()
+    (tmp_path / "arqmath" / "topics" / "topics.txt").write_text("B.201\ta^2+b^2\nB.202\t\\frac{\nB.203\tq\n")
+    (tmp_path / "arqmath" / "qrels" / "by_formula.tsv").write_text(
+        "B.201\t0\t1\t3\nB.201\t0\t2\t1\nB.202\t0\t4\t2\nB.203\t0\t555\t3\n")
+    (tmp_path / "arqmath" / "qrels" / "by_visual.tsv").write_text("B.201\t0\t104\t0\n")
 
-    judged = thread_topics(tmp_path, topics, (by_formula, by_visual), progress=lambda _: None)
+    [judged] = thread_topics(tmp_path, [Year("topics.txt", "by_formula.tsv", "by_visual.tsv")], progress=lambda _: None)
 
     assert judged.qrels == {"B.201": {"101": 3, "102": 1, "104": 0}}  # B.203 judged no formula on the pages
     assert judged.unreadable == ["B.202"]
