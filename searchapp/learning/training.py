@@ -85,7 +85,8 @@ def train_on_dev(dev: Judged, extra: Judged | None = None) -> tuple[Ranker, dict
               "topics": len(dev.data) + len(always), "unreadable_topics": dev.unreadable, "cross_validated": cv,
               "importance": importance(ranker)}
     if extra:
-        report["extra_topics"] = {"topics": len(always), "judgments": sum(len(t.grades) for t in always),
+        report["extra_topics"] = {"topics": len(always), "judgments": sum(len(grades) for grades in extra.qrels.values()),
+                                  "judged_candidates": sum(len(t.grades) for t in always),
                                   "relevant": sum(int((t.grades >= RELEVANT_GRADE).sum()) for t in always),
                                   "unreadable_topics": extra.unreadable, "weight": EXTRA_WEIGHT}
     return ranker, report

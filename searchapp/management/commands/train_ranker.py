@@ -105,7 +105,8 @@ class Command(BaseCommand):
         if "extra_topics" in report:
             extra = report["extra_topics"]
             self.stdout.write(f"ARQMath-2 training topics: {extra['topics']} ({extra['judgments']} judged formulas on the"
-                              f" pages, {extra['relevant']} relevant; {len(extra['unreadable_topics'])} queries unread)")
+                              f" pages, {extra['judged_candidates']} among the candidates, {extra['relevant']} of them"
+                              f" relevant; {len(extra['unreadable_topics'])} queries unread)")
         if "arqmath3" in report:
             self.stdout.write("ARQMath-3 Task 2 over the pages (reported, never tuned on):")
             for line in training.held_out_lines(report["arqmath3"]):
