@@ -100,14 +100,15 @@ def criterion(scores: dict) -> float:
 
 
 def choose_capacity(data: dict[str, TopicCandidates], qrels: Qrels, topics: list[str], folds: int = INNER_FOLDS,
-                    seed: int = 0) -> Capacity:
-    """The capacity whose cross-validated mean of MAP′ and P′@10 over `topics` is highest (the smaller on a tie)."""
+                    seed: int = 0, always: Sequence[TrainingTopic] = ()) -> Capacity:
+    """The capacity whose cross-validated mean of MAP′ and P′@10 over `topics` is highest (the smaller on a tie);
+    the `always` topics join every inner fold's training data, as they join the outer ones'."""
     groups = topic_folds(topics, folds, seed)
     inner = {topic: data[topic] for topic in topics}
     judged = {topic: qrels[topic] for topic in topics}
     best, best_score = CAPACITIES[0], -1.0
     for capacity in CAPACITIES:
-        run, _ = held_out_run(inner, judged, groups, lambda _train, c=capacity: c)
+        run, _ = held_out_run(inner, judged, groups, lambda _train, c=capacity: c, always)
         scores = evaluate(run, judged)
         if (score := criterion(scores)) > best_score:
             best, best_score = capacity, score
@@ -121,7 +122,7 @@ def cross_validate(data: dict[str, TopicCandidates], qrels: Qrels, folds: int = 
     topics = sorted(topic for topic in data if topic in qrels)
     groups = topic_folds(topics, folds, seed)
     run, capacities = held_out_run(data, qrels, groups, lambda train: capacity or choose_capacity(
-        data, qrels, train, seed=seed), always)
+        data, qrels, train, seed=seed, always=always), always)
     dense_run = {topic: ranking(data[topic], data[topic].dense) for topic in topics}
     judged = {topic: qrels[topic] for topic in topics}
     fold_reports = [Fold(group, capacity, _means(evaluate(run, _only(judged, group))),

@@ -44,10 +44,12 @@ CAPACITIES = tuple(Capacity(leaves, rounds) for leaves in (3, 7) for rounds in (
 
 @dataclass(frozen=True)
 class TrainingTopic:
-    """One query's judged candidates: feature rows and integer grades (ARQMath: 0–3)."""
+    """One query's judged candidates: feature rows and integer grades (ARQMath: 0–3), and how much the topic
+    counts against the others (LightGBM's per-row weight, the same for all its rows)."""
 
     features: np.ndarray
     grades: np.ndarray
+    weight: float = 1.0
 
 
 class RankerError(Exception):
@@ -101,6 +103,7 @@ def fit(topics: list[TrainingTopic], capacity: Capacity, seed: int = 0) -> Ranke
     features = np.concatenate([topic.features for topic in usable])
     data = lightgbm.Dataset(features, np.concatenate([topic.grades for topic in usable]).astype(np.int32),
                             group=[len(topic.grades) for topic in usable], init_score=base_scores(features),
+                            weight=np.concatenate([np.full(len(topic.grades), topic.weight) for topic in usable]),
                             feature_name=list(FEATURES), free_raw_data=True)
     params = {"objective": "lambdarank", "num_leaves": capacity.leaves, "learning_rate": LEARNING_RATE,
               "min_data_in_leaf": MIN_ROWS_PER_LEAF, "seed": seed, "deterministic": True, "num_threads": 1,

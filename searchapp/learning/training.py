@@ -7,15 +7,18 @@ fitted on all topics with the capacity the cross-validation chose.
 from __future__ import annotations
 
 import datetime
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import numpy as np
 from django.conf import settings
 
+from ml.evaluation.baselines import random_baseline
+from ml.evaluation.bootstrap import paired_intervals
 from ml.evaluation.metrics import METRIC_LABELS, evaluate, rounded
 from ml.ranking.click_model import Propensities
 from ml.ranking.cross_validation import (
+    DELTA_METRICS,
     TopicCandidates,
     across_fold_seeds,
     choose_capacity,
@@ -30,10 +33,14 @@ from searchapp.benchmarks import arqmath1
 from searchapp.feedback.qrels import query_id
 from searchapp.learning.clicks import feedback_grades
 from searchapp.learning.judged import judged_topics
+from searchapp.models import Formula
 from searchapp.search.ranking import corpus_ranker_dir
 
 RELEVANT_GRADE = 2
 HISTORY_KEPT = 50
+EXTRA_WEIGHT = 2.0
+"""How much an ARQMath-2 topic counts against a development topic in training: 2 cross-validated best of 0.25–8
+(models/ranker/README.md), within the noise of the folds."""
 
 
 @dataclass(frozen=True)
@@ -46,15 +53,16 @@ class Judged:
         """The topics with both candidates and judgments, sorted."""
         return sorted(topic for topic in self.data if topic in self.qrels)
 
-    def training(self) -> list[TrainingTopic]:
-        return [training_topic(self.data[topic], self.qrels[topic]) for topic in self.topics()]
+    def training(self, weight: float = 1.0) -> list[TrainingTopic]:
+        return [replace(training_topic(self.data[topic], self.qrels[topic]), weight=weight) for topic in self.topics()]
 
 
 def dev_topics(data_dir: Path, qrels_path: Path, progress=print) -> Judged:
     """The development topics' candidates in the ARQMath-1 benchmark corpus, indexed into the current database
     (call inside `throwaway_database`)."""
     qrels, topics = arqmath1.read_inputs(data_dir, qrels_path)
-    arqmath1.build_corpus(data_dir, progress)
+    if not Formula.objects.filter(corpus__name=arqmath1.CORPUS).exists():  # else a kept database already has it
+        arqmath1.build_corpus(data_dir, progress)
     data, unreadable = arqmath1.judged_candidates(qrels, topics)
     return Judged(data, qrels, unreadable)
 
@@ -71,14 +79,21 @@ def feedback_topics(corpus: str, propensities: Propensities | None = None) -> Ju
     return Judged(data, {topic: grades for topic, grades in qrels.items() if topic in data}, unreadable)
 
 
-def train_on_dev(dev: Judged) -> tuple[Ranker, dict]:
-    """Cross-validate, choose the capacity over all topics, fit on all; the report of what was measured."""
-    _, cv = across_fold_seeds(dev.data, dev.qrels)
-    capacity = dev_capacity(dev)
-    ranker = fit(dev.training(), capacity)
-    report = {"trained_on": "ARQMath-1 Task 2 development topics", "topics": len(dev.data),
-              "unreadable_topics": dev.unreadable, "cross_validated": cv,
+def train_on_dev(dev: Judged, extra: Judged | None = None) -> tuple[Ranker, dict]:
+    """Cross-validate, choose the capacity over all topics, fit on all; the report of what was measured. `extra`
+    topics (ARQMath-2's) join every fold's training data at EXTRA_WEIGHT; only development topics are scored."""
+    always = extra.training(EXTRA_WEIGHT) if extra else []
+    _, cv = across_fold_seeds(dev.data, dev.qrels, always=always)
+    capacity = dev_capacity(dev, always)
+    ranker = fit(dev.training() + always, capacity)
+    report = {"trained_on": "ARQMath-1 Task 2 development topics" + (" and ARQMath-2 Task 2 topics" if extra else ""),
+              "topics": len(dev.data) + len(always), "unreadable_topics": dev.unreadable, "cross_validated": cv,
               "importance": importance(ranker)}
+    if extra:
+        report["extra_topics"] = {"topics": len(always), "judgments": sum(len(grades) for grades in extra.qrels.values()),
+                                  "judged_candidates": sum(len(t.grades) for t in always),
+                                  "relevant": sum(int((t.grades >= RELEVANT_GRADE).sum()) for t in always),
+                                  "unreadable_topics": extra.unreadable, "weight": EXTRA_WEIGHT}
     return ranker, report
 
 
@@ -121,10 +136,34 @@ def without_it(entry: dict) -> tuple[str, dict]:
     return ("the shipped ranker", before["shipped"]) if "shipped" in before else ("dense fusion", before["dense"])
 
 
-def dev_capacity(dev: Judged) -> Capacity:
-    """The capacity that cross-validates best over all development topics (the smallest without any)."""
+def held_out_report(ranker: Ranker, judged: Judged) -> dict:
+    """How `ranker` orders topics it never saw and nothing was chosen by, beside the dense order of the same
+    candidates and a random order of the judged ones, with the paired Δ against dense (95 % bootstrap)."""
+    learned = evaluate({topic: ranking(judged.data[topic], ranker.scores(judged.data[topic].features))
+                        for topic in judged.topics()}, judged.qrels)
+    dense = evaluate({topic: ranking(judged.data[topic], judged.data[topic].dense) for topic in judged.topics()},
+                     judged.qrels)
+    delta = paired_intervals(learned["per_topic"], dense["per_topic"], DELTA_METRICS)
+    return {"topics": len(judged.topics()), "judgments": sum(len(judged.qrels[t]) for t in judged.topics()),
+            "unreadable_topics": judged.unreadable, "learned": rounded(learned), "dense": rounded(dense),
+            "random": rounded(random_baseline(judged.qrels, seed=0, repeats=100)),
+            "delta_vs_dense": {m: [round(i.mean, 4), round(i.lo, 4), round(i.hi, 4)] for m, i in delta.items()}}
+
+
+def held_out_lines(report: dict) -> list[str]:
+    """A `held_out_report` as lines of text."""
+    lines = [f"  {report['topics']} topics, {report['judgments']} judged formulas on the pages"]
+    lines += [f"  {name:10}" + "".join(f"{METRIC_LABELS[m]} {report[name][m]:.4f}  " for m in METRIC_LABELS)
+              for name in ("learned", "dense", "random")]
+    return lines + [f"  Δ {METRIC_LABELS[metric]}: {mean:+.4f} [{lo:+.4f}, {hi:+.4f}]"
+                    for metric, (mean, lo, hi) in report["delta_vs_dense"].items()]
+
+
+def dev_capacity(dev: Judged, always: list[TrainingTopic] | None = None) -> Capacity:
+    """The capacity that cross-validates best over all development topics, `always` in every fold's training
+    data (the smallest without any)."""
     topics = dev.topics()
-    return choose_capacity(dev.data, dev.qrels, topics) if topics else CAPACITIES[0]
+    return choose_capacity(dev.data, dev.qrels, topics, always=always or ()) if topics else CAPACITIES[0]
 
 
 def cv_lines(cv: dict) -> list[str]:

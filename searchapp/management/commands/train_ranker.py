@@ -1,4 +1,5 @@
-"""`python manage.py train_ranker --qrels QRELS [--json]` and `train_ranker --feedback --corpus NAME [--qrels QRELS]`.
+"""`python manage.py train_ranker --qrels QRELS [--arqmath2] [--database NAME] [--json]` and
+`train_ranker --feedback --corpus NAME [--qrels QRELS]`.
 
 With `--qrels` it indexes the ARQMath-1 benchmark corpus into a throw-away database (a few minutes) and reads
 the development topics' candidates through the real search path. Alone, it cross-validates the ranker over
@@ -16,7 +17,7 @@ from django.core.management.base import BaseCommand, CommandError
 from ml.data.tolerant import MalformedFile
 from ml.ranking.ranker import MIN_ROWS_PER_LEAF
 from searchapp.benchmarks.database import throwaway_database
-from searchapp.learning import training
+from searchapp.learning import thread_judgments, training
 from searchapp.management.corpus_names import require_corpus
 from searchapp.search.ranking import corpus_ranker_dir
 
@@ -31,23 +32,31 @@ class Command(BaseCommand):
         parser.add_argument("--data", type=Path, default=DEFAULT_DATA, help="the shared data folder")
         parser.add_argument("--feedback", action="store_true", help="add the feedback judgments of --corpus")
         parser.add_argument("--corpus", help="with --feedback: the corpus whose feedback trains its own ranker")
+        parser.add_argument("--arqmath2", action="store_true",
+                            help="with --qrels: also train on ARQMath-2 Task 2 (the thread pages' judged formulas)")
+        parser.add_argument("--database", help="keep the indexed corpora in this database, and reuse it if it exists")
         parser.add_argument("--out", type=Path, help="where to save (default: models/ranker, or the corpus's ranker)")
         parser.add_argument("--json", action="store_true")
 
     def handle(self, *args, qrels: Path | None, data: Path, feedback: bool, corpus: str | None, out: Path | None,
-               **options):
+               arqmath2: bool, database: str | None, **options):
         if feedback != bool(corpus):
             raise CommandError("--feedback and --corpus go together: the feedback of one corpus trains its ranker")
         if not (qrels or feedback):
             raise CommandError("give --qrels (the development topics), --feedback --corpus NAME, or both")
+        if arqmath2 and (feedback or not qrels):
+            raise CommandError("--arqmath2 adds training topics to the development topics: give --qrels, not --feedback")
         for path in (qrels, data) if qrels else ():
             if not path.exists():
                 raise CommandError(f"not found: {path}")
         progress = self.stderr.write if options["json"] else self.stdout.write
         judged = self._feedback(corpus) if corpus else None
-        dev = self._dev(data, qrels, progress) if qrels else training.Judged({}, {}, [])
+        dev, extra, reported = self._dev(data, qrels, arqmath2, database, progress) if qrels else (
+            training.Judged({}, {}, []), None, None)
         if judged is None:
-            ranker, report = training.train_on_dev(dev)
+            ranker, report = training.train_on_dev(dev, extra)
+            if reported is not None:
+                report["arqmath3"] = training.held_out_report(ranker, reported)
             out = out or settings.MATHSEARCH_RANKER_DIR
         else:
             shipped = training.shipped_ranker()
@@ -63,10 +72,15 @@ class Command(BaseCommand):
         else:
             self._print(report, out)
 
-    def _dev(self, data: Path, qrels: Path, progress) -> training.Judged:
+    def _dev(self, data: Path, qrels: Path, arqmath2: bool, database: str | None, progress):
+        """The development topics, and with `arqmath2` the ARQMath-2 (training) and ARQMath-3 (reported) topics."""
         try:
-            with throwaway_database():
-                return training.dev_topics(data, qrels, progress)
+            with throwaway_database(database, keep=bool(database), reuse=bool(database)):
+                dev = training.dev_topics(data, qrels, progress)
+                if not arqmath2:
+                    return dev, None, None
+                return dev, *thread_judgments.thread_topics(data, [thread_judgments.ARQMATH2, thread_judgments.ARQMATH3],
+                                                            progress)
         except MalformedFile as error:
             raise CommandError(str(error)) from None
 
@@ -82,6 +96,15 @@ class Command(BaseCommand):
         self.stdout.write(f"trained on {report['trained_on']} ({report['topics']} topics); cross-validated:")
         for line in training.cv_lines(report["cross_validated"]):
             self.stdout.write(line)
+        if "extra_topics" in report:
+            extra = report["extra_topics"]
+            self.stdout.write(f"ARQMath-2 training topics: {extra['topics']} ({extra['judgments']} judged formulas on the"
+                              f" pages, {extra['judged_candidates']} among the candidates, {extra['relevant']} of them"
+                              f" relevant; {len(extra['unreadable_topics'])} queries unread)")
+        if "arqmath3" in report:
+            self.stdout.write("ARQMath-3 Task 2 over the pages (reported, never tuned on):")
+            for line in training.held_out_lines(report["arqmath3"]):
+                self.stdout.write(line)
         if any(report["importance"].values()):
             self.stdout.write("feature importance (share of gain): " + ", ".join(
                 f"{name} {share:.2f}" for name, share in sorted(report["importance"].items(), key=lambda kv: -kv[1])))

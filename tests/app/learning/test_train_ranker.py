@@ -42,6 +42,7 @@ def test_the_shipped_ranker_is_measured_before_a_corpus_trains_its_own(judged, s
     (["--feedback"], "--feedback and --corpus go together"),
     ([], "give --qrels"),
     (["--feedback", "--corpus", "nope"], "no corpus named 'nope'; none is indexed yet"),
+    (["--arqmath2", "--feedback", "--corpus", "nope"], "--arqmath2 adds training topics to the development topics"),
 ])
 def test_bad_options_are_refused_in_one_line(db, options, message):
     with pytest.raises(CommandError, match=message):

@@ -1,6 +1,7 @@
 """The shipped ranker's training report: the gain cross-validated under every fold seed, printed with it."""
 from ml.ranking.cross_validation import FOLD_SEEDS
-from searchapp.learning.training import Judged, beats_before, cv_lines, train_on_dev
+from ml.ranking.ranker import CAPACITIES, fit
+from searchapp.learning.training import Judged, beats_before, cv_lines, held_out_lines, held_out_report, train_on_dev
 from tests.ml.ranking.test_cross_validation import judged
 
 
@@ -25,3 +26,12 @@ def test_a_corpus_ranker_is_used_only_if_it_ranks_at_least_as_well_as_what_the_c
     assert beats_before({"before": shipped, "after": scores(0.9, 0.5)})  # the mean of MAP′ and P′@10 decides
     assert beats_before({"before": shipped, "after": scores(0.8, 0.6)})  # a tie: trained on more, it is used
     assert beats_before({"before": {"dense": scores(0.5, 0.5)}, "after": scores(0.5, 0.5)})  # no shipped ranker
+
+
+def test_topics_only_reported_are_ranked_by_the_trained_ranker_beside_dense_and_random():
+    ranker = fit(Judged(*judged(10), []).training(), CAPACITIES[1])
+    report = held_out_report(ranker, Judged(*judged(6, seed=1), ["B.369"]))
+    assert report["topics"] == 6 and report["unreadable_topics"] == ["B.369"]
+    assert report["learned"]["map_prime"] > report["dense"]["map_prime"] + 0.1  # feature 2 decides, dense is noise
+    assert report["delta_vs_dense"]["map_prime"][1] > 0  # the interval's lower end
+    assert any(line.strip().startswith("random") for line in held_out_lines(report))

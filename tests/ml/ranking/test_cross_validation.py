@@ -1,6 +1,13 @@
 import numpy as np
 
-from ml.ranking.cross_validation import TopicCandidates, across_fold_seeds, choose_capacity, cross_validate, topic_folds
+from ml.ranking.cross_validation import (
+    TopicCandidates,
+    across_fold_seeds,
+    choose_capacity,
+    cross_validate,
+    topic_folds,
+    training_topic,
+)
 from ml.ranking.features import FEATURES
 from ml.ranking.ranker import CAPACITIES
 
@@ -60,3 +67,16 @@ def test_the_gain_is_reported_under_each_fold_seed_beside_the_first_seeds_full_r
     other = report["fold_seeds"][1]
     assert other["learned"]["map_prime"] == round(alone.ranker["map_prime"], 4)
     assert other["delta_vs_dense"]["map_prime"] == round(alone.ranker["map_prime"] - alone.dense["map_prime"], 4) > 0.1
+
+
+def test_topics_always_trained_on_join_the_inner_folds_that_choose_the_capacity_too(monkeypatch):
+    data, qrels = judged(13)
+    always = [training_topic(data[topic], qrels[topic]) for topic in ("T10", "T11", "T12")]
+    dev = {topic: data[topic] for topic in sorted(data)[:10]}
+    seen = []
+    import ml.ranking.cross_validation as module
+    real_fit = module.fit
+    monkeypatch.setattr(module, "fit", lambda topics, capacity: seen.append(len(topics)) or real_fit(topics, capacity))
+    cv = cross_validate(dev, qrels, always=always)
+    assert set(seen) == {6 + 3, 8 + 3}  # inner folds train on 6 of an outer part's 8 topics, outer folds on 8
+    assert set(cv.run) == set(dev)

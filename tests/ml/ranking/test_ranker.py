@@ -66,3 +66,13 @@ def test_topics_with_fewer_than_two_judged_candidates_teach_nothing():
     lonely = TrainingTopic(np.zeros((1, len(FEATURES)), dtype=np.float32), np.array([2]))
     with pytest.raises(ValueError, match="two judged"):
         fit([lonely], Capacity(3, 5))
+
+
+def test_a_topics_weight_sets_how_much_it_teaches_against_the_others():
+    contrary = [TrainingTopic(topic.features, np.digitize(topic.features[:, 3], [0.5, 0.75, 0.9]), weight)
+                for topic, weight in zip(topics(12, seed=4), [5.0] * 12)]
+    test = topics(1, seed=1)[0]
+    heavy = fit(topics() + contrary, Capacity(3, 50)).scores(test.features)
+    light = fit(topics() + [TrainingTopic(t.features, t.grades, 0.2) for t in contrary], Capacity(3, 50)).scores(
+        test.features)
+    assert np.corrcoef(light, test.features[:, 2])[0, 1] > np.corrcoef(heavy, test.features[:, 2])[0, 1] + 0.2
