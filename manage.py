@@ -11,6 +11,10 @@ import sys
 
 def main() -> int:
     faulthandler.register(signal.SIGUSR1, all_threads=True)
+    if sys.argv[1:2] == ["serve"]:
+        from searchapp.management import stop_request
+
+        stop_request.listen()  # before Django loads: a Ctrl-C during its start-up must not be lost
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "mathsearch.settings")
     from django.core.exceptions import ImproperlyConfigured
     from django.core.management import execute_from_command_line

@@ -23,7 +23,7 @@ from ml.text import TEXT_DIM
 from searchapp.search.candidates import PROBES, SHORTLIST_SIZE, candidate_ids_of
 from searchapp.search.context import CONTEXT_WEIGHT, context_similarity, context_vector, with_context
 from searchapp.search.duplicates import first_of_each, with_copies
-from searchapp.search.feedback_boost import boosted, evidence_for, shown_evidence
+from searchapp.search.feedback_boost import boosted, evidence_for
 from searchapp.search.patterns import pattern_matches
 from searchapp.search.posts import DEFAULT_MODE, MODES, Question, read_bm25, read_question, score_posts
 from searchapp.search.query import Query, parse_query
@@ -229,8 +229,8 @@ class FormulaQuerySet(models.QuerySet):
             similarity = context_similarity(scored.ids, context_vector(context))
             scores, parts = with_context(ordering, similarity, context_weight), {**parts, "context": similarity}
         key = searched_key(query.graphs)
-        shown = shown_evidence(Impression.objects, Feedback.objects, key)
-        scores, feedback = boosted(scores, scored.ids, evidence_for(Feedback.objects, "formula", key, query.text, shown))
+        evidence = evidence_for(Feedback.objects, "formula", key, query.text, Impression.objects)
+        scores, feedback = boosted(scores, scored.ids, evidence)
         patterns = pattern_matches(query, scored, scores, offset + min(k, MAX_K), self)
         exact = np.zeros(len(scores), dtype=bool)
         exact[list(patterns)] = True

@@ -105,31 +105,26 @@ def click_weight(rank: int) -> float:
     return min(CLICK_WEIGHT / examination_propensity(rank), MAX_CLICK_WEIGHT)
 
 
-def evidence_for(feedback, result: str, key: str, text: str,
-                 shown: dict[int, tuple[float, int]] | None = None) -> dict[int, Evidence]:
+def evidence_for(feedback, result: str, key: str, text: str, impressions=None) -> dict[int, Evidence]:
     """{result id: its evidence} for a query from the `feedback` rows (Feedback's manager) on results of kind `result`
     ("formula" or "post"): those of the query's key, or of its text as searched (alone for a query without a key,
-    such as a stored formula's); with what its logged pages say (`shown_evidence`). One indexed lookup."""
+    such as a stored formula's); with what its pages logged in `impressions` (Impression's manager) say
+    (`shown_evidence`). One indexed lookup each."""
     wanted = Q(query=text) | Q(query_key=key) if key else Q(query=text)
-    rows = feedback.filter(wanted, kind__in=[CLICK, RELEVANT, NOT_RELEVANT], **{f"{result}__isnull": False}) \
-        .order_by("-created_at", "-id").values_list(f"{result}_id", "user_id", "session_key", "kind", "rank")
-    return tally(rows, shown or {})
+    rows = list(feedback.filter(wanted, kind__in=[CLICK, RELEVANT, NOT_RELEVANT], **{f"{result}__isnull": False})
+                .order_by("-created_at", "-id")
+                .values_list(f"{result}_id", "user_id", "session_key", "kind", "rank", "impression_id"))
+    chosen = {(page, found) for found, _, _, kind, _, page in rows if kind == CLICK and page is not None}
+    shown = shown_evidence(impressions, key, chosen) if impressions is not None and key else {}
+    return tally(rows, shown)
 
 
-def shown_evidence(impressions, feedback, key: str) -> dict[int, tuple[float, int]]:
-    """{formula id: (evidence, pages)} from the latest PAGES_READ logged pages of the query's key (Impression's and
-    Feedback's managers): each shown formula's IPW click rate (`ml.ranking.click_model.ipw_relevance`, under the
-    propensities the logs gave) against NEUTRAL_RELEVANCE, in people's worth, counted in full from FULL_LOOKS looks.
-    So results people looked at and passed over go down, and those they chose, however low, go up. A search without
-    a key (a formula's neighbours) is never logged: nothing to read."""
-    if not key:
-        return {}
-    pages = list(impressions.filter(query_key=key).order_by("-id")
-                 .values_list("pk", "formula_ids", "offset")[:PAGES_READ])
-    if not pages:
-        return {}
-    chosen = set(feedback.filter(kind=CLICK, impression_id__in=[page[0] for page in pages])
-                 .values_list("impression_id", "formula_id"))
+def shown_evidence(impressions, key: str, chosen: set[tuple[int, int]]) -> dict[int, tuple[float, int]]:
+    """{formula id: (evidence, pages)} from the latest PAGES_READ logged pages of the query's `key`, `chosen` the
+    (page, formula) clicks on them: each shown formula's IPW click rate (`ml.ranking.click_model.ipw_relevance`,
+    under the propensities the logs gave) against NEUTRAL_RELEVANCE, in people's worth, once it had MIN_LOOKS looks.
+    So results people looked at and passed over go down, and those they chose, however low, go up."""
+    pages = impressions.filter(query_key=key).order_by("-id").values_list("pk", "formula_ids", "offset")[:PAGES_READ]
     seen: dict[int, tuple[list[int], list[bool]]] = {}
     for pk, formulas, offset in pages:
         for position, formula in enumerate(formulas):
@@ -145,17 +140,19 @@ def shown_evidence(impressions, feedback, key: str) -> dict[int, tuple[float, in
     return found
 
 
-def tally(rows: Iterable[tuple[int, int | None, str, str, int]],
+def tally(rows: Iterable[tuple[int, int | None, str, str, int, int | None]],
           shown: dict[int, tuple[float, int]]) -> dict[int, Evidence]:
-    """Evidence per result from (result id, user id, session key, kind, rank) rows, latest first, and what the logged
-    pages say (`shown`): a person (the user, else the session) counts once per result, by their latest judgment,
-    else by their deepest click, which weighs only where the pages' click rate does not (it holds the clicks)."""
+    """Evidence per result from (result id, user id, session key, kind, rank, page) rows, latest first, and what the
+    logged pages say (`shown`): a person (the user, else the session) counts once per result, by their latest
+    judgment, else by their deepest click. A click on a logged page weighs only through its pages' click rate: one
+    person's click, where the logs cannot yet tell a choice from a stray, leaves the order they come back to as it
+    was. A click without a page (logged before pages were, or by an API client that names none) weighs by its rank."""
     judged: dict[tuple[int, object], str] = {}
     clicked: dict[tuple[int, object], int] = {}
-    for result, user, session, kind, rank in rows:
+    for result, user, session, kind, rank, page in rows:
         person = (result, user if user is not None else session)
         if kind == CLICK:
-            clicked[person] = max(rank, clicked.get(person, 0))
+            clicked[person] = max(rank if page is None else 0, clicked.get(person, 0))
         elif kind in (RELEVANT, NOT_RELEVANT):
             judged.setdefault(person, kind)
     found: dict[int, Evidence] = {}
@@ -168,7 +165,7 @@ def tally(rows: Iterable[tuple[int, int | None, str, str, int]],
     for person, rank in clicked.items():
         if person not in judged:
             before = found.get(person[0], Evidence())
-            weight = 0.0 if person[0] in shown else click_weight(rank)
+            weight = click_weight(rank) if rank else 0.0
             found[person[0]] = replace(before, clicked=before.clicked + 1, weight=before.weight + weight)
     for result, (weight, pages) in shown.items():
         before = found.get(result, Evidence())

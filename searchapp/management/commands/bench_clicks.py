@@ -1,5 +1,5 @@
 """`python manage.py bench_clicks [--sessions N] [--seed S] [--reuse] [--json]`: the learning loop driven by
-simulated people on the ARQMath-1 benchmark corpus (`searchapp.benchmarks.clicks`), before and after."""
+simulated people on the ARQMath-1 benchmark corpus (`searchapp.benchmarks.learning_loop`), before and after."""
 import json
 from pathlib import Path
 
@@ -8,7 +8,7 @@ from django.core.management.base import BaseCommand, CommandError
 
 from ml.data.tolerant import MalformedFile
 from ml.evaluation.click_simulation import ClickModel
-from searchapp.benchmarks import clicks
+from searchapp.benchmarks import learning_loop
 from searchapp.benchmarks.database import throwaway_database
 
 DEFAULT_DATA = settings.BASE_DIR.parent / "shared" / "data"
@@ -43,7 +43,7 @@ class Command(BaseCommand):
         progress = self.stderr.write if options["json"] else self.stdout.write
         try:
             with throwaway_database(DATABASE, keep=not drop, reuse=reuse):
-                report = clicks.benchmark(data, qrels, sessions, seed, ClickModel(eta=eta), progress)
+                report = learning_loop.benchmark(data, qrels, sessions, seed, ClickModel(eta=eta), progress)
         except MalformedFile as error:
             raise CommandError(str(error)) from None
         if options["json"]:

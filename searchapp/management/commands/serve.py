@@ -28,6 +28,7 @@ from django.core.management.base import BaseCommand, CommandError
 
 from searchapp.health import health_report
 from searchapp.indexing.codebook import CodebookMismatch, ensure_codebook_loaded
+from searchapp.management import stop_request
 from searchapp.management.address import AddressHeld, free_address
 
 STOP_SECONDS = 20.0
@@ -49,6 +50,7 @@ class Command(BaseCommand):
         self.signals = StopSignals()
         children: dict[str, Child] = {}
         try:
+            self.signals.raise_if_requested()
             self._prepare(options)
             with self.signals.deferred():  # raised inside Popen, a Ctrl-C would lose a started child
                 children = {name: Child(name, command, env)
@@ -191,7 +193,7 @@ class StopSignals:
     block on a full stderr pipe."""
 
     def __init__(self) -> None:
-        self.requested = False
+        self.requested = stop_request.requested  # one that came while Django loaded (`manage.py` listened)
         self._deferring = False
         signal.signal(signal.SIGINT, self._on_signal)
         signal.signal(signal.SIGTERM, self._on_signal)

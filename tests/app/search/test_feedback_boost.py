@@ -23,11 +23,13 @@ def judge(latex: str, kind: str, people: int = 1, query: str = QUERY, rank: int 
 
 
 def test_a_persons_judgment_replaces_their_clicks_and_their_clicks_count_once_at_the_deepest_rank():
-    rows = [(1, None, "s1", "click", 2), (1, None, "s1", "click", 9), (1, None, "s2", "relevant", 3),
-            (1, None, "s2", "click", 7), (1, None, "s3", "impression", 1), (2, 7, "old", "not_relevant", 1),
-            (2, 7, "", "relevant", 1)]  # latest first; a kind that is neither a click nor a judgment says nothing
+    rows = [(1, None, "s1", "click", 2, None), (1, None, "s1", "click", 9, None), (1, None, "s2", "relevant", 3, None),
+            (1, None, "s2", "click", 7, None), (1, None, "s3", "impression", 1, None),
+            (2, 7, "old", "not_relevant", 1, None), (2, 7, "", "relevant", 1, None),
+            (3, None, "s4", "click", 8, 41)]  # latest first; a kind that is neither a click nor a judgment says nothing
     evidence = tally(rows, {})
     assert evidence[1] == Evidence(relevant=1, clicked=1, weight=1 + click_weight(9))
+    assert evidence[3] == Evidence(clicked=1)  # on a logged page: weighs through its pages' click rate alone
     assert evidence[2] == Evidence(not_relevant=1, weight=-1)  # user 7's latest judgment, wherever it was sent from
     read = {feedback_boost.CLICK, feedback_boost.RELEVANT, feedback_boost.NOT_RELEVANT}
     assert read <= set(Feedback.Kind.values)  # the kinds read are kinds stored

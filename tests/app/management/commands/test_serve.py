@@ -9,6 +9,7 @@ import time
 import psutil
 import pytest
 
+from searchapp.management import stop_request
 from searchapp.management.commands.serve import Child, StopSignals
 from tests.conftest import REPO
 
@@ -95,3 +96,13 @@ def test_a_ctrl_c_while_children_start_is_raised_once_they_are_recorded(own_sign
         _ctrl_c()
         started.append("web")  # still runs: the interrupt waits for the end of the block
     assert started == ["web"]
+
+
+def test_a_ctrl_c_while_django_loads_stops_serve_before_it_prepares_anything(own_signal_handlers, monkeypatch):
+    """manage.py listens before Django loads; what it heard is serve's first request to stop."""
+    monkeypatch.setattr(stop_request, "requested", False)
+    stop_request.listen()
+    _ctrl_c()  # recorded, not raised: Django's start-up would have dropped it in a finaliser
+    assert stop_request.requested
+    with pytest.raises(KeyboardInterrupt), StopSignals().deferred():
+        pytest.fail("the children started after a Ctrl-C")

@@ -8,7 +8,7 @@ from django.test import Client
 
 from ml.evaluation.click_simulation import ClickModel
 from ml.ranking.interleaving import BETTER, WORSE
-from searchapp.benchmarks import arqmath1, clicks
+from searchapp.benchmarks import arqmath1, learning_loop
 from searchapp.models import Feedback, Impression
 
 LATEX = [f"x^{{{n}}} + y^{{{n}}}" for n in range(2, 25)]
@@ -17,17 +17,17 @@ LATEX = [f"x^{{{n}}} + y^{{{n}}}" for n in range(2, 25)]
 def test_half_the_topics_drawn_by_the_seed_receive_the_clicks():
     qrels = {f"B.{n}": {"1": 1} for n in range(1, 30)}
     queries = {topic: "x" for topic in qrels}
-    topics = clicks.split_topics(qrels, queries, seed=0)
+    topics = learning_loop.split_topics(qrels, queries, seed=0)
     assert len(topics.clicked) == 15 and len(topics.unclicked) == 14
     assert sorted(topics.clicked + topics.unclicked) == sorted(qrels)
-    assert clicks.split_topics(qrels, queries, seed=0) == topics != clicks.split_topics(qrels, queries, seed=1)
+    assert learning_loop.split_topics(qrels, queries, seed=0) == topics != learning_loop.split_topics(qrels, queries, seed=1)
 
 
 @pytest.mark.django_db
 def test_a_session_opens_the_second_page_only_when_it_looks_there_and_its_clicks_name_their_pages(index_file):
     index_file(LATEX, corpus=arqmath1.CORPUS)
     everything = ClickModel(attractiveness=(1.0,), eta=0.0)  # looks at every rank, clicks every result
-    assert clicks.one_session(Client(), "x^2 + y^2", lambda formula: 0, everything, np.random.default_rng(0)) == 20
+    assert learning_loop.one_session(Client(), "x^2 + y^2", lambda formula: 0, everything, np.random.default_rng(0)) == 20
     pages = list(Impression.objects.order_by("offset").values_list("offset", flat=True))
     assert pages == [0, 10]
     assert Feedback.objects.filter(kind="click", impression__isnull=False).count() == 20
@@ -36,7 +36,7 @@ def test_a_session_opens_the_second_page_only_when_it_looks_there_and_its_clicks
 
     top_only = ClickModel(attractiveness=(1.0,), eta=50.0)  # rank 2 onwards is practically never looked at
     Impression.objects.all().delete()
-    assert clicks.one_session(Client(), "x^2 + y^2", lambda formula: 0, top_only, np.random.default_rng(0)) == 1
+    assert learning_loop.one_session(Client(), "x^2 + y^2", lambda formula: 0, top_only, np.random.default_rng(0)) == 1
     assert list(Impression.objects.values_list("offset", flat=True)) == [0]
 
 
@@ -45,8 +45,8 @@ def test_interleaving_decides_for_the_ranking_the_judgments_prefer():
     good = {"B.1": [f"r{i}" for i in range(10)] + [f"n{i}" for i in range(10)]}
     bad = {"B.1": good["B.1"][::-1]}
     rng, coin = np.random.default_rng(0), random.Random(0)
-    assert clicks.compare(bad, good, qrels, ClickModel(), rng, coin) == BETTER
-    assert clicks.compare(good, bad, qrels, ClickModel(), rng, coin) == WORSE
+    assert learning_loop.compare(bad, good, qrels, ClickModel(), rng, coin) == BETTER
+    assert learning_loop.compare(good, bad, qrels, ClickModel(), rng, coin) == WORSE
 
 
 @pytest.mark.parametrize("arguments, message", [(["--sessions", "0"], "--sessions must be at least 1"),
@@ -55,3 +55,10 @@ def test_interleaving_decides_for_the_ranking_the_judgments_prefer():
 def test_the_command_refuses_bad_arguments_before_building_anything(arguments, message):
     with pytest.raises(CommandError, match=message):
         call_command("bench_clicks", *arguments)
+
+
+def test_the_ideal_ranking_of_a_judged_pool_scores_what_its_relevant_formulas_allow():
+    qrels = {"B.1": {"a": 3, "b": 0, "c": 2}, "B.2": {"d": 0, "e": 1}}
+    topics = learning_loop.split_topics(qrels, {"B.1": "x", "B.2": "y"}, seed=0)
+    assert learning_loop.ideal(topics, ["B.1", "B.2"])["p10_prime"] == 0.1  # two relevant of B.1, none of B.2: (0.2 + 0) / 2
+    assert learning_loop.ideal(topics, ["B.1"])["map_prime"] == 1.0
