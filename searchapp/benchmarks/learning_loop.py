@@ -81,8 +81,9 @@ def split_topics(qrels: dict, queries: dict[str, str], seed: int) -> Topics:
 
 
 def measure(topics: Topics) -> dict[str, dict]:
-    """MAP′, P′@10 and nDCG′ (with per-topic values) of each half as the search ranks it for everyone now."""
-    run, _ = arqmath1.run_queries(topics.qrels, topics.queries, k=DEPTH)
+    """MAP′, P′@10 and nDCG′ (with per-topic values) of each half as the search ranks it for everyone now: in the
+    site's default order, by the ranker the corpus uses (the shipped one, or one the loop installed)."""
+    run, _ = arqmath1.run_queries(topics.qrels, topics.queries, k=DEPTH, fusion=LEARNED)
     return {half: evaluate({t: run[t] for t in names}, {t: topics.qrels[t] for t in names})
             for half, names in (("clicked", topics.clicked), ("unclicked", topics.unclicked))}
 
