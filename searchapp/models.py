@@ -568,6 +568,10 @@ class Impression(models.Model):
 
 
 class FeedbackQuerySet(models.QuerySet):
+    def clicks_on(self, pages) -> set[tuple[int, int]]:
+        """The (page, formula) clicks made on these logged pages (Impression rows or their ids)."""
+        return set(self.filter(kind=Feedback.Kind.CLICK, impression__in=pages).values_list("impression_id", "formula_id"))
+
     def of_person(self, user_id: int | None, session_key: str) -> FeedbackQuerySet:
         """A person's rows: a logged-in user's wherever they were sent from, else those of the session."""
         if user_id is not None:

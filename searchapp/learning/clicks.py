@@ -17,7 +17,7 @@ import datetime
 
 from django.db.models import Q
 
-from ml.ranking.click_model import Propensities, estimate_propensities, ipw_relevance
+from ml.ranking.click_model import Propensities, estimate_propensities, ipw_relevance, page_results
 from searchapp.feedback.qrels import judgements
 from searchapp.models import Feedback, Formula, Impression
 from searchapp.sql import id_array
@@ -41,14 +41,13 @@ def estimated_propensities(corpus: str | None = None, limit: int = IMPRESSIONS_R
     if corpus:
         impressions = impressions.filter(corpus__name=corpus)
     pages = list(impressions.values_list("pk", "query", "formula_ids", "offset")[:limit])
-    clicked = set(Feedback.objects.filter(kind=Feedback.Kind.CLICK, impression_id__in=[page[0] for page in pages])
-                  .values_list("impression_id", "formula_id"))
+    clicked = Feedback.objects.clicks_on([page[0] for page in pages])
     results, ranks, clicks = [], [], []
     for pk, query, formulas, offset in pages:
-        for i, formula in enumerate(formulas):
+        for formula, rank, was_clicked in page_results(pk, formulas, offset, clicked):
             results.append((query, formula))
-            ranks.append(offset + i + 1)
-            clicks.append((pk, formula) in clicked)
+            ranks.append(rank)
+            clicks.append(was_clicked)
     return estimate_propensities(results, ranks, clicks)
 
 
@@ -64,12 +63,11 @@ def ipw_grades(corpus: str, propensities: Propensities) -> dict[str, dict[int, i
     """{query: {formula_id: grade}} of the corpus's formulas shown in impressions (of this corpus, or of a search of
     all corpora), from their clicks."""
     pages = Impression.objects.filter(Q(corpus__name=corpus) | Q(corpus__isnull=True))
-    clicked = set(Feedback.objects.filter(kind=Feedback.Kind.CLICK, impression__in=pages)
-                  .values_list("impression_id", "formula_id"))
+    clicked = Feedback.objects.clicks_on(pages)
     shown: dict[tuple[str, int], list[tuple[int, bool]]] = {}
     for pk, query, formulas, offset in pages.values_list("pk", "query", "formula_ids", "offset"):
-        for i, formula in enumerate(formulas):
-            shown.setdefault((query, formula), []).append((offset + i + 1, (pk, formula) in clicked))
+        for formula, rank, was_clicked in page_results(pk, formulas, offset, clicked):
+            shown.setdefault((query, formula), []).append((rank, was_clicked))
     own = set(Formula.objects.filter(corpus__name=corpus, pk__in=id_array({formula for _, formula in shown}))
               .values_list("pk", flat=True))
     grades: dict[str, dict[int, int]] = {}

@@ -38,7 +38,7 @@ import numpy as np
 from django.conf import settings
 from django.db.models import Q
 
-from ml.ranking.click_model import ipw_relevance
+from ml.ranking.click_model import ipw_relevance, page_results
 from searchapp.search.propensity import current_propensities, examination_propensity
 
 REACH = 30
@@ -127,10 +127,10 @@ def shown_evidence(impressions, key: str, chosen: set[tuple[int, int]]) -> dict[
     pages = impressions.filter(query_key=key).order_by("-id").values_list("pk", "formula_ids", "offset")[:PAGES_READ]
     seen: dict[int, tuple[list[int], list[bool]]] = {}
     for pk, formulas, offset in pages:
-        for position, formula in enumerate(formulas):
+        for formula, rank, clicked in page_results(pk, formulas, offset, chosen):
             ranks, clicks = seen.setdefault(formula, ([], []))
-            ranks.append(offset + position + 1)
-            clicks.append((pk, formula) in chosen)
+            ranks.append(rank)
+            clicks.append(clicked)
     propensities = current_propensities()
     found = {}
     for formula, (ranks, clicks) in seen.items():
