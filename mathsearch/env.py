@@ -49,7 +49,11 @@ def _env_number(name: str, default, parse, kind: str):
 
 def database_config(url: str, variable: str = "DATABASE_URL") -> dict:
     """Django DATABASES entry from `postgres://user:password@host:port/name` (or `?host=/socket/dir`); errors name
-    the environment `variable` the URL came from."""
+    the environment `variable` the URL came from.
+
+    A relative socket directory (`?host=var/pgdata`, the embedded server's, from the repository root) is made
+    absolute against the working directory: libpq reads only an absolute path as a directory and took
+    `var/pgdata` for a host name it could not resolve."""
     parts = urlsplit(url)
     if parts.scheme not in POSTGRES_SCHEMES:
         raise ImproperlyConfigured(
@@ -63,6 +67,8 @@ def database_config(url: str, variable: str = "DATABASE_URL") -> dict:
     except ValueError:
         raise ImproperlyConfigured(f"{variable} has an invalid port: {_redacted(url)!r}") from None
     socket_host = parse_qs(parts.query).get("host", [""])[0]
+    if "/" in socket_host:
+        socket_host = os.path.abspath(socket_host)
     return {
         "ENGINE": "django.db.backends.postgresql",
         "NAME": name,

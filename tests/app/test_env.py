@@ -1,3 +1,4 @@
+import os
 from urllib.parse import urlsplit
 
 import pytest
@@ -14,6 +15,8 @@ from mathsearch.env import cache_url, database_config, env_bool, env_float, env_
                  {"NAME": "mathsearch", "USER": "postgres", "PASSWORD": "", "HOST": "/var/run/pg", "PORT": ""},
                  id="unix-socket"),
     pytest.param("postgresql://db/x", {"NAME": "x", "USER": "", "HOST": "db", "PORT": ""}, id="host-only"),
+    pytest.param("postgresql://postgres:@/x?host=var/pgdata", {"NAME": "x", "HOST": os.path.abspath("var/pgdata")},
+                 id="relative-socket-directory-made-absolute"),
 ])
 def test_database_config_parses(url, expected):
     config = database_config(url)
