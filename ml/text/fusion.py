@@ -65,8 +65,10 @@ class Fusion(nn.Module):
         """The attention's output (MHA, Q = context, K = V = formula) mean-pooled over the context's tokens.
 
         Written out from `self.attention`'s weights rather than calling it: the context's projection is computed
-        once for all the formulas it is fused with, and the output projection is applied after pooling (it is linear),
-        which made fusing a post's formulas ~10x cheaper than nn.MultiheadAttention on each (post, formula).
+        once for all the formulas it is fused with, and the pooling comes before the values and the output projection
+        (both linear): the mean of softmax(q·k)·v over tokens is the mean attention times v. That made fusing a post's
+        formulas ~10x cheaper than nn.MultiheadAttention on each (post, formula), and pooling the attention rather
+        than its (tokens × 96)-wide output a quarter cheaper again (5.5 → 4.1 ms a post on one thread).
         """
         attention, heads = self.attention, self.config.heads
         size = TEXT_DIM // heads
@@ -77,9 +79,9 @@ class Fusion(nn.Module):
         k, v = split(formula @ attention.k_proj_weight.T + k_bias), split(formula @ attention.v_proj_weight.T + v_bias)
         scores = (q @ k.transpose(-1, -2)) / size ** 0.5  # (b, heads, n_c, n_f)
         scores = scores.masked_fill(~keys[:, None, None, :], float("-inf"))
-        heard = scores.softmax(dim=-1) @ v  # (b, heads, n_c, size)
         token_weights = weights[:, None]  # (b or 1, 1, n_c, 1)
-        pooled = (heard * token_weights).sum(dim=2) / token_weights.sum(dim=2).clamp(min=1)
+        attended = (scores.softmax(dim=-1) * token_weights).sum(dim=2) / token_weights.sum(dim=2).clamp(min=1)
+        pooled = (attended[:, :, None, :] @ v)[:, :, 0]  # (b, heads, size)
         return attention.out_proj(pooled.reshape(pooled.shape[0], TEXT_DIM))
 
 

@@ -19,6 +19,18 @@ def test_an_untrained_fusion_is_the_words_alone_whatever_the_formula():
     assert np.allclose(post_vector(Fusion(), tokens, []), unit_mean(tokens), atol=1e-5)
 
 
+def test_the_written_out_attention_is_multihead_attention_mean_pooled_over_the_words():
+    torch.manual_seed(0)
+    fusion = Fusion().eval()
+    context = torch.randn(1, 9, TEXT_DIM)
+    formula = torch.randn(3, 6, 64)
+    nodes = torch.tensor([[True] * 6, [True] * 4 + [False] * 2, [True] + [False] * 5])
+    with torch.inference_mode():
+        expected, _ = fusion.attention(context.expand(3, -1, -1), formula, formula, key_padding_mask=~nodes)
+        heard = fusion._heard(context, torch.ones(1, 9, 1), formula, nodes)
+    assert torch.allclose(heard, expected.mean(dim=1), atol=1e-5)
+
+
 def synthetic_pairs(count: int, seed: int) -> list[tuple[FusionPost, FusionPost]]:
     """Questions and answers whose words are noise and whose formulas share a hidden topic: only fusion can pair them."""
     rng = np.random.default_rng(seed)
