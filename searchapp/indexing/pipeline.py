@@ -14,6 +14,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import numpy as np
 from django.db import connection, transaction
 from django.utils import timezone
 
@@ -29,8 +30,8 @@ from ml.text.posts import body_span, post_text
 from searchapp.embedding import embed_graphs, get_fusion, node_labels
 from searchapp.indexing.codebook import CodebookMismatch, ensure_codebook_loaded, require_loaded_codebook
 from searchapp.indexing.postings import merge_postings, store_postings
-from searchapp.models import Corpus, IndexJob, Occurrence, Post, slg_matrices
-from searchapp.vectors import matrix_bytes
+from searchapp.models import Corpus, IndexJob, Occurrence, Post
+from searchapp.vectors import as_stored, decode_matrix, matrix_bytes, vector_literal
 
 FIRST_CHUNK = 8
 """Records of a job's first chunk, before any pace is known: few, so its counters move within a second or two even
@@ -190,6 +191,8 @@ class PreparedChunk:
     vectors: list[dict]
     texts: dict[str, EncodedPost]
     """Text vectors of the posts to encode, by source id; their `contexts` follow the record's formulas."""
+    fused: dict[str, np.ndarray]
+    """MaRF's vector of each of those posts, by source id, when a fusion is shipped."""
     outcome: ChunkOutcome
 
 
@@ -208,7 +211,8 @@ def prepare_chunk(corpus: Corpus, items: list[IndexRecord | RecordError]) -> Pre
     new = [item for key, item in first_by_key.items() if key not in stored]
     vectors = _timed(outcome, "embed", embed_graphs, [item.graphs for item in new])
     texts = _timed(outcome, "text", _encode_texts, corpus, records)
-    return PreparedChunk(len(items), records, parsed, new, vectors, texts, outcome)
+    fused = _timed(outcome, "fuse", _fuse_posts, corpus, parsed, new, vectors, texts)
+    return PreparedChunk(len(items), records, parsed, new, vectors, texts, fused, outcome)
 
 
 def _encode_texts(corpus: Corpus, records: list[IndexRecord]) -> dict[str, EncodedPost]:
@@ -235,7 +239,8 @@ def store_chunk(job_id: int, prepared: PreparedChunk) -> IndexJob:
         with connection.cursor() as cursor:
             require_loaded_codebook(cursor)
         job = IndexJob.objects.select_for_update().get(pk=job_id)
-        posts, refused = _timed(outcome, "store", _store_posts, job.corpus, prepared.records, prepared.texts)
+        posts, refused = _timed(outcome, "store", _store_posts, job.corpus, prepared.records, prepared.texts,
+                                prepared.fused)
         for line, message in refused.items():
             outcome.failed += 1
             outcome.errors.append({"line": line, "message": message})
@@ -247,7 +252,6 @@ def store_chunk(job_id: int, prepared: PreparedChunk) -> IndexJob:
         # Ids of every key in the chunk, including those a concurrent job or an earlier chunk stored.
         formula_ids = dict(job.corpus.formulas.filter(visual_key__in=keys).values_list("visual_key", "id"))
         _timed(outcome, "store", _store_occurrences, parsed, posts, formula_ids, prepared.texts)
-        _timed(outcome, "fuse", _store_fused, parsed, posts, formula_ids, prepared.texts)
         outcome.done += len(prepared.records) - len(refused)
         _advance(job, prepared.consumed, outcome, len(inserted))
     return job
@@ -281,31 +285,71 @@ POST_CONTENT = ("title", "body", "url", "tags")
 """What a post stores besides its id: a reused id must come with the same content."""
 
 
-def _store_posts(corpus: Corpus, records: list[IndexRecord],
-                 texts: dict[str, EncodedPost]) -> tuple[dict[str, int], dict[int, str]]:
+def _store_posts(corpus: Corpus, records: list[IndexRecord], texts: dict[str, EncodedPost],
+                 fused: dict[str, np.ndarray]) -> tuple[dict[str, int], dict[int, str]]:
     """Post ids by source id, and the records refused by line: those reusing a stored post's id with other
     content. A post stored before with the same content (the same file indexed again) is reused; an answer
-    is linked to its question when the question is in the corpus."""
+    is linked to its question when the question is in the corpus.
+
+    Each new post is written once, whole: COPY into a staging table, then INSERT … SELECT with its vectors and its
+    question. Inserting bare rows and then updating their vectors and question wrote every post three more times,
+    its words' GIN entries and its HNSW entry with it (an updated vector is not a HOT update). Answers whose question
+    is in the same chunk go in a second INSERT, once their question has its id."""
     first = {}
     for record in records:
         first.setdefault(record.post.source_id, record.post)
-    Post.objects.bulk_create([Post(corpus=corpus, source_id=source_id, **dict(zip(POST_CONTENT, _content(post))))
-                              for source_id, post in first.items()], ignore_conflicts=True)
+    here = set(first)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "CREATE TEMP TABLE IF NOT EXISTS incoming_post (ord integer, source_id varchar(200), title varchar(500),"
+            " body text, url varchar(1000), tags jsonb, embedding halfvec, fused halfvec, parent_source"
+            " varchar(200), parent_here boolean) ON COMMIT DELETE ROWS")
+        with cursor.copy("COPY incoming_post FROM STDIN") as copy:
+            for ord, (source_id, post) in enumerate(first.items()):
+                title, body, url, tags = _content(post)
+                copy.write_row((ord, source_id, title, body, url, json.dumps(tags), _vector(texts.get(source_id)),
+                                _vector(fused.get(source_id)), post.parent or None, post.parent in here))
+        inserted = set()
+        for parent_here in (False, True):
+            cursor.execute(
+                "INSERT INTO searchapp_post (corpus_id, source_id, title, body, url, tags, embedding, fused, parent_id)"
+                " SELECT %s, i.source_id, i.title, i.body, i.url, i.tags, i.embedding, i.fused, q.id"
+                " FROM incoming_post i LEFT JOIN searchapp_post q ON q.corpus_id = %s AND q.source_id = i.parent_source"
+                " WHERE i.parent_here = %s ORDER BY i.ord ON CONFLICT (corpus_id, source_id) DO NOTHING"
+                " RETURNING source_id", [corpus.pk, corpus.pk, parent_here])
+            inserted.update(row[0] for row in cursor.fetchall())
+        cursor.execute("TRUNCATE incoming_post")
     stored = {source_id: (post_id, tuple(content)) for source_id, post_id, *content in corpus.posts.filter(
         source_id__in=first).values_list("source_id", "id", *POST_CONTENT)}
     refused = {record.line: f"post id {record.post.source_id!r} is already indexed with another title, body, url "
                             "or tags; give each post its own id"
                for record in records if stored[record.post.source_id][1] != _content(record.post)}
     ids = {source_id: post_id for source_id, (post_id, _) in stored.items()}
-    parents = dict(corpus.posts.filter(source_id__in={post.parent for post in first.values() if post.parent})
-                   .values_list("source_id", "id"))
-    updated = [Post(pk=ids[source_id], embedding=texts[source_id].vector if source_id in texts else None,
-                    parent_id=parents.get(post.parent)) for source_id, post in first.items()
-               if source_id in texts or post.parent in parents]
-    # only what this chunk computed: a post encoded or linked before keeps its vector and question
-    Post.objects.bulk_update([post for post in updated if post.embedding is not None], ["embedding"])
-    Post.objects.bulk_update([post for post in updated if post.parent_id], ["parent"])
+    reused = {source_id: post for source_id, post in first.items()
+              if source_id not in inserted and stored[source_id][1] == _content(post)}
+    _complete_stored_posts(corpus, reused, ids, texts, fused)
     return ids, refused
+
+
+def _complete_stored_posts(corpus: Corpus, reused: dict, ids: dict[str, int], texts: dict[str, EncodedPost],
+                           fused: dict[str, np.ndarray]) -> None:
+    """Posts stored before: the vectors this chunk computed (only for those without: `_encode_texts`) and their
+    question, when it is now in the corpus; what they hold already stays."""
+    parents = dict(corpus.posts.filter(source_id__in={post.parent for post in reused.values() if post.parent})
+                   .values_list("source_id", "id"))
+    encoded = [Post(pk=ids[source_id], embedding=texts[source_id].vector, fused=fused.get(source_id))
+               for source_id in reused if source_id in texts]
+    Post.objects.bulk_update(encoded, ["embedding", "fused"])
+    linked = [Post(pk=ids[source_id], parent_id=parents[post.parent]) for source_id, post in reused.items()
+              if post.parent in parents]
+    Post.objects.bulk_update(linked, ["parent"])
+
+
+def _vector(value) -> str | None:
+    """A vector in COPY's text form, from an EncodedPost (its `vector`) or an array; None stays NULL."""
+    if value is None:
+        return None
+    return vector_literal(value.vector if isinstance(value, EncodedPost) else value)
 
 
 def _content(post) -> tuple:
@@ -355,25 +399,31 @@ def _store_occurrences(parsed: list[ParsedFormula], posts: dict[str, int], formu
     )
 
 
-def _store_fused(parsed: list[ParsedFormula], posts: dict[str, int], formula_ids: dict[str, int],
-                 texts: dict[str, EncodedPost]) -> None:
-    """MaRF's vector of each post encoded in this chunk, when a fusion is shipped (`ml.text.fusion`).
+def _fuse_posts(corpus: Corpus, parsed: list[ParsedFormula], new: list[ParsedFormula], vectors: list[dict],
+                texts: dict[str, EncodedPost]) -> dict[str, np.ndarray]:
+    """MaRF's vector of each post encoded in this chunk, when a fusion is shipped (`ml.text.fusion`), by source id:
+    its words fused with the SLG node vectors of its first record's formulas, as stored (a new formula's from this
+    chunk, the others read by key).
 
-    On the process's one torch thread, not `dense_threads`: the fusion is many small products, and two threads
-    waited on each other (7.0 against 39 ms a post on one and two threads at load 5; 4.1 against 72 after the
-    pooling change)."""
+    Computed before the posts are stored so that each is written once. On the process's one torch thread, not
+    `dense_threads`: the fusion is many small products, and two threads waited on each other (7.0 against 39 ms a
+    post on one and two threads at load 5; 4.1 against 72 after the pooling change)."""
     fusion = get_fusion()
     if fusion is None or not texts:
-        return
-    keys = {source_id: [] for source_id in texts}
+        return {}
+    first: dict[str, int] = {}
+    keys: dict[str, list[str]] = {source_id: [] for source_id in texts}
     for item in parsed:
-        if item.record.post.source_id in keys:
-            keys[item.record.post.source_id].append(item.visual_key)
-    matrices = slg_matrices([formula_ids[key] for found in keys.values() for key in found])
-    fused = [Post(pk=posts[source_id], fused=post_vector(
-        fusion, texts[source_id].tokens.astype("float32"), [matrices[formula_ids[key]] for key in found]))
-        for source_id, found in keys.items() if source_id in posts]
-    Post.objects.bulk_update(fused, ["fused"])
+        source_id = item.record.post.source_id
+        if source_id in keys and first.setdefault(source_id, item.record.line) == item.record.line:
+            keys[source_id].append(item.visual_key)
+    matrices = {item.visual_key: as_stored(vector["slg"]) for item, vector in zip(new, vectors)}
+    wanted = {key for found in keys.values() for key in found} - set(matrices)
+    matrices.update((key, decode_matrix(blob)) for key, blob in
+                    corpus.formulas.filter(visual_key__in=wanted).values_list("visual_key", "slg_matrix"))
+    return {source_id: post_vector(fusion, texts[source_id].tokens.astype("float32"),
+                                   [matrices[key] for key in found if key in matrices])
+            for source_id, found in keys.items()}
 
 
 def _context(item: ParsedFormula, texts: dict[str, EncodedPost]):

@@ -6,7 +6,10 @@ import pytest
 
 from ml.data.records import MAX_RECORD_BYTES
 from ml.formula import parse_latex
-from searchapp.embedding import embed_graphs, get_codebook
+from ml.text import text_encoder
+from ml.text.fusion import post_vector
+from ml.text.posts import body_span, post_text
+from searchapp.embedding import embed_graphs, get_codebook, get_fusion
 from searchapp.indexing import pipeline
 from searchapp.indexing.actions import start_index_job
 from searchapp.indexing.codebook import CodebookMismatch, ensure_codebook_loaded
@@ -243,6 +246,14 @@ def test_thread_pages_become_questions_and_answers_with_text_vectors_and_formula
     assert [o.position for o in occurrences] == [1, 9]
     assert all(o.context is not None and len(o.context) == 384 for o in occurrences)
     assert "text" in job.timings
+    # MaRF's vector, written with the post: its words fused with its formulas' stored SLG vectors
+    title_body = (question.title, question.body)
+    tokens = text_encoder().encode([post_text(*title_body)],
+                                   [[body_span(question.title, o.start, o.end) for o in occurrences]])[0].tokens
+    expected = post_vector(get_fusion(), tokens.astype(np.float32),
+                           [decode_matrix(o.formula.slg_matrix) for o in occurrences])
+    assert np.allclose(np.asarray(question.fused), expected, atol=2e-3)
+    assert all(post.fused is not None for post in Post.objects.all())
 
 
 def test_long_empty_foreign_and_broken_pages_are_indexed_not_failed(tmp_path):
