@@ -1,8 +1,11 @@
 """Celery tasks. Tasks take primary keys, re-fetch rows, and return quietly when a row is gone."""
+import threading
+
 from celery import shared_task
-from celery.signals import worker_ready
+from celery.signals import worker_process_init, worker_ready
 from django.db import connection
 
+from searchapp.embedding import warm_up
 from searchapp.indexing.pipeline import run_job, running_job_ids
 from searchapp.indexing.uploads import release_upload
 from searchapp.models import IndexJob
@@ -43,3 +46,10 @@ def resume_interrupted_jobs(**_) -> list[int]:
     for job_id in orphans:
         run_index_job.delay(job_id)
     return orphans
+
+
+@worker_process_init.connect
+def load_models(**_) -> None:
+    """Load the formula and text models as a worker process starts, beside it rather than before it is ready: an
+    upload's first chunk waited for them (a few seconds of an upload that should be searchable within 10)."""
+    threading.Thread(target=warm_up, name="warm-up", daemon=True).start()
