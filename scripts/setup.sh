@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Installs what MathSearch needs and is missing: Debian packages, the Python venv, vendored KaTeX, MathLive and
-# RapiDoc.
+# Installs what MathSearch needs and is missing: Debian packages, the Python venv, the text encoder's ONNX file,
+# vendored KaTeX, MathLive and RapiDoc.
 # Safe to run again: each step checks first, so a second run takes seconds.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -24,6 +24,10 @@ if [ ! -f .venv/.installed ] || [ requirements.txt -nt .venv/.installed ]; then
   .venv/bin/pip install -q --disable-pip-version-check -r requirements.txt
   touch .venv/.installed
 fi
+
+# The text encoder's int8 ONNX file, exported from the installed model package (never downloaded); the command
+# checks the file's recorded versions first and returns at once when it is current.
+.venv/bin/python -m ml.text.onnx_export --quiet
 
 # npm install once, for whichever vendored package is missing or older than package.json
 npm_installed=""

