@@ -30,7 +30,6 @@ MAX_TOKENS = 256
 CONTEXT_CHARS = 400
 """Characters each side of a formula whose tokens make its context (SSEmb used up to 1,024 around it)."""
 FORMULA_CHARS = 30
-BATCH_SIZE = 32
 THREADS = 2
 """Threads for batch text work (indexing, training: inside `dense_threads`): MiniLM's dense layers use both cores
 (12.9 → 24.3 posts a second under torch). Outside that block, as for one question, the encoder runs on one thread:
@@ -97,9 +96,9 @@ class TextEncoder:
 
         self.onnx_file = require_onnx_file(onnx_file)
         self.tokenizer = Tokenizer.from_file(str(path / "tokenizer.json"))
-        # The file pads and truncates to 128; the model reads up to MAX_TOKENS, padded to the batch's longest.
+        # The file pads and truncates to 128; the model reads up to MAX_TOKENS of one text, unpadded.
+        self.tokenizer.no_padding()
         self.tokenizer.enable_truncation(MAX_TOKENS)
-        self.tokenizer.enable_padding(pad_id=self.tokenizer.token_to_id("[PAD]"), pad_token="[PAD]")
         self._sessions: dict[int, object] = {}
         self._lock = threading.Lock()
 
@@ -110,25 +109,25 @@ class TextEncoder:
 
     def encode(self, texts: list[str], spans: list[list[tuple[int, int]]]) -> list[EncodedPost]:
         """Each text's vector and the context vectors of its formulas at character `spans` (start, end);
-        a formula whose surroundings fall past the model's tokens gets the text's vector."""
-        shortened = [shorten_formulas(text, text_spans) for text, text_spans in zip(texts, spans)]
-        order = sorted(range(len(texts)), key=lambda i: len(shortened[i][0]))  # similar lengths pad less
-        encoded: dict[int, EncodedPost] = {}
-        for start in range(0, len(order), BATCH_SIZE):
-            batch = order[start:start + BATCH_SIZE]
-            tokens, offsets, mask = self._run([shortened[i][0] for i in batch])
-            for row, i in enumerate(batch):
-                encoded[i] = _pool(tokens[row], offsets[row], mask[row], shortened[i][1])
-        return [encoded[i] for i in range(len(texts))]
+        a formula whose surroundings fall past the model's tokens gets the text's vector.
 
-    def _run(self, texts: list[str]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        encodings = self.tokenizer.encode_batch(texts)
-        ids = np.array([e.ids for e in encodings], dtype=np.int64)  # (batch, tokens)
-        mask = np.array([e.attention_mask for e in encodings], dtype=np.int64)
-        offsets = np.array([e.offsets for e in encodings], dtype=np.int64).reshape(len(texts), -1, 2)
-        feed = dict(zip(INPUTS, (ids, mask, np.zeros_like(ids))))
-        tokens = self._session(THREADS if _batch_work.get() else 1).run(None, feed)[0]  # (batch, tokens, TEXT_DIM)
-        return tokens, offsets, mask.astype(bool)
+        Each text is run alone. Batched texts are padded to the longest (batches of 32 sorted by length read 200
+        thread posts at 35–40 a second, one at a time at 63–69), and int8's activations are quantised per run, so a
+        batched text's vector moved with its neighbours: indexing, whose chunks are sized by time, was not
+        repeatable, and a question, encoded alone, met a post encoded among others."""
+        encoded = []
+        for text, text_spans in zip(texts, spans):
+            shortened, moved = shorten_formulas(text, text_spans)
+            encoded.append(_pool(*self._run(shortened), moved))
+        return encoded
+
+    def _run(self, text: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """A text's token vectors (tokens, TEXT_DIM), character offsets (tokens, 2) and mask (all true)."""
+        encoding = self.tokenizer.encode(text)
+        ids = np.array([encoding.ids], dtype=np.int64)
+        feed = dict(zip(INPUTS, (ids, np.ones_like(ids), np.zeros_like(ids))))
+        tokens = self._session(THREADS if _batch_work.get() else 1).run(None, feed)[0][0]
+        return tokens, np.array(encoding.offsets, dtype=np.int64).reshape(-1, 2), np.ones(len(tokens), dtype=bool)
 
     def _session(self, threads: int):
         with self._lock:  # a web process's question threads may ask for it at once

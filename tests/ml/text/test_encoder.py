@@ -41,6 +41,16 @@ def test_int8_vectors_keep_a_cosine_of_098_to_the_fp32_model(encoder):
     assert cosines.min() > 0.98, cosines
 
 
+def test_a_texts_vectors_do_not_depend_on_the_texts_encoded_with_it(encoder):
+    text = "Let $x^2+1$ be prime; show that x is even."
+    spans = [[(4, 11)]]
+    alone = encoder.encode([text], spans)[0]
+    with dense_threads():
+        among = encoder.encode(["A much longer text about the Riemann zeta function. " * 20, text, "short"],
+                               [[], *spans, []])[1]
+    assert np.array_equal(alone.vector, among.vector) and np.array_equal(alone.contexts, among.contexts)
+
+
 def test_a_question_runs_on_one_thread_and_batch_work_on_two(encoder):
     encoder.embed(["one question"])
     with dense_threads():
