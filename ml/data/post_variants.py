@@ -34,7 +34,7 @@ VERBATIM = frozenset({"text", "textrm", "textit", "textbf", "mbox", "hbox", "mat
 SPEC_ENVIRONMENTS = ("{array}", "{tabular}")
 """Environments whose `\\begin{…}` is followed by a column spec (`{cc}`), copied as it is too."""
 _TOKEN = re.compile(r"\\[A-Za-z]+\*?|\\.|[A-Za-z]|\d+|\s+|.", re.S)
-_BOUNDARY = re.compile(r"(?<=[.?!:])\s+|\n\s*\n")
+_BOUNDARY = re.compile(r"(?<=[.?!])\s+|\n\s*\n")
 
 
 @dataclass(frozen=True)
@@ -58,7 +58,7 @@ def threads_of(records: Iterable[IndexRecord]) -> list[Thread]:
 
 
 def sentences(text: str) -> list[str]:
-    """`text` cut after each sentence (`.`, `?`, `!`, `:` then a space) and at blank lines, never inside a formula;
+    """`text` cut after each sentence (`.`, `?` or `!` then a space) and at blank lines, never inside a formula;
     each piece keeps the space or paragraph break that followed it, so joining them gives `text` back."""
     inside = [(found.start, found.end) for found in extract_formulas(text)]
     pieces, start = [], 0
@@ -73,7 +73,7 @@ def sentences(text: str) -> list[str]:
 
 def letter_renaming(rng: random.Random) -> dict[str, str]:
     """A bijection of the lower-case and of the upper-case letters (KEPT_LETTERS map to themselves)."""
-    renaming = {}
+    renaming: dict[str, str] = {}
     for alphabet in (string.ascii_lowercase, string.ascii_uppercase):
         letters = [letter for letter in alphabet if letter not in KEPT_LETTERS]
         shuffled = letters[:]

@@ -23,7 +23,7 @@ def test_threads_group_answers_under_their_question_and_drop_orphans():
 
 def test_sentences_never_cut_a_formula_and_join_back_to_the_text():
     text = "Let $x. y$ be so. Then?\n\nNext: done"
-    assert sentences(text) == ["Let $x. y$ be so. ", "Then?\n\n", "Next: ", "done"]
+    assert sentences(text) == ["Let $x. y$ be so. ", "Then?\n\n", "Next: done"]
     assert "".join(sentences(text)) == text
 
 
