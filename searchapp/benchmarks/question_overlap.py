@@ -12,10 +12,11 @@ weighed with its question's (THREAD_FORMULA_WEIGHT), and the cosine of its words
 Cost: the corpus's formula matrices are read once for all sampled questions, in chunks of CHUNK formulas ordered by
 id, and each question's formulas are scored against each chunk; per question the memory is one float32 per
 (question formula, post). Each question's words are compared with every post by Postgres (one pass over the post
-vectors). At 300,000 posts (~3.9 M formula occurrences, ~2 M distinct formulas if the 10 k build's ratio holds)
-that is a read of the whole formula table (a few GB) and, per question formula, maxsim against ~2 M matrices:
-from `bench_search`'s exhaustive baseline (~1 s per query formula per million formulas on this machine) about
-2 s per question formula, so ~4–8 minutes for 30 questions of 4–8 formulas, plus 30 passes over the post vectors.
+vectors). At 300,000 posts (~3.8 M formula occurrences at the real posts' 12.6 a post, and since variants rename
+their letters, perhaps 2–3 M distinct formulas) that is one read of the whole formula table (a few GB) and, per
+question formula, maxsim against every matrix: `bench_search`'s exhaustive baseline took 3.1–3.5 s a query per
+million formulas here, so ~8 s per question formula, ~30–60 s per question of 4–8 formulas, 15–30 minutes for 30
+questions; the words' pass per question is a second or two. `exhaustive_seconds` in the report says what it took.
 """
 from __future__ import annotations
 
