@@ -1,7 +1,9 @@
 import pytest
 
 from searchapp.benchmarks import question_speed
+from searchapp.benchmarks.question_overlap import exhaustive_overlap
 from searchapp.models import IndexJob, Post
+from searchapp.search.posts import read_question
 from tests.app.conftest import write_thread_pages
 from tests.ml.data.test_mse_threads import formula_span as span
 
@@ -54,3 +56,12 @@ def test_a_kept_benchmark_is_reused_with_the_rates_it_recorded(pages, tmp_path):
 def test_fewer_posts_than_the_pages_hold_is_refused(pages, tmp_path):
     with pytest.raises(question_speed.TooFewPosts, match="the real pages alone are 7 posts"):
         question_speed.build(pages, 5, tmp_path / "posts.jsonl", progress=lambda _: None)
+
+
+def test_the_overlap_counts_only_posts_scored_among_the_exact_top(pages, tmp_path):
+    question_speed.build(pages, 30, tmp_path / "posts.jsonl", progress=lambda _: None)
+    question = read_question(QUESTIONS[0])
+    found = [hit.post.pk for hit in Post.objects.search(QUESTIONS[0], k=30, corpus=question_speed.CORPUS).hits]
+    assert len(found) > 10
+    assert exhaustive_overlap(question_speed.CORPUS, [question, question], [found[:10], found[-10:]]) == [
+        1.0, pytest.approx(sum(hit in found[:10] for hit in found[-10:]) / 10, abs=0.1)]
