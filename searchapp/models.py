@@ -468,7 +468,7 @@ class IndexJob(models.Model):
 
     FORMAT_HELP = {
         Format.JSONL: 'one <code>{"id", "title", "body", "url", "tags"}</code> a line, formulas written '
-                      "<code>$…$</code> in the body.",
+                      '<code>$…$</code> in the body; an answer\'s <code>"parent"</code> is its question\'s id.',
         Format.ARQMATH: "<code>id post_id thread_id type visual_id formula</code> a line after a header "
                         "(<code>latex_representation_v3</code>): each formula indexed under its post.",
         Format.VISUAL_IDS: "ARQMath-1's judged formulas, <code>visual_id, SLT string, LaTeX</code> a line.",

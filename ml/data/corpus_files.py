@@ -14,7 +14,7 @@ from ml.data.slt_tsv import slt_record
 from ml.data.visual_ids import visual_id_record
 
 LINE_PARSERS: dict[str, LineParser] = {
-    "jsonl": post_record,  # posts {"id","title","body","url","tags"}, formulas found in the body
+    "jsonl": post_record,  # posts {"id","title","body","url","tags","parent"}, formulas found in the body
     "arqmath": formula_record,  # ARQMath formula TSV `id post_id thread_id type visual_id formula`, with header
     "visual_ids": visual_id_record,  # ARQMath-1 `visual_id_file.tsv`
     "slt_tsv": slt_record,  # Tangent SLT strings `formula_id post_id slt` (`formulas_slt_string.tsv`)

@@ -225,6 +225,15 @@ def test_formulas_stored_before_the_codebook_are_posted_when_it_is_loaded(index_
             assert posted_centroids(formula, representation) == set(codes.tolist())
 
 
+def test_jsonl_answers_are_linked_to_the_question_they_name(index_file):
+    job = index_file(['{"id": "q1", "title": "Is $x^2$ positive?", "body": "For real $x$."}',
+                      '{"id": "a1", "parent": "q1", "body": "Yes: $x^2 + 1 > 0$."}',
+                      '{"id": "a2", "parent": "gone", "body": "Its question is not in the corpus."}'],
+                     name="posts.jsonl", format="jsonl")
+    assert (job.state, job.done) == ("done", 3)
+    assert dict(Post.objects.values_list("source_id", "parent__source_id")) == {"q1": None, "a1": "q1", "a2": None}
+
+
 def test_thread_pages_become_questions_and_answers_with_text_vectors_and_formula_contexts(tmp_path):
     from tests.ml.data.test_mse_threads import formula_span, thread_page
 

@@ -23,3 +23,19 @@ def test_bad_jsonl_lines_become_errors_and_reading_goes_on(write, line, message)
     items = list(read_records(write(line + b'\n{"id": "ok"}\n'), "jsonl"))
     assert isinstance(items[0], RecordError) and message in items[0].message and items[0].line == 1
     assert isinstance(items[1], IndexRecord) and items[1].post.source_id == "ok"
+
+
+@pytest.mark.parametrize("line, parent", [
+    pytest.param('{"id": "a1", "parent": "q1"}', "q1", id="string"),
+    pytest.param('{"id": "a1", "parent": 12}', "12", id="integer"),
+    pytest.param('{"id": "q1"}', "", id="none"),
+    pytest.param('{"id": "q1", "parent": null}', "", id="null"),
+])
+def test_jsonl_posts_name_the_question_they_answer(write, line, parent):
+    [record] = read_records(write(line + "\n"), "jsonl")
+    assert record.post.parent == parent
+
+
+def test_a_jsonl_parent_that_is_no_id_is_an_error(write):
+    [item] = read_records(write('{"id": "a1", "parent": ["q1"]}\n'), "jsonl")
+    assert isinstance(item, RecordError) and "'parent'" in item.message
