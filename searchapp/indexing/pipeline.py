@@ -17,6 +17,7 @@ from pathlib import Path
 import numpy as np
 from django.db import connection, transaction
 from django.utils import timezone
+from psycopg.types.json import Jsonb
 
 from ml.cycle_collection import cycle_collection_paused
 from ml.data.corpus_files import read_records
@@ -30,8 +31,9 @@ from ml.text.posts import body_span, post_text
 from searchapp.embedding import embed_graphs, get_fusion, node_labels
 from searchapp.indexing.codebook import CodebookMismatch, ensure_codebook_loaded, require_loaded_codebook
 from searchapp.indexing.postings import merge_postings, store_postings
-from searchapp.models import Corpus, IndexJob, Occurrence, Post
-from searchapp.vectors import as_stored, decode_matrix, matrix_bytes, vector_literal
+from searchapp.models import Corpus, IndexJob, Post
+from searchapp.sql import copy_binary, halfvec
+from searchapp.vectors import as_stored, decode_matrix, matrix_bytes
 
 FIRST_CHUNK = 8
 """Records of a job's first chunk, before any pace is known: few, so its counters move within a second or two even
@@ -304,11 +306,11 @@ def _store_posts(corpus: Corpus, records: list[IndexRecord], texts: dict[str, En
             "CREATE TEMP TABLE IF NOT EXISTS incoming_post (ord integer, source_id varchar(200), title varchar(500),"
             " body text, url varchar(1000), tags jsonb, embedding halfvec, fused halfvec, parent_source"
             " varchar(200), parent_here boolean) ON COMMIT DELETE ROWS")
-        with cursor.copy("COPY incoming_post FROM STDIN") as copy:
-            for ord, (source_id, post) in enumerate(first.items()):
-                title, body, url, tags = _content(post)
-                copy.write_row((ord, source_id, title, body, url, json.dumps(tags), _vector(texts.get(source_id)),
-                                _vector(fused.get(source_id)), post.parent or None, post.parent in here))
+        copy_binary(cursor, "COPY incoming_post FROM STDIN",
+                    ["integer", "text", "text", "text", "text", "jsonb", "halfvec", "halfvec", "text", "boolean"],
+                    ((ord, source_id, *_content(post)[:3], Jsonb(post.tags), halfvec(_vector(texts.get(source_id))),
+                      halfvec(fused.get(source_id)), post.parent or None, post.parent in here)
+                     for ord, (source_id, post) in enumerate(first.items())))
         inserted = set()
         for parent_here in (False, True):
             cursor.execute(
@@ -345,11 +347,8 @@ def _complete_stored_posts(corpus: Corpus, reused: dict, ids: dict[str, int], te
     Post.objects.bulk_update(linked, ["parent"])
 
 
-def _vector(value) -> str | None:
-    """A vector in COPY's text form, from an EncodedPost (its `vector`) or an array; None stays NULL."""
-    if value is None:
-        return None
-    return vector_literal(value.vector if isinstance(value, EncodedPost) else value)
+def _vector(encoded: EncodedPost | None) -> np.ndarray | None:
+    return None if encoded is None else encoded.vector
 
 
 def _content(post) -> tuple:
@@ -391,12 +390,21 @@ def insert_formulas(corpus_id: int, new: list[ParsedFormula], vectors: list[dict
 
 def _store_occurrences(parsed: list[ParsedFormula], posts: dict[str, int], formula_ids: dict[str, int],
                        texts: dict[str, EncodedPost]) -> None:
-    Occurrence.objects.bulk_create(
-        [Occurrence(formula_id=formula_ids[item.visual_key], post_id=posts[item.record.post.source_id],
-                    position=item.source.position, latex=item.latex, start=item.source.start, end=item.source.end,
-                    anchor=item.source.anchor[:100], context=_context(item, texts)) for item in parsed],
-        ignore_conflicts=True,
-    )
+    """Binary COPY into a staging table, then INSERT … ON CONFLICT DO NOTHING (an occurrence stored before stays)."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "CREATE TEMP TABLE IF NOT EXISTS incoming_occurrence (formula_id bigint, post_id bigint, position integer,"
+            " latex text, start integer, stop integer, anchor text, context halfvec) ON COMMIT DELETE ROWS")
+        copy_binary(cursor, "COPY incoming_occurrence FROM STDIN",
+                    ["bigint", "bigint", "integer", "text", "integer", "integer", "text", "halfvec"],
+                    ((formula_ids[item.visual_key], posts[item.record.post.source_id], item.source.position,
+                      item.latex, item.source.start, item.source.end, item.source.anchor[:100],
+                      halfvec(_context(item, texts))) for item in parsed))
+        cursor.execute(
+            'INSERT INTO searchapp_occurrence (formula_id, post_id, position, latex, start, "end", anchor, context)'
+            " SELECT formula_id, post_id, position, latex, start, stop, anchor, context FROM incoming_occurrence"
+            " ON CONFLICT DO NOTHING")
+        cursor.execute("TRUNCATE incoming_occurrence")
 
 
 def _fuse_posts(corpus: Corpus, parsed: list[ParsedFormula], new: list[ParsedFormula], vectors: list[dict],
