@@ -4,6 +4,7 @@ With DATABASE_URL / REDIS_URL unset, the embedded Postgres and Valkey servers un
 are started (or reused) for this process and released when it exits.
 """
 import atexit
+import os
 import secrets
 from datetime import timedelta
 from pathlib import Path
@@ -146,6 +147,11 @@ AXES_LOCKOUT_TEMPLATE = "admin/locked_out.html"  # a page that says why and for 
 # The node-embedding model (config.json + weights) that indexing and search use.
 MATHSEARCH_MODEL_DIR = Path(env_str("MATHSEARCH_MODEL_DIR", str(BASE_DIR / "models" / "default")))
 MATHSEARCH_TORCH_THREADS = env_int("MATHSEARCH_TORCH_THREADS", 1)
+# Every thread's torch default, read when torch loads (after the settings): `torch.set_num_threads` off the main
+# thread sets only that thread (OpenMP), so a worker whose warm-up thread loaded the models ran its tasks on two
+# threads, which waited on each other whenever the other core was busy (an upload's formula embedding took 7.1 s
+# instead of ~0.5).
+os.environ.setdefault("OMP_NUM_THREADS", str(MATHSEARCH_TORCH_THREADS))
 MATHSEARCH_RANKER_DIR = Path(env_str("MATHSEARCH_RANKER_DIR", str(BASE_DIR / "models" / "ranker")))
 # MaRF's fusion of words and formulas (`train_fusion`); question search has no `marf` mode without it
 MATHSEARCH_FUSION_DIR = Path(env_str("MATHSEARCH_FUSION_DIR", str(BASE_DIR / "models" / "fusion")))
