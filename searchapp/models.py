@@ -32,7 +32,7 @@ from searchapp.search.ranking import DEFAULT_ORDER, ORDERS, Interleave, order_ca
 from searchapp.search.results import PostHit, PostResults, SearchHit, SearchResults
 from searchapp.search.scoring import Scored, alignment, decode, score
 from searchapp.sql import binary_rows, id_array
-from searchapp.vectors import VECTOR_DIM
+from searchapp.vectors import VECTOR_DIM, decode_matrix
 
 MAX_K = 1000
 
@@ -295,6 +295,12 @@ def _scored(query: Query, rows: list[tuple[int, bytes, bytes, bytes, str]]) -> S
                             np.array([len(terms) for terms in structures], dtype=np.int64),
                             decoded["slg"].sizes, parts["slg"], parts["opg"])
     return Scored([row[0] for row in rows], [row[4] for row in rows], decoded, parts, candidates)
+
+
+def slg_matrices(formula_ids: list[int]) -> dict[int, np.ndarray]:
+    """Formula id → its SLG node vectors (float32), for MaRF's fusion of a post's words with its formulas."""
+    rows = Formula.objects.filter(pk__in=id_array(set(formula_ids))).values_list("id", "slg_matrix")
+    return {formula_id: decode_matrix(blob) for formula_id, blob in rows}
 
 
 class Formula(models.Model):
