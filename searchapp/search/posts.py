@@ -11,6 +11,7 @@ formulas and words (SSEmb), `marf` compares the posts' MaRF vectors, the questio
 """
 from __future__ import annotations
 
+import itertools
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 
@@ -44,6 +45,12 @@ development topics w = 0.3 lifted `formula` from nDCG′ / MAP′ 0.554 / 0.364 
 0.651 / 0.432 to 0.657 / 0.441 (0.5: 0.600 / 0.396 and 0.652 / 0.430; 0.7: 0.588 / 0.386 and 0.648 / 0.416)."""
 CHANNEL_SIZE = 200
 """Posts each words channel adds to the candidates."""
+WORDS_EXACT_BELOW, WORDS_REACH = 20_000, 800
+"""The nearest posts in words are found exactly (every post's distance, ~4 µs a post) in a corpus of fewer posts,
+and past it among the WORDS_REACH nearest posts of every corpus by the HNSW index, then exactly if fewer than
+CHANNEL_SIZE of those are the corpus's answers. Read through the index at every size, the thread pages' `formula`
+mode (which scores whole the answers best by words) moved nDCG′ 0.5838 → 0.5775, so the index waits until the scan
+costs more than the index loses (at 30 k posts the scan took 70 ms, the index 16)."""
 FORMULA_SHORTLIST = 50
 """Formulas per representation each question formula scores exactly in the formula channel (a formula search's is
 400). With COMPLETED_POSTS it matters little: against 100, on the development topics, `ssemb` nDCG′ / MAP′
@@ -147,7 +154,7 @@ def score_posts(posts, occurrences, formulas, question: Question, corpus: str | 
     if candidates is not None:
         wanted = Q(pk__in=id_array(candidates))
     else:  # the answers of a question holding a hit too: its formulas count for them (THREAD_FORMULA_WEIGHT)
-        wanted = Q(pk__in=id_array(set(_nearest_in_words(posts, question.vector)) | set(by_words) | holding)) \
+        wanted = Q(pk__in=id_array(set(_nearest_in_words(posts, question.vector, corpus)) | set(by_words) | holding)) \
             | Q(parent__in=id_array(holding))
     rows = {post_id: (parent, own, thread, marf, (url, source_id) if url else None)
             for post_id, parent, own, thread, marf, url, source_id
@@ -251,29 +258,58 @@ def _with_the_rest(formula_hits: list[dict[int, float]], formulas, queries: list
             for hits, scores in zip(formula_hits, parts)]
 
 
-def _nearest_in_words(posts, vector: np.ndarray) -> list[int]:
+def _nearest_in_words(posts, vector: np.ndarray, corpus: str | None) -> list[int]:
+    """The CHANNEL_SIZE posts of `posts` nearest to `vector`: exactly while the corpus is small, through the posts'
+    HNSW index past WORDS_EXACT_BELOW."""
     sql, params = posts.filter(embedding__isnull=False).order_by().values_list("id", flat=True).query.sql_with_params()
     with transaction.atomic(using=search_database()), search_connection().cursor() as cursor:
-        cursor.execute("SET LOCAL hnsw.ef_search = %s", [CHANNEL_SIZE * 2])
-        cursor.execute(f"SELECT id FROM searchapp_post WHERE id IN ({sql}) ORDER BY embedding <=> %s::halfvec"
-                       " LIMIT %s", [*params, vector_literal(vector), CHANNEL_SIZE])
+        if _corpus_posts(cursor, corpus) >= WORDS_EXACT_BELOW:
+            cursor.execute("SET LOCAL hnsw.ef_search = %s", [WORDS_REACH])
+            cursor.execute("WITH near AS MATERIALIZED (SELECT id, embedding <=> %s::halfvec AS distance"
+                           " FROM searchapp_post WHERE embedding IS NOT NULL ORDER BY distance LIMIT %s)"
+                           f" SELECT id FROM near WHERE id IN ({sql}) ORDER BY distance LIMIT %s",
+                           [vector_literal(vector), WORDS_REACH, *params, CHANNEL_SIZE])
+            found = [row[0] for row in cursor.fetchall()]
+            if len(found) == CHANNEL_SIZE:
+                return found
+        # every searched post's distance, then the nearest: a plain ORDER BY … LIMIT may be read through the index
+        cursor.execute(f"WITH scored AS MATERIALIZED (SELECT id, embedding <=> %s::halfvec AS distance"
+                       f" FROM searchapp_post WHERE id IN ({sql})) SELECT id FROM scored ORDER BY distance LIMIT %s",
+                       [vector_literal(vector), *params, CHANNEL_SIZE])
         return [row[0] for row in cursor.fetchall()]
+
+
+def _corpus_posts(cursor, corpus: str | None) -> int:
+    cursor.execute("SELECT coalesce(sum(w.posts), 0)::bigint FROM searchapp_corpuswords w"
+                   f" JOIN searchapp_corpus c ON c.id = w.corpus_id WHERE {CORPUS_IS}", [corpus, corpus])
+    return cursor.fetchone()[0]
 
 
 RARE_TERMS, RARE_POSTINGS = 8, 600
 """The full-text channel reads the posts holding any of the question's rarest stems (common ones match everything):
 at most RARE_TERMS of them, and no more than RARE_POSTINGS posts in all past the first (each post's terms are read,
-~0.1 ms a post)."""
+~0.1 ms a post). When even the rarest stem is held by more posts, as a large corpus's common words are, the channel
+reads the posts holding two of the rarest instead (those BM25 ranks first), and never more than READ_AT_MOST."""
+READ_AT_MOST = 3 * RARE_POSTINGS
 
 
-def _rarest(frequency: dict[str, int]) -> list[str]:
+def _rare_query(frequency: dict[str, int]) -> str:
+    """The tsquery of the posts the full-text channel reads (empty when the question has no stem a post holds)."""
+    rarest = sorted(frequency, key=lambda term: frequency[term])[:RARE_TERMS]
+    if len(rarest) > 1 and frequency[rarest[0]] > RARE_POSTINGS:
+        return " | ".join(f"({_lexeme(a)} & {_lexeme(b)})" for a, b in itertools.combinations(rarest, 2))
     chosen, postings = [], 0
-    for term in sorted(frequency, key=lambda term: frequency[term])[:RARE_TERMS]:
+    for term in rarest:
         if chosen and postings + frequency[term] > RARE_POSTINGS:
             break
-        chosen.append(term)
+        chosen.append(_lexeme(term))
         postings += frequency[term]
-    return chosen
+    return " | ".join(chosen)
+
+
+def _lexeme(term: str) -> str:
+    """A stem quoted as one tsquery lexeme (quotes doubled, backslashes escaped)."""
+    return "'" + term.replace("\\", "\\\\").replace("'", "''") + "'"
 
 
 CORPUS_IS = "(%s::text IS NULL OR c.name = %s)"
@@ -282,7 +318,7 @@ CORPUS_IS = "(%s::text IS NULL OR c.name = %s)"
 
 def _lexical_scores(corpus: str | None, text: str, ids: list[int] | None = None) -> dict[int, float]:
     """BM25 (`ml.retrieval.bm25`) of the question's English stems over Postgres's `words` of each post: of `ids`,
-    or of the corpus's posts holding one of the question's rarest stems (`_rarest`). The statistics are the
+    or of the corpus's posts holding the question's rarest stems (`_rare_query`). The statistics are the
     corpus's (all corpora's without one), questions included. A post's length is its distinct stems."""
     with search_connection().cursor() as cursor:
         cursor.execute("SELECT tsvector_to_array(to_tsvector('english', %s))", [text])
@@ -291,12 +327,12 @@ def _lexical_scores(corpus: str | None, text: str, ids: list[int] | None = None)
             return {}
         documents, mean_length, frequency = _statistics(cursor, corpus, terms)
         if ids is None:
-            rare = _rarest(frequency)
+            rare = _rare_query(frequency)
             if not rare:
                 return {}
             cursor.execute("SELECT p.id FROM searchapp_post p JOIN searchapp_corpus c ON c.id = p.corpus_id"
-                           f" WHERE {CORPUS_IS} AND p.words @@ (SELECT string_agg(quote_literal(term), ' | ')"
-                           " FROM unnest(%s::text[]) AS term)::tsquery", [corpus, corpus, rare])
+                           f" WHERE {CORPUS_IS} AND p.words @@ %s::tsquery LIMIT %s",
+                           [corpus, corpus, rare, READ_AT_MOST])
             ids = [row[0] for row in cursor.fetchall()]
         # only the question's stems are unnested: setweight marks them (the stored words carry no weights) and
         # ts_filter keeps the marked ones; unnesting every stem of 600 posts took 2.5 times as long
