@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 import numpy as np
 from django.db import transaction
-from django.db.models import FloatField, Q, Value
+from django.db.models import FloatField, Value
 from django.db.models.expressions import RawSQL
 
 from ml.extraction import extract_formulas
@@ -151,14 +151,16 @@ def score_posts(posts, occurrences, formulas, question: Question, corpus: str | 
     holding = {post_id for post_id, _ in shortlisted}
     lexical = _lexical_scores(corpus, question.text, candidates)
     by_words = sorted(lexical, key=lexical.get, reverse=True)[:CHANNEL_SIZE]
-    if candidates is not None:
-        wanted = Q(pk__in=id_array(candidates))
-    else:  # the answers of a question holding a hit too: its formulas count for them (THREAD_FORMULA_WEIGHT)
-        wanted = Q(pk__in=id_array(set(_nearest_in_words(posts, question.vector, corpus)) | set(by_words) | holding)) \
-            | Q(parent__in=id_array(holding))
+    wanted = candidates
+    if wanted is None:  # the answers of a question holding a hit too: its formulas count for them
+        # (THREAD_FORMULA_WEIGHT); read apart by the parent index (`pk IN … OR parent IN …` filtered every post),
+        # and kept to `posts` with the rest below
+        answering = posts.model.objects.filter(parent__in=id_array(holding)).values_list("id", flat=True) \
+            if holding else []
+        wanted = [*_nearest_in_words(posts, question.vector, corpus), *by_words, *holding, *answering]
     rows = {post_id: (parent, own, thread, marf, (url, source_id) if url else None)
             for post_id, parent, own, thread, marf, url, source_id
-            in posts.filter(wanted).annotate(**_similarities(question)).values_list(
+            in posts.filter(pk__in=id_array(set(wanted))).annotate(**_similarities(question)).values_list(
                 "id", "parent", "own_words", "thread_words", "marf", "url", "source_id")}
     ids = sorted(rows)
     parents = [rows[i][0] for i in ids]
