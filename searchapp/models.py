@@ -25,9 +25,9 @@ from searchapp.search.context import CONTEXT_WEIGHT, context_similarity, context
 from searchapp.search.duplicates import first_of_each, with_copies
 from searchapp.search.feedback_boost import boosted, evidence_for
 from searchapp.search.patterns import pattern_matches
-from searchapp.search.posts import DEFAULT_MODE, MODES, Question, read_bm25, read_question, score_posts
 from searchapp.search.query import Query, parse_query
 from searchapp.search.query_keys import KEY_CHARS, feedback_key, question_key, searched_key
+from searchapp.search.questions import DEFAULT_MODE, MODES, Question, read_bm25, read_question, score_posts
 from searchapp.search.ranking import DEFAULT_ORDER, ORDERS, Interleave, order_candidates
 from searchapp.search.results import PostHit, PostResults, SearchHit, SearchResults
 from searchapp.search.scoring import Scored, alignment, decode, score
@@ -112,7 +112,7 @@ class PostQuerySet(models.QuerySet):
     def search(self, question: Question | str, k: int = 10, offset: int = 0, mode: str = DEFAULT_MODE,
                corpus: str | None = None, weight: float = DEFAULT_FORMULA_WEIGHT) -> PostResults:
         """The `k` answers of this queryset after `offset` that best answer `question` (text with `$…$` formulas),
-        by words and formulas combined as `mode` says (`searchapp.search.posts`)."""
+        by words and formulas combined as `mode` says (`searchapp.search.questions`)."""
         if mode not in MODES:
             raise ValueError(f"unknown mode {mode!r}; choose one of {', '.join(MODES)}")
         started = time.perf_counter()

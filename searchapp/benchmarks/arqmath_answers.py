@@ -25,8 +25,8 @@ from searchapp.indexing.actions import start_index_job
 from searchapp.indexing.pipeline import run_job
 from searchapp.models import Corpus, Formula, Occurrence, Post
 from searchapp.search.context import CONTEXT_WEIGHT
-from searchapp.search.posts import DEFAULT_MODE, MODES, read_question, score_posts
 from searchapp.search.query import parse_query
+from searchapp.search.questions import DEFAULT_MODE, MODES, read_question, score_posts
 
 PAGES = Path("arqmath") / "threads-mathdowsers"
 CORPUS = "arqmath-threads"

@@ -32,7 +32,7 @@ from searchapp.benchmarks.question_overlap import exhaustive_overlap
 from searchapp.indexing.actions import start_index_job
 from searchapp.indexing.pipeline import run_job
 from searchapp.models import IndexJob, Occurrence, Post
-from searchapp.search.posts import DEFAULT_MODE, MODES, read_question
+from searchapp.search.questions import DEFAULT_MODE, MODES, read_question
 
 CORPUS = "bench-posts"
 TOPIC_FILES = ("topics.arqmath-2020-task1-origin.xml", "topics.arqmath-2021-task1-origin.xml")

@@ -12,8 +12,8 @@ from django.utils import timezone
 
 from searchapp.errors import ApiError, check_text, shown
 from searchapp.models import Feedback, Formula, Impression, Post
-from searchapp.search.posts import DEFAULT_MODE, MODES
 from searchapp.search.query import MAX_QUERY_CHARS
+from searchapp.search.questions import DEFAULT_MODE, MODES
 from searchapp.search.ranking import DEFAULT_ORDER, ORDERS
 
 RATE_WINDOW_SECONDS = 60

@@ -9,9 +9,9 @@ from collections.abc import Mapping
 from ml.formula import NOTATIONS
 from searchapp.errors import ApiError, check_text, shown
 from searchapp.models import MAX_K, Corpus
-from searchapp.search.posts import DEFAULT_MODE, MODES
 from searchapp.search.query import MAX_QUERY_CHARS
 from searchapp.search.query_keys import detect_notation
+from searchapp.search.questions import DEFAULT_MODE, MODES
 from searchapp.search.ranking import DEFAULT_ORDER, ORDERS
 
 # The parameters' bounds, with MAX_K and MAX_QUERY_CHARS: the OpenAPI schema (searchapp.web.openapi) reads them here.

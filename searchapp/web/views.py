@@ -17,7 +17,7 @@ from searchapp.learning.online import served_search
 from searchapp.models import Corpus, Feedback, Formula, Post
 from searchapp.search.context import CONTEXT_WEIGHT
 from searchapp.search.feedback_boost import REACH
-from searchapp.search.posts import DEFAULT_MODE
+from searchapp.search.questions import DEFAULT_MODE
 from searchapp.search.ranking import DEFAULT_ORDER, ORDERS
 from searchapp.search.results import PostResults
 from searchapp.web import one_box, search_page

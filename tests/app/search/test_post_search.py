@@ -6,7 +6,7 @@ from django.db import connection
 from searchapp.indexing.actions import reindex_corpus
 from searchapp.models import Corpus, Formula, Occurrence, Post, StemCount
 from searchapp.search import candidates
-from searchapp.search import posts as posts_search
+from searchapp.search import questions as posts_search
 from tests.app.conftest import index_thread_pages
 from tests.ml.data.test_mse_threads import formula_span
 
