@@ -16,8 +16,8 @@ from django.utils import timezone
 from pgvector.django import CosineDistance, HalfVectorField, HnswIndex
 
 from ml.ranking.features import Candidates
-from ml.retrieval.fusion import DEFAULT_FUSION
 from ml.retrieval.post_scores import DEFAULT_FORMULA_WEIGHT
+from ml.retrieval.score_fusion import DEFAULT_FUSION
 from ml.retrieval.structure import unpack_terms
 from ml.text import TEXT_DIM
 from searchapp.search.candidates import PROBES, SHORTLIST_SIZE, candidate_ids_of
@@ -147,7 +147,7 @@ class Post(models.Model):
     embedding = HalfVectorField(dimensions=TEXT_DIM, null=True, blank=True,
                                 help_text="the title and text embedded by the text encoder (ml.text), unit length")
     fused = HalfVectorField(dimensions=TEXT_DIM, null=True, blank=True,
-                            help_text="MaRF: the mean of the post's words fused with each of its formulas (ml.text.fusion)")
+                            help_text="MaRF: the mean of the post's words fused with each of its formulas (ml.text.marf)")
     words = GeneratedField(expression=SearchVector("title", "body", config="english"), output_field=SearchVectorField(),
                            db_persist=True, help_text="Postgres full-text terms of the title and text (the BM25-like baseline)")
 

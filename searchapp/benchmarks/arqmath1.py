@@ -22,7 +22,7 @@ from ml.evaluation.dev_split import load_dev_split
 from ml.evaluation.metrics import evaluate, rounded
 from ml.formula import ParseError
 from ml.ranking.cross_validation import TopicCandidates, across_fold_seeds
-from ml.retrieval.fusion import DEFAULT_FUSION
+from ml.retrieval.score_fusion import DEFAULT_FUSION
 from searchapp.indexing.actions import start_index_job
 from searchapp.indexing.pipeline import run_job
 from searchapp.learning.judged import judged_topics

@@ -24,7 +24,7 @@ from ml.evaluation.bootstrap import paired_intervals
 from ml.evaluation.click_simulation import ClickModel
 from ml.evaluation.metrics import evaluate, rounded
 from ml.ranking.interleaving import BETTER, UNDECIDED, WORSE, credit, outcome, team_draft, verdict
-from ml.retrieval.fusion import FUSIONS
+from ml.retrieval.score_fusion import FUSIONS
 from searchapp.benchmarks import arqmath1
 from searchapp.learning.background import learn_all
 from searchapp.models import Feedback, Formula, Impression

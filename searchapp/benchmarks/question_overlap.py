@@ -22,8 +22,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ml.retrieval.fusion import fuse
 from ml.retrieval.post_scores import DEFAULT_FORMULA_WEIGHT, ssemb, with_thread
+from ml.retrieval.score_fusion import fuse
 from searchapp.indexing.iterables import chunks
 from searchapp.models import Formula, Occurrence, Post
 from searchapp.search.questions import THREAD_FORMULA_WEIGHT, THREAD_WEIGHT, Question, _similarities

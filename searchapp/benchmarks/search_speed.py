@@ -17,7 +17,7 @@ from django.db import connection
 
 from ml.data.topic_latex import read_topic_latex
 from ml.formula import ParseError
-from ml.retrieval.fusion import DEFAULT_FUSION, fuse
+from ml.retrieval.score_fusion import DEFAULT_FUSION, fuse
 from searchapp.benchmarks.arqmath1 import TOPICS
 from searchapp.benchmarks.bench_corpus import bench_corpus, write_slt_tsv
 from searchapp.indexing.actions import start_index_job

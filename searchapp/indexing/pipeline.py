@@ -26,7 +26,7 @@ from ml.formula import ParseError, parse, slt_to_latex, to_slt_string, visual_ke
 from ml.retrieval.structure import pack_terms, structure_terms, subtree_terms
 from ml.text import EncodedPost, text_encoder
 from ml.text.encoder import dense_threads
-from ml.text.fusion import post_vector
+from ml.text.marf import post_vector
 from ml.text.posts import body_span, post_text
 from searchapp.embedding import embed_graphs, get_fusion, node_labels
 from searchapp.indexing.codebook import CodebookMismatch, ensure_codebook_loaded, require_loaded_codebook
@@ -409,7 +409,7 @@ def _store_occurrences(parsed: list[ParsedFormula], posts: dict[str, int], formu
 
 def _fuse_posts(corpus: Corpus, parsed: list[ParsedFormula], new: list[ParsedFormula], vectors: list[dict],
                 texts: dict[str, EncodedPost]) -> dict[str, np.ndarray]:
-    """MaRF's vector of each post encoded in this chunk, when a fusion is shipped (`ml.text.fusion`), by source id:
+    """MaRF's vector of each post encoded in this chunk, when a fusion is shipped (`ml.text.marf`), by source id:
     its words fused with the SLG node vectors of its first record's formulas, as stored (a new formula's from this
     chunk, the others read by key).
 

@@ -7,7 +7,7 @@ holding the formulas most similar to the question's (the formula search's own fi
 candidates best by words have every formula scored, not only those the channel shortlisted (COMPLETED_POSTS). Every
 candidate then gets all the scores, and the mode decides which one ranks, or how they are combined: `ssemb` weighs
 formulas and words (SSEmb), `marf` compares the posts' MaRF vectors, the question's words fused with its formulas
-(`ml.text.fusion`; without a trained fusion the search falls back to `ssemb` and says so).
+(`ml.text.marf`; without a trained fusion the search falls back to `ssemb` and says so).
 """
 from __future__ import annotations
 
@@ -21,11 +21,11 @@ from django.db.models.expressions import RawSQL
 
 from ml.extraction import extract_formulas
 from ml.retrieval.bm25 import bm25
-from ml.retrieval.fusion import fuse
 from ml.retrieval.post_scores import DEFAULT_FORMULA_WEIGHT, formula_scores, ssemb, with_thread
+from ml.retrieval.score_fusion import fuse
 from ml.text import text_encoder
 from ml.text.encoder import EncodedPost
-from ml.text.fusion import post_vector
+from ml.text.marf import post_vector
 from searchapp.embedding import get_fusion
 from searchapp.search.database import search_connection, search_database
 from searchapp.search.query import Query, parse_queries

@@ -25,7 +25,7 @@ from ml.evaluation.dev_split import load_dev_split
 from ml.evaluation.metrics import METRIC_LABELS, evaluate, rounded
 from ml.evaluation.model_pool_evaluation import best_seeds, evaluate_configurations, run_for, score_pools
 from ml.models.encoders import NodeEncoderModel
-from ml.retrieval.fusion import DEFAULT_FUSION
+from ml.retrieval.score_fusion import DEFAULT_FUSION
 
 DEFAULT_DATA = settings.BASE_DIR.parent / "shared" / "data"
 VS_BEST = ("map_prime", "p10_prime")
