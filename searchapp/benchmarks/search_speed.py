@@ -18,11 +18,11 @@ from django.db import connection
 from ml.data.topic_latex import read_topic_latex
 from ml.formula import ParseError
 from ml.retrieval.score_fusion import DEFAULT_FUSION, fuse
-from searchapp.benchmarks.arqmath1 import TOPICS
 from searchapp.benchmarks.bench_corpus import bench_corpus, write_slt_tsv
 from searchapp.indexing.actions import start_index_job
 from searchapp.indexing.iterables import chunks
 from searchapp.indexing.pipeline import run_job
+from searchapp.learning.judged_corpus import TOPICS
 from searchapp.models import Formula, IndexJob, SlgCentroid
 from searchapp.search.query import parse_queries
 from searchapp.search.scoring import decode, score

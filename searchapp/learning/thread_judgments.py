@@ -16,12 +16,15 @@ from ml.data.mse_threads import ThreadFormula, read_thread_page, thread_pages
 from ml.data.qrels import read_qrels
 from ml.data.ranking import Qrels
 from ml.data.topic_latex import read_topic_latex
-from searchapp.benchmarks.arqmath_answers import CORPUS, PAGES
 from searchapp.indexing.actions import start_index_job
 from searchapp.indexing.pipeline import run_job
 from searchapp.learning.judged import DocsOf, judged_topics
 from searchapp.learning.training import Judged
 from searchapp.models import Occurrence, Post
+
+PAGES = Path("arqmath") / "threads-mathdowsers"
+CORPUS = "arqmath-threads"
+"""The thread pages' corpus, which `benchmark arqmath-answers` indexes too."""
 
 
 @dataclass(frozen=True)

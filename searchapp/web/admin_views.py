@@ -16,8 +16,7 @@ from ml.evaluation.metrics import METRIC_LABELS
 from searchapp.feedback.qrels import query_id
 from searchapp.health import BrokerUnavailable
 from searchapp.indexing.actions import index_upload
-from searchapp.learning.background import corpus_decisions, under_test
-from searchapp.learning.training import corpus_history, without_it
+from searchapp.learning.ranker_history import corpus_decisions, corpus_history, under_test, without_it
 from searchapp.models import Corpus, Feedback, IndexJob
 from searchapp.search.ranking import ranker_source
 from searchapp.web.forms import UploadForm

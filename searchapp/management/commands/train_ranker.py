@@ -18,6 +18,7 @@ from ml.data.tolerant import MalformedFile
 from ml.ranking.ranker import MIN_ROWS_PER_LEAF
 from searchapp.benchmarks.database import throwaway_database
 from searchapp.learning import thread_judgments, training
+from searchapp.learning.ranker_history import corpus_history, without_it
 from searchapp.management.corpus_names import require_corpus
 from searchapp.search.ranking import corpus_ranker_dir
 
@@ -61,7 +62,7 @@ class Command(BaseCommand):
         else:
             shipped = training.shipped_ranker()
             capacity = shipped.capacity if shipped else training.dev_capacity(dev)
-            ranker, report = training.train_on_feedback(judged, dev, shipped, capacity, training.corpus_history(corpus))
+            ranker, report = training.train_on_feedback(judged, dev, shipped, capacity, corpus_history(corpus))
             out = out or corpus_ranker_dir(corpus)
         if report.get("installed", True):
             ranker.save(out, report)
@@ -115,7 +116,7 @@ class Command(BaseCommand):
             self.stdout.write(self.style.SUCCESS(f"saved to {out}"))
             return
         latest = report["history"][-1]
-        kept, scores = training.without_it(latest)
+        kept, scores = without_it(latest)
         self.stdout.write(self.style.WARNING(
             f"not used: on this corpus's judged queries it ranks below {kept} (MAP′ {latest['after']['map_prime']:.3f}"
             f" vs {scores['map_prime']:.3f}, P′@10 {latest['after']['p10_prime']:.3f} vs {scores['p10_prime']:.3f}),"
