@@ -17,8 +17,15 @@ from searchapp.web.api_bodies import json_body, json_params
 from searchapp.web.error_views import is_api
 from searchapp.web.openapi import schema as openapi_schema
 from searchapp.web.params import QUESTION_FIELDS, SEARCH_FIELDS, question_params, search_params
-from searchapp.web.post_results import post_results_dict
-from searchapp.web.presenters import corpora_of, formula_detail, post_formulas, present, question_of, results_dict
+from searchapp.web.presenters import (
+    corpora_of,
+    formula_detail,
+    post_formulas,
+    post_results_dict,
+    present,
+    question_of,
+    results_dict,
+)
 from searchapp.web.searching import read_query
 
 

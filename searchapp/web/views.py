@@ -22,8 +22,7 @@ from searchapp.search.ranking import DEFAULT_ORDER, ORDERS
 from searchapp.search.results import PostResults
 from searchapp.web import one_box, search_page
 from searchapp.web.params import int_param, question_params, search_params, tag_param
-from searchapp.web.post_results import post_results_dict
-from searchapp.web.presenters import formula_detail, post_formulas, present
+from searchapp.web.presenters import formula_detail, post_formulas, post_results_dict, present
 from searchapp.web.searching import neighbours, read_query
 from searchapp.web.snippets import text_part
 from searchapp.web.trees_svg import tree_svg
