@@ -116,8 +116,8 @@ def one_session(client: Client, query: str, grade_of: Callable[[int], int | None
     for page in range(PAGES):
         if not examined[page * SHOWN:].any():
             break
-        shown = client.get("/api/search", {"q": query, "corpus": judged_corpus.CORPUS, "k": SHOWN,
-                                           "offset": page * SHOWN}).json()
+        params: dict[str, str | int] = {"q": query, "corpus": judged_corpus.CORPUS, "k": SHOWN, "offset": page * SHOWN}
+        shown = client.get("/api/search", params).json()
         results = shown["results"]
         seen = examined[page * SHOWN:page * SHOWN + len(results)]
         for position in model.clicked([grade_of(result["id"]) for result in results], seen, rng):
@@ -184,7 +184,8 @@ def interleaving_agreement(topics: Topics, model: ClickModel, seed: int, progres
 def compare(a: dict[str, list[str]], b: dict[str, list[str]], qrels: dict[str, dict[str, int]], model: ClickModel,
             rng: np.random.Generator, coin: random.Random) -> str:
     """One interleaving comparison of rankings `a` and `b` (per topic), as the loop runs and decides it: B's verdict."""
-    names, credits = sorted(qrels), []
+    names = sorted(qrels)
+    credits: list[int] = []
     while len(credits) < settings.MATHSEARCH_INTERLEAVE_MAX_COMPARED:
         for _ in range(ROUND_EVERY):
             topic = names[int(rng.integers(len(names)))]
@@ -207,7 +208,7 @@ def ideal(topics: Topics, names: list[str]) -> dict:
 
 def report(topics: Topics, sessions: int, model: ClickModel, before: dict, after: dict, rounds: list[dict],
            agreement: dict) -> dict:
-    halves = {}
+    halves: dict[str, dict] = {}
     for half in ("clicked", "unclicked"):
         delta = paired_intervals(after[half]["per_topic"], before[half]["per_topic"], METRICS)
         halves[half] = {"topics": len(getattr(topics, half)), "before": rounded(before[half]),

@@ -35,7 +35,8 @@ def build_corpus(data_dir: Path, progress=print) -> dict:
         (data_dir / JUDGED / "formulas_slt_string.tsv", "slt_tsv"),
         (_topic_posts_jsonl(data_dir), "jsonl"),
     ]
-    report, started, formulas = {}, time.perf_counter(), 0
+    report: dict[str, dict | float] = {}
+    started, formulas = time.perf_counter(), 0
     for path, format in sources:
         job = run_job(start_index_job(path, format, CORPUS, enqueue=False))
         progress(f"indexed {path.name}: {job.done} records, {job.failed} failed, {job.formulas_added} new formulas")

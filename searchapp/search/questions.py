@@ -143,7 +143,7 @@ def score_posts(posts, occurrences, formulas, question: Question, corpus: str | 
         if hit_ids else []
     holding = {post_id for post_id, _ in shortlisted}
     lexical = _lexical_scores(corpus, question.text, candidates)
-    by_words = sorted(lexical, key=lexical.get, reverse=True)[:CHANNEL_SIZE]
+    by_words = sorted(lexical, key=lexical.__getitem__, reverse=True)[:CHANNEL_SIZE]
     if candidates is not None:
         wanted = Q(pk__in=id_array(candidates))
     else:  # the answers of a question holding a hit too: its formulas count for them (THREAD_FORMULA_WEIGHT)
@@ -243,7 +243,7 @@ def _formula_hits(formulas, queries: list[Query], corpus: str | None) -> list[di
 def _with_the_rest(formula_hits: list[dict[int, float]], formulas, queries: list[Query],
                    held: set[int]) -> list[dict[int, float]]:
     """Each query formula's hits and its exact similarity to the `held` formulas the channel did not shortlist."""
-    missing = held - set.intersection(*(set(hits) for hits in formula_hits)) if formula_hits else set()
+    missing = held - set(formula_hits[0]).intersection(*formula_hits[1:]) if formula_hits else set()
     if not missing:
         return formula_hits
     ids, parts = formulas.scores_of(queries, missing)
@@ -267,7 +267,8 @@ at most RARE_TERMS of them, and no more than RARE_POSTINGS posts in all past the
 
 
 def _rarest(frequency: dict[str, int]) -> list[str]:
-    chosen, postings = [], 0
+    chosen: list[str] = []
+    postings = 0
     for term in sorted(frequency, key=lambda term: frequency[term])[:RARE_TERMS]:
         if chosen and postings + frequency[term] > RARE_POSTINGS:
             break

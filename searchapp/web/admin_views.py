@@ -76,7 +76,7 @@ def rankers(request: HttpRequest) -> HttpResponse:
         relevant=Count("id", filter=Q(kind=Feedback.Kind.RELEVANT)),
         not_relevant=Count("id", filter=Q(kind=Feedback.Kind.NOT_RELEVANT)),
         clicks=Count("id", filter=Q(kind=Feedback.Kind.CLICK)), queries=Count("query", distinct=True))}
-    corpora = []
+    corpora: list[dict] = []
     for corpus in Corpus.objects.order_by("name"):
         history = corpus_history(corpus.name)
         in_use = RANKER_SOURCES[ranker_source(corpus.name)[0]]

@@ -130,7 +130,7 @@ def schema(request: HttpRequest) -> JsonResponse:
     return JsonResponse(openapi_schema(request.build_absolute_uri("/")))
 
 
-def csrf_failure(request: HttpRequest, reason: str = "") -> JsonResponse:
+def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
     """API clients get the JSON error shape; pages keep Django's explanatory HTML."""
     if is_api(request):
         return ApiError("csrf_failed", f"CSRF verification failed: {reason}", status=403).response()

@@ -1,4 +1,5 @@
 """Thin page views: validate, call the domain, render."""
+from typing import Any
 from urllib.parse import urlencode
 
 from django.contrib import messages
@@ -53,6 +54,7 @@ def home(request: HttpRequest) -> HttpResponse:
     JavaScript. A formula lists formulas; words, with or without `$…$` formulas, list answers and the formulas like
     each of the question's (`one_box`); `as=formula` reads the box as one formula whatever it holds."""
     form = search_form(request)
+    context: dict[str, Any]  # a template's context: values of every kind
     context = {"query": form.get("q", "").strip(), "examples": search_page.EXAMPLES,
                "palette": search_page.PALETTE, "fusions": ORDERS, "notations": search_page.NOTATION_CHOICES,
                "notation": form.get("notation") or "auto",
@@ -131,6 +133,7 @@ def questions(request: HttpRequest) -> HttpResponse:
     is needed (a long question is POSTed, as on the search page). A submitted empty question is an error, unlike the
     bare tab."""
     form = search_form(request)
+    context: dict[str, Any]
     context = {"query": form.get("q", "").strip(), "modes": search_page.MODE_CHOICES,
                "mode": form.get("mode") or DEFAULT_MODE, "corpus": form.get("corpus", ""),
                "corpora": Corpus.objects.searchable().values_list("name", flat=True),

@@ -49,9 +49,8 @@ class Command(BaseCommand):
                                  else None, run_out, progress, options["json"])
         if len(qrels) != 1:
             raise CommandError("arqmath1 takes one --qrels file")
-        qrels = qrels[0]
         with throwaway_database():
-            report, runs = arqmath1.benchmark(data, qrels, fusion=fusion, progress=progress)
+            report, runs = arqmath1.benchmark(data, qrels[0], fusion=fusion, progress=progress)
         if run_out:  # the learned ranker's cross-validated run: each topic ranked by a model that never saw it
             write_run(run_out, runs["learned-cv"], tag="mathsearch-learned-cv")
         if options["json"]:

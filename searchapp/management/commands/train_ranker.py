@@ -54,16 +54,16 @@ class Command(BaseCommand):
         judged = self._feedback(corpus) if corpus else None
         dev, extra, reported = self._dev(data, qrels, arqmath2, database, progress) if qrels else (
             training.Judged({}, {}, []), None, None)
-        if judged is None:
-            ranker, report = training.train_on_dev(dev, extra)
-            if reported is not None:
-                report["arqmath3"] = training.held_out_report(ranker, reported)
-            out = out or settings.MATHSEARCH_RANKER_DIR
-        else:
+        if corpus and judged is not None:
             shipped = training.shipped_ranker()
             capacity = shipped.capacity if shipped else training.dev_capacity(dev)
             ranker, report = training.train_on_feedback(judged, dev, shipped, capacity, corpus_history(corpus))
             out = out or corpus_ranker_dir(corpus)
+        else:
+            ranker, report = training.train_on_dev(dev, extra)
+            if reported is not None:
+                report["arqmath3"] = training.held_out_report(ranker, reported)
+            out = out or settings.MATHSEARCH_RANKER_DIR
         if report.get("installed", True):
             ranker.save(out, report)
         else:  # worse than what the corpus gets without it: its record is kept, its trees are not used
