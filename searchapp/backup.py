@@ -15,6 +15,7 @@ import subprocess
 import tempfile
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import IO
 
 from django.conf import settings
 from django.db import connection
@@ -72,7 +73,9 @@ def restore(path: Path) -> None:
         apply = subprocess.Popen([_tool("psql"), "--no-psqlrc", "--quiet", "--set=ON_ERROR_STOP=1"],
                                  stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=apply_errors,
                                  env=_environment())
-        psql_read_all = _feed(script, apply.stdin)
+        if script.stdout is None or apply.stdin is None:  # piped above: never
+            raise BackupError("pg_restore or psql started without its pipe")
+        psql_read_all = _feed(script, script.stdout, apply.stdin)
         script.stdout.close()  # a pg_restore still writing stops too
         suspects = [("pg_restore", script, script_errors), ("psql", apply, apply_errors)]
         for tool, process, errors in suspects if psql_read_all else reversed(suspects):
@@ -81,12 +84,12 @@ def restore(path: Path) -> None:
                 raise BackupError(f"{tool} failed, nothing was changed: {_first_line(errors.read())}")
 
 
-def _feed(script: subprocess.Popen, psql_input) -> bool:
+def _feed(script: subprocess.Popen, sql: IO[bytes], psql_input: IO[bytes]) -> bool:
     """Pass the script on inside a transaction, committed only if pg_restore ends well; False if psql stopped
     reading (at its first error)."""
     try:
         psql_input.write(f"BEGIN;\n{REPLACE_SCHEMA}\n".encode())
-        shutil.copyfileobj(script.stdout, psql_input, COPY_BYTES)
+        shutil.copyfileobj(sql, psql_input, COPY_BYTES)
         if script.wait() == 0:
             psql_input.write(b"COMMIT;\n")
         return True

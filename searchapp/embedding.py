@@ -56,8 +56,8 @@ def warm_up() -> None:
 
 @lru_cache(maxsize=1)
 def get_fusion():
-    """The shipped fusion (`ml.text.fusion`), or None when none is trained."""
-    from ml.text.fusion import CONFIG_FILE, load
+    """The shipped fusion (`ml.text.marf`), or None when none is trained."""
+    from ml.text.marf import CONFIG_FILE, load
 
     if not (settings.MATHSEARCH_FUSION_DIR / CONFIG_FILE).is_file():
         return None

@@ -19,7 +19,7 @@ class ApiError(Exception):
             self.status = status
 
     def response(self) -> JsonResponse:
-        body = {"code": self.code, "message": self.message}
+        body: dict[str, str | int] = {"code": self.code, "message": self.message}
         if self.pos is not None:
             body["pos"] = self.pos
         return JsonResponse(body, status=self.status)

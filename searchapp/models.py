@@ -16,8 +16,8 @@ from django.utils import timezone
 from pgvector.django import CosineDistance, HalfVectorField, HnswIndex
 
 from ml.ranking.features import Candidates
-from ml.retrieval.fusion import DEFAULT_FUSION
 from ml.retrieval.post_scores import DEFAULT_FORMULA_WEIGHT
+from ml.retrieval.score_fusion import DEFAULT_FUSION
 from ml.retrieval.structure import unpack_terms
 from ml.text import TEXT_DIM
 from searchapp.search.candidates import PROBES, SHORTLIST_SIZE, candidate_ids_of
@@ -25,9 +25,9 @@ from searchapp.search.context import CONTEXT_WEIGHT, context_similarity, context
 from searchapp.search.duplicates import first_of_each, with_copies
 from searchapp.search.feedback_boost import boosted, evidence_for
 from searchapp.search.patterns import pattern_matches
-from searchapp.search.posts import DEFAULT_MODE, MODES, Question, read_bm25, read_question, score_posts
 from searchapp.search.query import Query, parse_query
 from searchapp.search.query_keys import KEY_CHARS, feedback_key, question_key, searched_key
+from searchapp.search.questions import DEFAULT_MODE, MODES, Question, read_bm25, read_question, score_posts
 from searchapp.search.ranking import DEFAULT_ORDER, ORDERS, Interleave, order_candidates
 from searchapp.search.results import PostHit, PostResults, SearchHit, SearchResults
 from searchapp.search.scoring import Scored, alignment, decode, score
@@ -59,8 +59,11 @@ class CorpusQuerySet(models.QuerySet):
         return f"no corpus named {name!r}; " + (f"the corpora are {listed}" if names else "none is indexed yet")
 
 
+CORPUS_NAME_CHARS = 100
+
+
 class Corpus(models.Model):
-    name = models.SlugField(max_length=100, unique=True)
+    name = models.SlugField(max_length=CORPUS_NAME_CHARS, unique=True)
     description = models.TextField(blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
@@ -112,7 +115,7 @@ class PostQuerySet(models.QuerySet):
     def search(self, question: Question | str, k: int = 10, offset: int = 0, mode: str = DEFAULT_MODE,
                corpus: str | None = None, weight: float = DEFAULT_FORMULA_WEIGHT) -> PostResults:
         """The `k` answers of this queryset after `offset` that best answer `question` (text with `$…$` formulas),
-        by words and formulas combined as `mode` says (`searchapp.search.posts`)."""
+        by words and formulas combined as `mode` says (`searchapp.search.questions`)."""
         if mode not in MODES:
             raise ValueError(f"unknown mode {mode!r}; choose one of {', '.join(MODES)}")
         started = time.perf_counter()
@@ -126,7 +129,7 @@ class PostQuerySet(models.QuerySet):
         distinct, copies = first_of_each(np.argsort(-combined, kind="stable"), scores.keys)
         order = distinct[offset:offset + min(k, MAX_K)]
         read_bm25(scores, question, corpus, order)
-        by_id = self.model.objects.select_related("corpus", "parent").defer("embedding", "fused").in_bulk(
+        by_id = Post.objects.select_related("corpus", "parent").defer("embedding", "fused").in_bulk(
             [scores.ids[i] for i in with_copies(order, copies)])
         hits = [PostHit(by_id[scores.ids[i]], float(combined[i]), rank, scores.parts(i), scores.best_formula.get(scores.ids[i]),
                         [by_id[scores.ids[j]] for j in copies.get(i, ())], feedback.get(i))
@@ -147,7 +150,7 @@ class Post(models.Model):
     embedding = HalfVectorField(dimensions=TEXT_DIM, null=True, blank=True,
                                 help_text="the title and text embedded by the text encoder (ml.text), unit length")
     fused = HalfVectorField(dimensions=TEXT_DIM, null=True, blank=True,
-                            help_text="MaRF: the mean of the post's words fused with each of its formulas (ml.text.fusion)")
+                            help_text="MaRF: the mean of the post's words fused with each of its formulas (ml.text.marf)")
     words = GeneratedField(expression=SearchVector("title", "body", config="english"), output_field=SearchVectorField(),
                            db_persist=True, help_text="Postgres full-text terms of the title and text (the BM25-like baseline)")
 
@@ -171,7 +174,7 @@ class Post(models.Model):
     @property
     def display_title(self) -> str:
         """Its title; an answer has none of its own, so it is named after its question (select_related("parent"))."""
-        if self.title or self.parent_id is None:
+        if self.title or self.parent is None:  # a post without a parent reads none
             return self.title or self.source_id
         return f"Answer to: {self.parent.title or self.parent.source_id}"
 
@@ -242,7 +245,7 @@ class FormulaQuerySet(models.QuerySet):
             distinct, teams = interleave.merge(distinct, rival, exact, offset + min(k, MAX_K))
             teams = teams[offset:]
         order = distinct[offset:offset + min(k, MAX_K)]
-        by_id = self.model.objects.select_related("corpus").defer("slg_matrix", "opg_matrix", "structure").in_bulk(
+        by_id = Formula.objects.select_related("corpus").defer("slg_matrix", "opg_matrix", "structure").in_bulk(
             [scored.ids[i] for i in with_copies(order, copies)])
         hits = []
         for rank, i in enumerate(order, start=offset + 1):
@@ -288,7 +291,7 @@ class FormulaQuerySet(models.QuerySet):
 
 def _scored(query: Query, rows: list[tuple[int, bytes, bytes, bytes, str]]) -> Scored:
     """Exact scores and ranking inputs of `query` against its candidates' (id, slg, opg, structure, key) rows."""
-    decoded = {name: decode([row[column] for row in rows]) for column, name in ((1, "slg"), (2, "opg"))}
+    decoded = {"slg": decode([row[1] for row in rows]), "opg": decode([row[2] for row in rows])}
     parts = score(query, decoded)
     structures = [unpack_terms(row[3]) for row in rows]
     candidates = Candidates(np.concatenate(structures) if rows else np.zeros(0, dtype=np.int32),
@@ -511,13 +514,14 @@ class IndexJob(models.Model):
     @classmethod
     def formats(cls) -> list[tuple[str, str, str]]:
         """(value, name, help) of every format, as the upload page lists them."""
-        return [(value, name, cls.FORMAT_HELP[value]) for value, name in cls.Format.choices]
+        return [(value, name, cls.FORMAT_HELP[cls.Format(value)]) for value, name in cls.Format.choices]
 
     @property
     def record_unit(self) -> str:
         """What an error's number counts: thread pages are read page by page, documents section by section, every other
         format by line."""
-        return {self.Format.MSE_HTML: "page", self.Format.DOCUMENTS: "section"}.get(self.format, "line")
+        units: dict[str, str] = {self.Format.MSE_HTML: "page", self.Format.DOCUMENTS: "section"}
+        return units.get(self.format, "line")
 
     @property
     def progress(self) -> str:
@@ -534,9 +538,10 @@ class IndexJob(models.Model):
     @property
     def formulas_per_second(self) -> float | None:
         """New formulas a second over a finished job's run; None before it finishes."""
-        if self.finished_at is None or self.started_at is None:
+        seconds = self.seconds
+        if self.finished_at is None or seconds is None:
             return None
-        return self.formulas_added / max(self.seconds, 1e-3)
+        return self.formulas_added / max(seconds, 1e-3)
 
 
 class Impression(models.Model):

@@ -28,7 +28,9 @@ def binary_rows(values) -> list[tuple]:
     binary = psycopg.Cursor(connection.connection)  # server-side binding: Django's client cursors can't read binary
     binary.format = psycopg.pq.Format.BINARY
     # Django's own wrapper, so query logging and execute wrappers see this read like any other
-    with connection.make_debug_cursor(binary) if connection.queries_logged else connection.make_cursor(binary) as cursor:
+    # the stubs type the argument as Django's wrapper; both wrap a DB-API cursor
+    with (connection.make_debug_cursor(binary) if connection.queries_logged  # type: ignore[arg-type]
+          else connection.make_cursor(binary)) as cursor:  # type: ignore[arg-type]
         cursor.execute(sql, params)
         return cursor.fetchall()
 
@@ -51,6 +53,8 @@ def _halfvec_type(connection: psycopg.Connection) -> TypeInfo:
     info = getattr(connection, "_halfvec_type", None)
     if info is None:
         info = TypeInfo.fetch(connection, "halfvec")
+        if info is None:
+            raise RuntimeError("the database has no halfvec type: the vector extension is missing (run migrate)")
         connection._halfvec_type = info  # type: ignore[attr-defined]
     return info
 

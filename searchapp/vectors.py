@@ -10,6 +10,8 @@ table row, where exact scoring reads them with one page access.
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
 
 VECTOR_DIM = 64
@@ -44,7 +46,7 @@ def decode_matrix(data: bytes | memoryview) -> np.ndarray:
     return decode_stacked([data])[0]
 
 
-def decode_stacked(blobs: list[bytes | memoryview]) -> tuple[np.ndarray, np.ndarray]:
+def decode_stacked(blobs: Sequence[bytes | memoryview]) -> tuple[np.ndarray, np.ndarray]:
     """All blobs as one (Σ n, VECTOR_DIM) float32 matrix of unit rows and the row count of each: one conversion
     for the hundreds of candidates exact scoring reads per query."""
     packed = np.frombuffer(b"".join(blobs), dtype=np.uint8)

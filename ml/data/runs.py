@@ -5,7 +5,7 @@ from pathlib import Path
 
 from ml.data.fields import whitespace_fields
 from ml.data.ranking import Run, rank_by_score
-from ml.data.tolerant import Read, parse_keyed_lines, read_text
+from ml.data.tolerant import Read, parse_keyed_lines
 
 
 def _run_line(line: str) -> tuple[str, str, tuple[int, float]]:
@@ -34,10 +34,6 @@ def format_run(run: Run, tag: str) -> str:
         for topic, ranked in run.items()
         for rank, (doc, score) in enumerate(ranked, start=1)
     )
-
-
-def read_run(path: str | Path) -> Read[Run]:
-    return parse_run(read_text(path))
 
 
 def write_run(path: str | Path, run: Run, tag: str) -> None:

@@ -188,10 +188,6 @@ def read_topic_queries(path: str | Path) -> Read[dict[str, str]]:
     return parse_topic_queries(read_text(path))
 
 
-def read_topic_contexts(path: str | Path) -> Read[dict[str, TopicContext]]:
-    return parse_topic_contexts(read_text(path))
-
-
 _TAG = re.compile(r"<[^>]+>")
 
 

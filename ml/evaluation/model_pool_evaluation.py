@@ -16,8 +16,8 @@ from ml.embed import embed
 from ml.evaluation.dev_split import DevSplit
 from ml.evaluation.metrics import evaluate
 from ml.formula import ParseError, parse
-from ml.retrieval.fusion import fuse
 from ml.retrieval.maxsim import maxsim_many
+from ml.retrieval.score_fusion import fuse
 
 CONFIGURATIONS = ("slg", "opg", "max", "avg", "f1", "rrf")
 

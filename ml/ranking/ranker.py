@@ -17,7 +17,7 @@ import lightgbm
 import numpy as np
 
 from ml.ranking.features import FEATURES
-from ml.retrieval.fusion import fuse
+from ml.retrieval.score_fusion import fuse
 
 MODEL_FILE = "model.txt"
 REPORT_FILE = "ranker.json"

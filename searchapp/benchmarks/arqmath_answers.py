@@ -23,13 +23,12 @@ from ml.retrieval.post_scores import DEFAULT_FORMULA_WEIGHT
 from searchapp.benchmarks.arqmath1 import percentiles
 from searchapp.indexing.actions import start_index_job
 from searchapp.indexing.pipeline import run_job
+from searchapp.learning.thread_judgments import CORPUS, PAGES
 from searchapp.models import Corpus, Formula, Occurrence, Post
 from searchapp.search.context import CONTEXT_WEIGHT
-from searchapp.search.posts import DEFAULT_MODE, MODES, read_question, score_posts
 from searchapp.search.query import parse_query
+from searchapp.search.questions import DEFAULT_MODE, MODES, read_question, score_posts
 
-PAGES = Path("arqmath") / "threads-mathdowsers"
-CORPUS = "arqmath-threads"
 WEIGHTS = (0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7)
 METRICS = ("ndcg_prime", "map_prime", "p10_prime")
 

@@ -19,7 +19,7 @@ from pathlib import Path
 from ml.formula import ParseError, to_slt_string, tree_from_slt_string
 from ml.formula.augment import substitute_variables
 from ml.training.corpus import CorpusFormula, parse_formula, read_corpus, read_thread_formulas, read_wiki
-from searchapp.benchmarks.arqmath1 import JUDGED
+from searchapp.learning.judged_corpus import JUDGED
 
 THREADS = Path("arqmath/threads-mathdowsers")
 WIKI_FILE = Path("var/training-data/en-wiki-formulae-good.json")

@@ -24,10 +24,11 @@ from ml.evaluation.bootstrap import paired_intervals
 from ml.evaluation.click_simulation import ClickModel
 from ml.evaluation.metrics import evaluate, rounded
 from ml.ranking.interleaving import BETTER, UNDECIDED, WORSE, credit, outcome, team_draft, verdict
-from ml.retrieval.fusion import FUSIONS
+from ml.retrieval.score_fusion import FUSIONS
 from searchapp.benchmarks import arqmath1
+from searchapp.learning import judged_corpus
 from searchapp.learning.background import learn_all
-from searchapp.models import Feedback, Formula, Impression
+from searchapp.models import Feedback, Impression
 from searchapp.search.ranking import LEARNED
 
 SHOWN = 10
@@ -55,9 +56,8 @@ class Topics:
 def benchmark(data_dir: Path, qrels_path: Path, sessions: int, seed: int, model: ClickModel,
               progress: Callable[[str], None] = print) -> dict:
     """Build (or reuse) the corpus, measure, simulate `sessions` searches with the loop running, measure again."""
-    qrels, queries = arqmath1.read_inputs(data_dir, qrels_path)
-    if not Formula.objects.filter(corpus__name=arqmath1.CORPUS).exists():
-        arqmath1.build_corpus(data_dir, progress)
+    qrels, queries = judged_corpus.read_inputs(data_dir, qrels_path)
+    judged_corpus.ensure_corpus(data_dir, progress)
     topics = split_topics(qrels, queries, seed)
     Feedback.objects.all().delete()  # a kept benchmark database starts every run without feedback
     Impression.objects.all().delete()
@@ -116,8 +116,8 @@ def one_session(client: Client, query: str, grade_of: Callable[[int], int | None
     for page in range(PAGES):
         if not examined[page * SHOWN:].any():
             break
-        shown = client.get("/api/search", {"q": query, "corpus": arqmath1.CORPUS, "k": SHOWN,
-                                           "offset": page * SHOWN}).json()
+        params: dict[str, str | int] = {"q": query, "corpus": judged_corpus.CORPUS, "k": SHOWN, "offset": page * SHOWN}
+        shown = client.get("/api/search", params).json()
         results = shown["results"]
         seen = examined[page * SHOWN:page * SHOWN + len(results)]
         for position in model.clicked([grade_of(result["id"]) for result in results], seen, rng):
@@ -141,7 +141,7 @@ class Grades:
 
         def grade(formula_id: int) -> int | None:
             if formula_id not in self.docs:
-                self.docs.update(arqmath1.visual_docs([formula_id]))
+                self.docs.update(judged_corpus.visual_docs([formula_id]))
             found = [judged[doc] for doc in self.docs[formula_id] if doc in judged]
             return max(found) if found else None
         return grade
@@ -184,7 +184,8 @@ def interleaving_agreement(topics: Topics, model: ClickModel, seed: int, progres
 def compare(a: dict[str, list[str]], b: dict[str, list[str]], qrels: dict[str, dict[str, int]], model: ClickModel,
             rng: np.random.Generator, coin: random.Random) -> str:
     """One interleaving comparison of rankings `a` and `b` (per topic), as the loop runs and decides it: B's verdict."""
-    names, credits = sorted(qrels), []
+    names = sorted(qrels)
+    credits: list[int] = []
     while len(credits) < settings.MATHSEARCH_INTERLEAVE_MAX_COMPARED:
         for _ in range(ROUND_EVERY):
             topic = names[int(rng.integers(len(names)))]
@@ -207,7 +208,7 @@ def ideal(topics: Topics, names: list[str]) -> dict:
 
 def report(topics: Topics, sessions: int, model: ClickModel, before: dict, after: dict, rounds: list[dict],
            agreement: dict) -> dict:
-    halves = {}
+    halves: dict[str, dict] = {}
     for half in ("clicked", "unclicked"):
         delta = paired_intervals(after[half]["per_topic"], before[half]["per_topic"], METRICS)
         halves[half] = {"topics": len(getattr(topics, half)), "before": rounded(before[half]),

@@ -63,7 +63,9 @@ def benchmark(corpus: str, queries: int, seed: int = 0, **search_options) -> dic
             trees[key] = tree_from_slt_string(slt)
         except ParseError:
             continue
-    holders_counts, recalls, milliseconds = [], {mode: [] for mode in MODES}, {mode: [] for mode in MODES}
+    holders_counts: list[int] = []
+    recalls: dict[str, list[float]] = {mode: [] for mode in MODES}
+    milliseconds: dict[str, list[float]] = {mode: [] for mode in MODES}
     labelled: list[bool] = []  # per hit labelled as matching: whether its bindings give it back
     for head, part in patterns(list(trees.values()), queries, seed):
         pattern = Tree(with_part(head, part, MODES["variable"]), "slt")

@@ -1,7 +1,7 @@
 """Question search scored exactly over every post of a corpus: the baseline `bench_questions` compares the default
 mode's top 10 with.
 
-The search (`searchapp.search.posts`) scores only its candidates: the union of three channels (nearest by words,
+The search (`searchapp.search.questions`) scores only its candidates: the union of three channels (nearest by words,
 BM25, posts holding the question's formulas' shortlisted hits), and of their formulas only the shortlisted ones
 and every formula of the 50 posts best by words. Here every answer of the corpus is a candidate and every formula
 it holds (and its question holds) is scored with the same exact maxsim (`searchapp.search.scoring.score`, fused
@@ -22,11 +22,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from ml.retrieval.fusion import fuse
 from ml.retrieval.post_scores import DEFAULT_FORMULA_WEIGHT, ssemb, with_thread
+from ml.retrieval.score_fusion import fuse
 from searchapp.indexing.iterables import chunks
 from searchapp.models import Formula, Occurrence, Post
-from searchapp.search.posts import THREAD_FORMULA_WEIGHT, THREAD_WEIGHT, Question, _similarities
+from searchapp.search.questions import THREAD_FORMULA_WEIGHT, THREAD_WEIGHT, Question, _similarities
 from searchapp.search.scoring import decode, score
 
 CHUNK = 5000

@@ -32,7 +32,7 @@ from searchapp.benchmarks.question_overlap import exhaustive_overlap
 from searchapp.indexing.actions import start_index_job
 from searchapp.indexing.pipeline import run_job
 from searchapp.models import IndexJob, Occurrence, Post
-from searchapp.search.posts import DEFAULT_MODE, MODES, read_question
+from searchapp.search.questions import DEFAULT_MODE, MODES, read_question
 
 CORPUS = "bench-posts"
 TOPIC_FILES = ("topics.arqmath-2020-task1-origin.xml", "topics.arqmath-2021-task1-origin.xml")
@@ -172,7 +172,8 @@ def benchmark(pages: Path, questions: list[str], count: int, variants: Path | No
               overlap_sample: int = OVERLAP_SAMPLE, progress: Callable[[str], object] = print) -> dict:
     load = os.getloadavg()
     ingest = build(pages, count, variants or variants_file(count), progress)
-    modes, default_tops = {}, []
+    modes: dict[str, dict] = {}
+    default_tops: list[list[int]] = []
     for mode in (DEFAULT_MODE, *(mode for mode in MODES if mode != DEFAULT_MODE)):
         progress(f"timing {len(questions)} questions in mode {mode} (load {os.getloadavg()[0]:.2f})")
         modes[mode], tops = time_mode(questions, mode)

@@ -17,12 +17,12 @@ from django.db import connection
 
 from ml.data.topic_latex import read_topic_latex
 from ml.formula import ParseError
-from ml.retrieval.fusion import DEFAULT_FUSION, fuse
-from searchapp.benchmarks.arqmath1 import TOPICS
+from ml.retrieval.score_fusion import DEFAULT_FUSION, fuse
 from searchapp.benchmarks.bench_corpus import bench_corpus, write_slt_tsv
 from searchapp.indexing.actions import start_index_job
 from searchapp.indexing.iterables import chunks
 from searchapp.indexing.pipeline import run_job
+from searchapp.learning.judged_corpus import TOPICS
 from searchapp.models import Formula, IndexJob, SlgCentroid
 from searchapp.search.query import parse_queries
 from searchapp.search.scoring import decode, score
@@ -48,7 +48,7 @@ def build_index(data_dir: Path, count: int, wiki_file: Path | None, progress=pri
     if job is not None and job.state == IndexJob.State.DONE:
         progress(f"reusing the index of {job.formulas_added} formulas built on {job.finished_at:%Y-%m-%d %H:%M}")
         return {"reused": True, **recorded_build(job)}
-    report = {"reused": False}
+    report: dict[str, object] = {"reused": False}
     if job is None:
         started = time.perf_counter()
         corpus = bench_corpus(data_dir, count, wiki_file, progress=progress)
@@ -68,7 +68,10 @@ def build_index(data_dir: Path, count: int, wiki_file: Path | None, progress=pri
 
 
 def recorded_build(job: IndexJob) -> dict:
-    return {"index_seconds": round(job.seconds, 1), "index_formulas_per_s": round(job.formulas_per_second, 1),
+    seconds, rate = job.seconds, job.formulas_per_second
+    if job.finished_at is None or seconds is None or rate is None:
+        raise RuntimeError(f"index job {job.pk} has not finished: it has no build to report")
+    return {"index_seconds": round(seconds, 1), "index_formulas_per_s": round(rate, 1),
             "index_timings": job.timings, "built_at": job.finished_at.isoformat(timespec="seconds")}
 
 
@@ -89,7 +92,7 @@ def index_size() -> dict:
 
 
 def query_latex(data_dir: Path, seed: int = 0) -> list[str]:
-    queries = []
+    queries: list[str] = []
     for path in sorted((data_dir / TOPICS).glob("topics.arqmath-202*-task2*.txt")):
         queries += read_topic_latex(path).checked(path).values()
     unique = sorted(set(queries))

@@ -5,6 +5,7 @@ A click is logged as it comes. A judgment is a person's one answer for a query a
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from django.conf import settings
 from django.core.cache import cache
@@ -12,8 +13,8 @@ from django.utils import timezone
 
 from searchapp.errors import ApiError, check_text, shown
 from searchapp.models import Feedback, Formula, Impression, Post
-from searchapp.search.posts import DEFAULT_MODE, MODES
 from searchapp.search.query import MAX_QUERY_CHARS
+from searchapp.search.questions import DEFAULT_MODE, MODES
 from searchapp.search.ranking import DEFAULT_ORDER, ORDERS
 
 RATE_WINDOW_SECONDS = 60
@@ -141,13 +142,13 @@ def record_feedback(signal: FeedbackInput, person: Person, address: str) -> tupl
     check_rate(f"session:{person.session_key}")
     check_rate(f"address:{address}", ADDRESS_SHARE)
     _check_exists(signal)
-    result = {"query": signal.query, "formula_id": signal.formula_id, "post_id": signal.post_id}
+    result: dict[str, Any] = {"query": signal.query, "formula_id": signal.formula_id, "post_id": signal.post_id}
     if signal.kind == Feedback.Kind.CLICK:
         return Feedback.objects.create(**result, kind=signal.kind, rank=signal.rank, fusion=signal.fusion,
                                        user_id=person.user_id, session_key=person.session_key,
                                        impression_id=signal.impression_id), True
-    mine = {"user_id": person.user_id} if person.user_id is not None else {"user": None,
-                                                                          "session_key": person.session_key}
+    mine: dict[str, Any] = ({"user_id": person.user_id} if person.user_id is not None
+                            else {"user": None, "session_key": person.session_key})
     if signal.kind == UNJUDGE:
         Feedback.objects.judgments().filter(**mine, **result).delete()
         return None, False
@@ -164,13 +165,13 @@ def _check_exists(signal: FeedbackInput) -> None:
     if signal.post_id is not None and not Post.objects.filter(pk=signal.post_id).exists():
         raise ApiError("not_found", f"no post with id {signal.post_id}", status=404)
     if signal.impression_id is not None and signal.kind == Feedback.Kind.CLICK:
-        _check_shown(signal)
+        _check_shown(signal, signal.impression_id)
 
 
-def _check_shown(signal: FeedbackInput) -> None:
+def _check_shown(signal: FeedbackInput, impression_id: int) -> None:
     """A click's impression must be a page of this query that showed the clicked formula: a click credited to a
     page that never showed it would move a ranker with a signal no one gave."""
-    page = Impression.objects.filter(pk=signal.impression_id).values_list("query", "formula_ids").first()
+    page = Impression.objects.filter(pk=impression_id).values_list("query", "formula_ids").first()
     if page is None:
         raise ApiError("not_found", f"no impression with id {signal.impression_id}", status=404)
     if page[0] != signal.query or signal.formula_id not in page[1]:

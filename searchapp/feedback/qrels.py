@@ -11,7 +11,7 @@ from pathlib import Path
 
 from searchapp.models import Feedback
 
-GRADES = {Feedback.Kind.RELEVANT: 2, Feedback.Kind.NOT_RELEVANT: 0, Feedback.Kind.CLICK: 1}
+GRADES: dict[str, int] = {Feedback.Kind.RELEVANT: 2, Feedback.Kind.NOT_RELEVANT: 0, Feedback.Kind.CLICK: 1}
 
 
 def query_id(query: str) -> str:

@@ -52,4 +52,4 @@ def _delete_contents(corpus: Corpus) -> None:
     """Everything stored under the corpus (posts, formulas, node vectors, …) except its job history."""
     for relation in Corpus._meta.related_objects:
         if relation.related_model is not IndexJob:
-            relation.related_model.objects.filter(**{relation.field.name: corpus}).delete()
+            relation.related_model._default_manager.filter(**{relation.field.name: corpus}).delete()

@@ -21,12 +21,12 @@ from psycopg.types.json import Jsonb
 
 from ml.cycle_collection import cycle_collection_paused
 from ml.data.corpus_files import read_records
-from ml.data.records import IndexRecord, RecordError, SourceFormula
-from ml.formula import ParseError, parse, slt_to_latex, to_slt_string, visual_key
+from ml.data.records import IndexRecord, PostRecord, RecordError, SourceFormula
+from ml.formula import FormulaGraphs, ParseError, parse, slt_to_latex, to_slt_string, visual_key
 from ml.retrieval.structure import pack_terms, structure_terms, subtree_terms
 from ml.text import EncodedPost, text_encoder
 from ml.text.encoder import dense_threads
-from ml.text.fusion import post_vector
+from ml.text.marf import post_vector
 from ml.text.posts import body_span, post_text
 from searchapp.embedding import embed_graphs, get_fusion, node_labels
 from searchapp.indexing.codebook import CodebookMismatch, ensure_codebook_loaded, require_loaded_codebook
@@ -140,7 +140,7 @@ def _finish(job: IndexJob, state: str, message: str) -> None:
 class ParsedFormula:
     source: SourceFormula
     record: IndexRecord
-    graphs: object
+    graphs: FormulaGraphs
     slt_string: str
     visual_key: str
     latex: str
@@ -206,7 +206,7 @@ def prepare_chunk(corpus: Corpus, items: list[IndexRecord | RecordError]) -> Pre
             outcome.failed += 1
             outcome.errors.append({"line": item.line, "message": item.message})
     parsed = _timed(outcome, "parse", _parse_all, records, outcome)
-    first_by_key = {}
+    first_by_key: dict[str, ParsedFormula] = {}
     for item in parsed:
         first_by_key.setdefault(item.visual_key, item)
     stored = set(corpus.formulas.filter(visual_key__in=first_by_key).values_list("visual_key", flat=True))
@@ -219,7 +219,7 @@ def prepare_chunk(corpus: Corpus, items: list[IndexRecord | RecordError]) -> Pre
 
 def _encode_texts(corpus: Corpus, records: list[IndexRecord]) -> dict[str, EncodedPost]:
     """The text vectors of the chunk's posts that have text and none stored yet, by source id."""
-    first = {}
+    first: dict[str, IndexRecord] = {}
     for record in records:
         if record.post.body.strip():
             first.setdefault(record.post.source_id, record)
@@ -297,7 +297,7 @@ def _store_posts(corpus: Corpus, records: list[IndexRecord], texts: dict[str, En
     question. Inserting bare rows and then updating their vectors and question wrote every post three more times,
     its words' GIN entries and its HNSW entry with it (an updated vector is not a HOT update). Answers whose question
     is in the same chunk go in a second INSERT, once their question has its id."""
-    first = {}
+    first: dict[str, PostRecord] = {}
     for record in records:
         first.setdefault(record.post.source_id, record.post)
     here = set(first)
@@ -311,7 +311,7 @@ def _store_posts(corpus: Corpus, records: list[IndexRecord], texts: dict[str, En
                     ((ord, source_id, *_content(post)[:3], Jsonb(post.tags), halfvec(_vector(texts.get(source_id))),
                       halfvec(fused.get(source_id)), post.parent or None, post.parent in here)
                      for ord, (source_id, post) in enumerate(first.items())))
-        inserted = set()
+        inserted: set[str] = set()
         for parent_here in (False, True):
             cursor.execute(
                 "INSERT INTO searchapp_post (corpus_id, source_id, title, body, url, tags, embedding, fused, parent_id)"
@@ -409,7 +409,7 @@ def _store_occurrences(parsed: list[ParsedFormula], posts: dict[str, int], formu
 
 def _fuse_posts(corpus: Corpus, parsed: list[ParsedFormula], new: list[ParsedFormula], vectors: list[dict],
                 texts: dict[str, EncodedPost]) -> dict[str, np.ndarray]:
-    """MaRF's vector of each post encoded in this chunk, when a fusion is shipped (`ml.text.fusion`), by source id:
+    """MaRF's vector of each post encoded in this chunk, when a fusion is shipped (`ml.text.marf`), by source id:
     its words fused with the SLG node vectors of its first record's formulas, as stored (a new formula's from this
     chunk, the others read by key).
 

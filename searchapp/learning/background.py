@@ -30,11 +30,12 @@ from django.conf import settings
 from django.db import connection
 
 from ml.ranking.click_model import Propensities
-from ml.ranking.interleaving import BETTER, WORSE, Outcome, verdict
-from ml.ranking.ranker import REPORT_FILE, RankerError, load, read_report
+from ml.ranking.interleaving import BETTER, WORSE, verdict
+from ml.ranking.ranker import REPORT_FILE, load, read_report
 from searchapp.learning import training
 from searchapp.learning.clicks import estimated_propensities, new_signals
 from searchapp.learning.online import interleaving_outcome
+from searchapp.learning.ranker_history import HISTORY_KEPT, corpus_history, ranker_report
 from searchapp.models import Corpus
 from searchapp.search.propensity import remember_propensities
 from searchapp.search.ranking import candidate_dir, candidate_for, corpus_ranker_dir
@@ -101,7 +102,7 @@ def retrain_if_due(corpus: str, dev: training.Judged | None = None, retrain_afte
     threshold = settings.MATHSEARCH_RETRAIN_AFTER if retrain_after is None else retrain_after
     if candidate_for(corpus) is not None:
         return None
-    history = training.corpus_history(corpus)
+    history = corpus_history(corpus)
     since = datetime.datetime.fromisoformat(history[-1]["at"]) if history else None
     propensities = propensities or estimated_propensities()
     if new_signals(corpus, since, propensities) < threshold:
@@ -146,39 +147,13 @@ def decide(corpus: str, min_compared: int | None = None, max_compared: int | Non
     return entry
 
 
-@dataclass(frozen=True)
-class UnderTest:
-    """A corpus's candidate as the staff page shows it: its training's entry (offline numbers) and its interleaving."""
-    candidate: str
-    training: dict
-    outcome: Outcome
-    share: float
-    min_compared: int
-    max_compared: int
-
-
-def under_test(corpus: str) -> UnderTest | None:
-    candidate = candidate_for(corpus)
-    if candidate is None:
-        return None
-    entry = next((row for row in training.corpus_history(corpus) if row.get("candidate") == candidate.id), {})
-    return UnderTest(candidate.id, entry, interleaving_outcome(corpus, candidate.id),
-                     settings.MATHSEARCH_INTERLEAVE_SHARE, settings.MATHSEARCH_INTERLEAVE_MIN_COMPARED,
-                     settings.MATHSEARCH_INTERLEAVE_MAX_COMPARED)
-
-
-def corpus_decisions(corpus: str) -> list[dict]:
-    """The interleaving decisions on the corpus's candidates so far, oldest first."""
-    return _report(corpus_ranker_dir(corpus)).get("decisions", [])
-
-
 def _settle(corpus: str, candidate: str, entry: dict) -> None:
     """Record the decision (and the outcome in the candidate's training entry); install or remove the candidate."""
     folder, own = candidate_dir(corpus), corpus_ranker_dir(corpus)
-    report = _report(own)
+    report = ranker_report(own)
     history = [{**row, "outcome": entry["decision"], "installed": entry["decision"] == INSTALLED}
                if row.get("candidate") == candidate else row for row in report.get("history", [])]
-    decisions = (report.get("decisions", []) + [entry])[-training.HISTORY_KEPT:]
+    decisions = (report.get("decisions", []) + [entry])[-HISTORY_KEPT:]
     if entry["decision"] == INSTALLED:
         trained = {key: value for key, value in read_report(folder).items() if key not in ("candidate", "features")}
         load(folder).save(own, {**trained, "installed": True, "history": history, "decisions": decisions})
@@ -187,18 +162,11 @@ def _settle(corpus: str, candidate: str, entry: dict) -> None:
     shutil.rmtree(folder, ignore_errors=True)
 
 
-def _report(directory: Path) -> dict:
-    try:
-        return read_report(directory)
-    except RankerError:  # no ranker trained yet: an empty record
-        return {}
-
-
 def _update_report(directory: Path, **changes) -> None:
     """The report with `changes`, replaced whole (searches may read it meanwhile); its model, if any, untouched."""
     directory.mkdir(parents=True, exist_ok=True)
     written = directory / (REPORT_FILE + ".new")
-    written.write_text(json.dumps({**_report(directory), **changes}, indent=2, ensure_ascii=False) + "\n",
+    written.write_text(json.dumps({**ranker_report(directory), **changes}, indent=2, ensure_ascii=False) + "\n",
                        encoding="utf-8")
     os.replace(written, directory / REPORT_FILE)
 

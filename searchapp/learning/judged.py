@@ -12,7 +12,7 @@ import numpy as np
 
 from ml.formula import ParseError
 from ml.ranking.cross_validation import TopicCandidates
-from ml.retrieval.fusion import DEFAULT_FUSION, fuse
+from ml.retrieval.score_fusion import DEFAULT_FUSION, fuse
 from searchapp.models import MAX_K, Formula
 from searchapp.search.query import parse_query
 from searchapp.search.ranking import candidate_features

@@ -16,12 +16,15 @@ from ml.data.mse_threads import ThreadFormula, read_thread_page, thread_pages
 from ml.data.qrels import read_qrels
 from ml.data.ranking import Qrels
 from ml.data.topic_latex import read_topic_latex
-from searchapp.benchmarks.arqmath_answers import CORPUS, PAGES
 from searchapp.indexing.actions import start_index_job
 from searchapp.indexing.pipeline import run_job
 from searchapp.learning.judged import DocsOf, judged_topics
 from searchapp.learning.training import Judged
 from searchapp.models import Occurrence, Post
+
+PAGES = Path("arqmath") / "threads-mathdowsers"
+CORPUS = "arqmath-threads"
+"""The thread pages' corpus, which `benchmark arqmath-answers` indexes too."""
 
 
 @dataclass(frozen=True)
@@ -97,8 +100,8 @@ def thread_topics(data_dir: Path, years: list[Year], progress=print) -> list[Jud
     pages = {page: read_thread_page(page).value.formulas for page in thread_pages(data_dir / PAGES)}
     visual = {int(formula.formula_id): formula.visual_id for formulas in pages.values() for formula in formulas}
     inputs = [year.inputs(data_dir) for year in years]
-    qrels = [visual_judgments(*(read_qrels(path).checked(path) for path in qrels_paths), visual)
-             for _, qrels_paths in inputs]
+    qrels = [visual_judgments(read_qrels(by_formula).checked(by_formula), read_qrels(by_visual).checked(by_visual), visual)
+             for _, (by_formula, by_visual) in inputs]
     index_judged_pages(pages, {doc for year in qrels for grades in year.values() for doc in grades}, progress)
     judged = []
     for (topics_path, _), year_qrels in zip(inputs, qrels):

@@ -28,16 +28,14 @@ from ml.ranking.cross_validation import (
     training_topic,
 )
 from ml.ranking.features import FEATURES
-from ml.ranking.ranker import CAPACITIES, Capacity, Ranker, RankerError, TrainingTopic, fit, load, read_report
-from searchapp.benchmarks import arqmath1
+from ml.ranking.ranker import CAPACITIES, Capacity, Ranker, RankerError, TrainingTopic, fit, load
 from searchapp.feedback.qrels import query_id
+from searchapp.learning import judged_corpus
 from searchapp.learning.clicks import feedback_grades
 from searchapp.learning.judged import judged_topics
-from searchapp.models import Formula
-from searchapp.search.ranking import corpus_ranker_dir
+from searchapp.learning.ranker_history import HISTORY_KEPT, without_it
 
 RELEVANT_GRADE = 2
-HISTORY_KEPT = 50
 EXTRA_WEIGHT = 2.0
 """How much an ARQMath-2 topic counts against a development topic in training: 2 cross-validated best of 0.25–8
 (models/ranker/README.md), within the noise of the folds."""
@@ -60,10 +58,9 @@ class Judged:
 def dev_topics(data_dir: Path, qrels_path: Path, progress=print) -> Judged:
     """The development topics' candidates in the ARQMath-1 benchmark corpus, indexed into the current database
     (call inside `throwaway_database`)."""
-    qrels, topics = arqmath1.read_inputs(data_dir, qrels_path)
-    if not Formula.objects.filter(corpus__name=arqmath1.CORPUS).exists():  # else a kept database already has it
-        arqmath1.build_corpus(data_dir, progress)
-    data, unreadable = arqmath1.judged_candidates(qrels, topics)
+    qrels, topics = judged_corpus.read_inputs(data_dir, qrels_path)
+    judged_corpus.ensure_corpus(data_dir, progress)
+    data, unreadable = judged_corpus.judged_candidates(qrels, topics)
     return Judged(data, qrels, unreadable)
 
 
@@ -129,13 +126,6 @@ def beats_before(entry: dict) -> bool:
     return criterion(entry["after"]) >= criterion(without_it(entry)[1])
 
 
-def without_it(entry: dict) -> tuple[str, dict]:
-    """What a training's judged queries get without the corpus's own ranker, named, and its scores: the shipped
-    ranker's when one was measured, else dense fusion's."""
-    before = entry["before"]
-    return ("the shipped ranker", before["shipped"]) if "shipped" in before else ("dense fusion", before["dense"])
-
-
 def held_out_report(ranker: Ranker, judged: Judged) -> dict:
     """How `ranker` orders topics it never saw and nothing was chosen by, beside the dense order of the same
     candidates and a random order of the judged ones, with the paired Δ against dense (95 % bootstrap)."""
@@ -188,14 +178,6 @@ def shipped_ranker() -> Ranker | None:
         return load(settings.MATHSEARCH_RANKER_DIR)
     except RankerError:
         return None
-
-
-def corpus_history(corpus: str) -> list[dict]:
-    """The trainings of the corpus's own ranker so far (empty if it has none)."""
-    try:
-        return read_report(corpus_ranker_dir(corpus)).get("history", [])
-    except RankerError:  # none yet, or unreadable: no history to show
-        return []
 
 
 def importance(ranker: Ranker) -> dict[str, float]:

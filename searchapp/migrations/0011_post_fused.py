@@ -14,6 +14,6 @@ class Migration(migrations.Migration):
         migrations.AddField(
             model_name='post',
             name='fused',
-            field=pgvector.django.halfvec.HalfVectorField(blank=True, dimensions=384, help_text="MaRF: the mean of the post's words fused with each of its formulas (ml.text.fusion)", null=True),
+            field=pgvector.django.halfvec.HalfVectorField(blank=True, dimensions=384, help_text="MaRF: the mean of the post's words fused with each of its formulas (ml.text.marf)", null=True),
         ),
     ]

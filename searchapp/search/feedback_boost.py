@@ -147,8 +147,8 @@ def tally(rows: Iterable[tuple[int, int | None, str, str, int, int | None]],
     judgment, else by their deepest click. A click on a logged page weighs only through its pages' click rate: one
     person's click, where the logs cannot yet tell a choice from a stray, leaves the order they come back to as it
     was. A click without a page (logged before pages were, or by an API client that names none) weighs by its rank."""
-    judged: dict[tuple[int, object], str] = {}
-    clicked: dict[tuple[int, object], int] = {}
+    judged: dict[tuple[int, int | str], str] = {}  # (result, user id else session key)
+    clicked: dict[tuple[int, int | str], int] = {}
     for result, user, session, kind, rank, page in rows:
         person = (result, user if user is not None else session)
         if kind == CLICK:

@@ -20,7 +20,7 @@ from django.conf import settings
 from ml.ranking.features import FEATURES, Candidates, feature_matrix
 from ml.ranking.interleaving import team_draft
 from ml.ranking.ranker import MODEL_FILE, Ranker, RankerError, load, read_report
-from ml.retrieval.fusion import DEFAULT_FUSION, FUSIONS, fuse
+from ml.retrieval.score_fusion import DEFAULT_FUSION, FUSIONS, fuse
 from searchapp.search.query import Query
 
 LEARNED = "learned"

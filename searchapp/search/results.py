@@ -70,7 +70,7 @@ class PostHit:
 @dataclass
 class PostResults:
     question: Any
-    """The `searchapp.search.posts.Question` searched."""
+    """The `searchapp.search.questions.Question` searched."""
     mode: str
     hits: list[PostHit]
     candidates: int

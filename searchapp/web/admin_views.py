@@ -16,8 +16,7 @@ from ml.evaluation.metrics import METRIC_LABELS
 from searchapp.feedback.qrels import query_id
 from searchapp.health import BrokerUnavailable
 from searchapp.indexing.actions import index_upload
-from searchapp.learning.background import corpus_decisions, under_test
-from searchapp.learning.training import corpus_history, without_it
+from searchapp.learning.ranker_history import corpus_decisions, corpus_history, under_test, without_it
 from searchapp.models import Corpus, Feedback, IndexJob
 from searchapp.search.ranking import ranker_source
 from searchapp.web.forms import UploadForm
@@ -77,7 +76,7 @@ def rankers(request: HttpRequest) -> HttpResponse:
         relevant=Count("id", filter=Q(kind=Feedback.Kind.RELEVANT)),
         not_relevant=Count("id", filter=Q(kind=Feedback.Kind.NOT_RELEVANT)),
         clicks=Count("id", filter=Q(kind=Feedback.Kind.CLICK)), queries=Count("query", distinct=True))}
-    corpora = []
+    corpora: list[dict] = []
     for corpus in Corpus.objects.order_by("name"):
         history = corpus_history(corpus.name)
         in_use = RANKER_SOURCES[ranker_source(corpus.name)[0]]

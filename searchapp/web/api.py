@@ -17,8 +17,15 @@ from searchapp.web.api_bodies import json_body, json_params
 from searchapp.web.error_views import is_api
 from searchapp.web.openapi import schema as openapi_schema
 from searchapp.web.params import QUESTION_FIELDS, SEARCH_FIELDS, question_params, search_params
-from searchapp.web.post_results import post_results_dict
-from searchapp.web.presenters import corpora_of, formula_detail, post_formulas, present, question_of, results_dict
+from searchapp.web.presenters import (
+    corpora_of,
+    formula_detail,
+    post_formulas,
+    post_results_dict,
+    present,
+    question_of,
+    results_dict,
+)
 from searchapp.web.searching import read_query
 
 
@@ -123,7 +130,7 @@ def schema(request: HttpRequest) -> JsonResponse:
     return JsonResponse(openapi_schema(request.build_absolute_uri("/")))
 
 
-def csrf_failure(request: HttpRequest, reason: str = "") -> JsonResponse:
+def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
     """API clients get the JSON error shape; pages keep Django's explanatory HTML."""
     if is_api(request):
         return ApiError("csrf_failed", f"CSRF verification failed: {reason}", status=403).response()

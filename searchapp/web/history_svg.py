@@ -62,7 +62,8 @@ def _y(value: float) -> float:
 
 
 def _lookup(entry: dict, path: tuple[str, ...], metric: str) -> float | None:
+    found: object = entry
     for key in path:
-        entry = entry.get(key) if isinstance(entry, dict) else None
-    value = entry.get(metric) if isinstance(entry, dict) else None
+        found = found.get(key) if isinstance(found, dict) else None
+    value = found.get(metric) if isinstance(found, dict) else None
     return float(value) if isinstance(value, int | float) else None

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from ml.extraction import extract_formulas
 from searchapp.models import Formula
-from searchapp.search.posts import Question
+from searchapp.search.questions import Question
 from searchapp.web.search_page import prose_words
 
 FORMULAS_BESIDE = 3

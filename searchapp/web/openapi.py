@@ -8,7 +8,7 @@ from __future__ import annotations
 from ml.formula import NOTATIONS
 from ml.ranking.features import FEATURES
 from searchapp.feedback.actions import KINDS, MAX_FORMULA_ID, MAX_IMPRESSION_ID, MAX_POST_ID, MAX_RANK, UNJUDGE
-from searchapp.search.posts import DEFAULT_MODE, MODES
+from searchapp.search.questions import DEFAULT_MODE, MODES
 from searchapp.search.ranking import DEFAULT_ORDER, ORDERS
 from searchapp.web.params import CORPUS_NAME_CHARS, DEFAULT_K, MAX_K, MAX_OFFSET, MAX_QUERY_CHARS, MAX_TAG_CHARS, QUERY_NOTATIONS
 

@@ -8,20 +8,20 @@ from collections.abc import Mapping
 
 from ml.formula import NOTATIONS
 from searchapp.errors import ApiError, check_text, shown
-from searchapp.models import MAX_K, Corpus
-from searchapp.search.posts import DEFAULT_MODE, MODES
+from searchapp.models import CORPUS_NAME_CHARS, MAX_K, Corpus
 from searchapp.search.query import MAX_QUERY_CHARS
 from searchapp.search.query_keys import detect_notation
+from searchapp.search.questions import DEFAULT_MODE, MODES
 from searchapp.search.ranking import DEFAULT_ORDER, ORDERS
+from searchapp.web.api_bodies import Field
 
 # The parameters' bounds, with MAX_K and MAX_QUERY_CHARS: the OpenAPI schema (searchapp.web.openapi) reads them here.
 DEFAULT_K = 10
 MAX_OFFSET = 10_000
 QUERY_NOTATIONS = ("auto", *NOTATIONS)
-CORPUS_NAME_CHARS = Corpus._meta.get_field("name").max_length
-SEARCH_FIELDS = {"q": str, "notation": QUERY_NOTATIONS, "k": int, "offset": int, "fusion": ORDERS, "corpus": str,
-                 "context": str}
-QUESTION_FIELDS = {"q": str, "k": int, "offset": int, "mode": MODES, "corpus": str, "tag": str}
+SEARCH_FIELDS: dict[str, Field] = {"q": str, "notation": QUERY_NOTATIONS, "k": int, "offset": int, "fusion": ORDERS,
+                                   "corpus": str, "context": str}
+QUESTION_FIELDS: dict[str, Field] = {"q": str, "k": int, "offset": int, "mode": MODES, "corpus": str, "tag": str}
 """The parameters of each search and their types in a JSON body (POST /api/search, POST /api/posts): a tuple is a
 string among these (a query string's empty value means the default, a JSON body leaves the field out instead)."""
 

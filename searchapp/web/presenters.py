@@ -1,17 +1,19 @@
 """Search results for people and programs: one presenter feeds the JSON API, `manage.py search` and the pages.
 
 `present` reads the hits' posts once and explains each hit from its alignment; `results_dict` is the
-JSON shape, and the page template reads the same items. Highlight colours link a query node and the
+JSON shape, and the page template reads the same items. Question-search results have one shape for the JSON API
+and the page alike (`post_results_dict`). Highlight colours link a query node and the
 result node it was aligned to (strongest pairs first), per result.
 """
 from __future__ import annotations
 
 import html
 import re
+from collections.abc import Iterable
 from dataclasses import asdict, dataclass, field
 from functools import cached_property
 
-from django.db.models import Count, Prefetch, prefetch_related_objects
+from django.db.models import Count, Prefetch, Q, prefetch_related_objects
 from django.utils.html import strip_tags
 
 from ml.extraction import extract_formulas
@@ -20,7 +22,7 @@ from ml.formula.tree import Tree, node_value
 from ml.ranking.features import FEATURE_HELP
 from searchapp.models import Formula, Occurrence
 from searchapp.search.feedback_boost import Evidence
-from searchapp.search.results import SearchHit, SearchResults
+from searchapp.search.results import PostResults, SearchHit, SearchResults
 from searchapp.web import snippets as cuts
 from searchapp.web.trees_svg import tree_svg
 
@@ -28,6 +30,8 @@ SNIPPETS_PER_HIT = 3
 MAX_OCCURRENCES = 200
 """Posts listed on a formula's page."""
 SNIPPET_CHARS = 90
+POST_SNIPPET_CHARS = 300
+"""A question-search result's snippet of its post."""
 HIGHLIGHT_COLOURS = 6
 MIN_HIGHLIGHT_SIMILARITY = 0.5
 """Below this cosine an alignment is a guess, and colouring it would claim a match that is not there."""
@@ -145,9 +149,45 @@ def question_of(post) -> dict | None:
     return None if parent is None else {"id": parent.pk, "title": parent.title, "url": parent.url}
 
 
-def corpora_of(rows: list) -> list[dict]:
+def corpora_of(rows: Iterable) -> list[dict]:
     """The same formula or post in other corpora, as the JSON names it: {"id", "corpus"}."""
     return [{"id": row.pk, "corpus": row.corpus.name} for row in rows]
+
+
+def post_results_dict(results: PostResults) -> dict:
+    matched = [(hit.post.pk, hit.formula_id) for hit in results.hits if hit.formula_id]
+    latex = dict(Formula.objects.filter(pk__in=[formula_id for _, formula_id in matched]).values_list("id", "latex"))
+    anchors = _anchors(matched)
+    return {
+        "question": results.question.text, "mode": results.mode, "candidates": results.candidates,
+        "elapsed_ms": round(results.elapsed_ms, 1), "unread_formulas": results.question.unread,
+        "results": [{
+            "rank": hit.rank, "score": round(hit.score, 4), "parts": {k: round(v, 4) for k, v in hit.parts.items()},
+            "post": {"id": hit.post.pk, "source_id": hit.post.source_id, "corpus": hit.post.corpus.name,
+                     "title": hit.post.title, "url": hit.post.url, "snippet": cuts.snippet(hit.post.body, POST_SNIPPET_CHARS),
+                     "question": question_of(hit.post)},
+            "also_in": corpora_of(hit.also),
+            "matched_formula": None if hit.formula_id is None else {
+                "id": hit.formula_id, "latex": latex.get(hit.formula_id, ""),
+                "anchor": anchors.get((hit.post.pk, hit.formula_id), "")},
+            "feedback": feedback_dict(hit.feedback),
+        } for hit in results.hits],
+    }
+
+
+def _anchors(pairs: list[tuple[int, int]]) -> dict[tuple[int, int], str]:
+    """Where each (post, formula) first stands in the post's text, as its page's anchor (none for a formula that is
+    only in the title, or only in the answer's question)."""
+    found: dict[tuple[int, int], str] = {}
+    if not pairs:
+        return found
+    wanted = Q()
+    for post_id, formula_id in pairs:
+        wanted |= Q(post_id=post_id, formula_id=formula_id)
+    for occurrence in Occurrence.objects.filter(wanted, end__gt=0).order_by("post_id", "position").only(
+            "post_id", "formula_id", "position", "anchor"):
+        found.setdefault((occurrence.post_id, occurrence.formula_id), occurrence.page_anchor)
+    return found
 
 
 def colour_pairs(pairs: list[tuple[int, int, float]]) -> tuple[dict[int, int], dict[int, int]]:

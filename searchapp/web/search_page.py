@@ -10,8 +10,8 @@ from django.urls import reverse
 
 from ml.formula import slt_to_latex
 from ml.formula.normalise import PLAIN_NAMES, VARIABLE_NAME
-from searchapp.search.posts import MODES, Question
 from searchapp.search.query import Query
+from searchapp.search.questions import MODES, Question
 from searchapp.web.trees_svg import tree_svg
 
 PAGE_SIZE = 20
@@ -49,7 +49,7 @@ MODE_HELP = {
     "bm25": "the words alone: Okapi BM25 over English word stems, as a classic search engine ranks",
     "formula": "the question's formulas alone, compared with each answer's and its question's formulas",
 }
-"""What each question-search mode (`searchapp.search.posts.MODES`) does."""
+"""What each question-search mode (`searchapp.search.questions.MODES`) does."""
 NOTATION_HELP = {
     "auto": "MathML when the query starts with <math, a Tangent SLT string when it reads like [V!x,…], else LaTeX",
     "latex": "LaTeX, as KaTeX and the parser read it",

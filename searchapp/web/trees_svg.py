@@ -62,7 +62,7 @@ def _baseline_layout(children: dict, size: int) -> list[tuple[float, int]]:
     """SLT "next" edges run to the right on the same row; other relations (sub, sup, …) hang one row below."""
     positions: list[tuple[float, int]] = [(0.0, 0)] * size
 
-    def place(node: int, column: int, row: int) -> Generator[tuple, int, int]:
+    def place(node: int | None, column: int, row: int) -> Generator[tuple, int, int]:
         """Lay out `node`'s baseline from `column`; return the first free column after it. A hanging baseline is
         placed by yielding its arguments to `_unrecursed`: a matrix's elements chain one below the next, and a
         thousand rows would pass Python's recursion limit."""
@@ -89,7 +89,7 @@ def _unrecursed(function: Callable[..., Generator[tuple, int, int]], arguments: 
     result: int | None = None
     while stack:
         try:
-            call = stack[-1].send(result)
+            call = next(stack[-1]) if result is None else stack[-1].send(result)  # a started call gets none
         except StopIteration as finished:
             stack.pop()
             result = finished.value

@@ -1,4 +1,5 @@
 """Thin page views: validate, call the domain, render."""
+from typing import Any
 from urllib.parse import urlencode
 
 from django.contrib import messages
@@ -17,13 +18,12 @@ from searchapp.learning.online import served_search
 from searchapp.models import Corpus, Feedback, Formula, Post
 from searchapp.search.context import CONTEXT_WEIGHT
 from searchapp.search.feedback_boost import REACH
-from searchapp.search.posts import DEFAULT_MODE
+from searchapp.search.questions import DEFAULT_MODE
 from searchapp.search.ranking import DEFAULT_ORDER, ORDERS
 from searchapp.search.results import PostResults
 from searchapp.web import one_box, search_page
 from searchapp.web.params import int_param, question_params, search_params, tag_param
-from searchapp.web.post_results import post_results_dict
-from searchapp.web.presenters import formula_detail, post_formulas, present
+from searchapp.web.presenters import formula_detail, post_formulas, post_results_dict, present
 from searchapp.web.searching import neighbours, read_query
 from searchapp.web.snippets import text_part
 from searchapp.web.trees_svg import tree_svg
@@ -54,6 +54,7 @@ def home(request: HttpRequest) -> HttpResponse:
     JavaScript. A formula lists formulas; words, with or without `$…$` formulas, list answers and the formulas like
     each of the question's (`one_box`); `as=formula` reads the box as one formula whatever it holds."""
     form = search_form(request)
+    context: dict[str, Any]  # a template's context: values of every kind
     context = {"query": form.get("q", "").strip(), "examples": search_page.EXAMPLES,
                "palette": search_page.PALETTE, "fusions": ORDERS, "notations": search_page.NOTATION_CHOICES,
                "notation": form.get("notation") or "auto",
@@ -132,6 +133,7 @@ def questions(request: HttpRequest) -> HttpResponse:
     is needed (a long question is POSTed, as on the search page). A submitted empty question is an error, unlike the
     bare tab."""
     form = search_form(request)
+    context: dict[str, Any]
     context = {"query": form.get("q", "").strip(), "modes": search_page.MODE_CHOICES,
                "mode": form.get("mode") or DEFAULT_MODE, "corpus": form.get("corpus", ""),
                "corpora": Corpus.objects.searchable().values_list("name", flat=True),

@@ -2,8 +2,8 @@
 import json
 
 from ml.formula import parse_latex, to_slt_string
-from searchapp.benchmarks.arqmath1 import JUDGED
 from searchapp.benchmarks.bench_corpus import THREADS, bench_corpus, write_slt_tsv
+from searchapp.learning.judged_corpus import JUDGED
 
 
 def _data(tmp_path):

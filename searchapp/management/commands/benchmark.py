@@ -7,7 +7,7 @@ from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
 from ml.data.runs import write_run
-from ml.retrieval.fusion import DEFAULT_FUSION, FUSIONS
+from ml.retrieval.score_fusion import DEFAULT_FUSION, FUSIONS
 from searchapp.benchmarks import arqmath1, arqmath_answers
 from searchapp.benchmarks.database import throwaway_database
 from searchapp.learning.training import cv_lines
@@ -49,9 +49,8 @@ class Command(BaseCommand):
                                  else None, run_out, progress, options["json"])
         if len(qrels) != 1:
             raise CommandError("arqmath1 takes one --qrels file")
-        qrels = qrels[0]
         with throwaway_database():
-            report, runs = arqmath1.benchmark(data, qrels, fusion=fusion, progress=progress)
+            report, runs = arqmath1.benchmark(data, qrels[0], fusion=fusion, progress=progress)
         if run_out:  # the learned ranker's cross-validated run: each topic ranked by a model that never saw it
             write_run(run_out, runs["learned-cv"], tag="mathsearch-learned-cv")
         if options["json"]:

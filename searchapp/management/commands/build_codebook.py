@@ -12,17 +12,14 @@ import itertools
 import time
 from pathlib import Path
 
-import numpy as np
 import torch
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
-from ml.embed import embed, load_default_model
-from ml.retrieval.codebook import POSTINGS_PER_CENTROID, REPRESENTATIONS, CodebookError, fit_codebook, save_codebook, side_for
+from ml.embed import load_default_model
+from ml.retrieval.codebook import POSTINGS_PER_CENTROID, CodebookError, save_codebook
 from ml.training.corpus import parse_formula, read_corpus_spec, unique
-from searchapp.embedding import get_codebook
-from searchapp.indexing.codebook import ensure_codebook_loaded, index_postings, stored_node_sample
-from searchapp.models import SlgCentroid
+from searchapp.indexing.codebook import IndexSizing, fit_to_formulas, fit_to_index, index_sizing
 
 DATA = settings.BASE_DIR.parent / "shared" / "data" / "arqmath"
 DEFAULT_CORPORA = [f"{DATA}/arqmath1-task2-judged-formulas/visual_id_file.tsv:visual_ids",
@@ -61,11 +58,7 @@ class Command(BaseCommand):
         encoder = load_default_model(model_dir)
         graphs = self._graphs(corpus or DEFAULT_CORPORA)
         started = time.perf_counter()
-        vectors = embed(graphs, model=encoder)
-        rng = np.random.default_rng(seed)
-        nodes = {r: np.concatenate([v[r] for v in vectors]) for r in REPRESENTATIONS}
-        codebook = fit_codebook({r: m[rng.permutation(len(m))[:sample]] for r, m in nodes.items()},
-                                cells, per_cell, seed=seed)
+        codebook = fit_to_formulas(graphs, encoder, cells, per_cell, sample, seed)
         path = save_codebook(codebook, model_dir)
         self.stdout.write(f"{path}: {cells} × {per_cell} centroids per representation from {len(graphs)} formulas "
                           f"in {time.perf_counter() - started:.0f} s (fingerprint {codebook.fingerprint})")
@@ -73,32 +66,25 @@ class Command(BaseCommand):
     def _fit_to_index(self, sample: int, seed: int, per_centroid: int, check: bool) -> None:
         if per_centroid < 1:
             raise CommandError("--postings-per-centroid must be at least 1")
-        postings = index_postings()
-        if not postings:
-            raise CommandError("the index holds no postings: index a corpus first")
-        side = side_for(max(postings.values()), per_centroid)
-        if check:
-            centroids = SlgCentroid.objects.count()
-            self.stdout.write(
-                f"{max(postings.values()):,} postings a representation on {centroids:,} centroids "
-                f"({max(postings.values()) // max(centroids, 1):,} formulas a list); the rule gives {side} × {side} = "
-                f"{side * side:,} ({max(postings.values()) // (side * side):,} a list)")
-            return
-        started = time.perf_counter()
-        vectors = stored_node_sample(sample, postings, seed)
         try:
-            codebook = fit_codebook(vectors, side, side, seed=seed)
+            if check:
+                return self._print_sizing(index_sizing(per_centroid))
+            fitted = fit_to_index(sample, seed, per_centroid)
         except CodebookError as error:
-            raise CommandError(f"the index is too small for a codebook of {side} × {side}: {error}") from None
-        path = save_codebook(codebook, Path(settings.MATHSEARCH_MODEL_DIR))
-        fitted = time.perf_counter()
-        get_codebook.cache_clear()
-        ensure_codebook_loaded(repost=True)
+            raise CommandError(str(error)) from None
+        side, postings = fitted.sizing.side, fitted.sizing.postings
         self.stdout.write(
-            f"{path}: {side} × {side} centroids per representation for {max(postings.values()):,} postings, "
-            f"fitted on {len(vectors['slg']):,} + {len(vectors['opg']):,} stored node vectors in "
-            f"{fitted - started:.0f} s; the index posted again in {time.perf_counter() - fitted:.0f} s "
-            f"(fingerprint {codebook.fingerprint}).")
+            f"{fitted.path}: {side} × {side} centroids per representation for {postings:,} postings, "
+            f"fitted on {fitted.nodes['slg']:,} + {fitted.nodes['opg']:,} stored node vectors in "
+            f"{fitted.fit_seconds:.0f} s; the index posted again in {fitted.post_seconds:.0f} s "
+            f"(fingerprint {fitted.fingerprint}).")
+
+    def _print_sizing(self, sizing: IndexSizing) -> None:
+        side, postings = sizing.side, sizing.postings
+        self.stdout.write(
+            f"{postings:,} postings a representation on {sizing.centroids:,} centroids "
+            f"({postings // max(sizing.centroids, 1):,} formulas a list); the rule gives {side} × {side} = "
+            f"{side * side:,} ({postings // (side * side):,} a list)")
 
     def _graphs(self, specs: list[str]) -> list:
         graphs, failed = [], 0

@@ -39,7 +39,7 @@ class Command(BaseCommand):
             self.stdout.write(json.dumps(data, ensure_ascii=False, indent=2))
             return
         self.stdout.write(f"SLT: {data['slt']['string']}")
-        self.stdout.write(f"OPT: {serialize(graphs.opt.root) if graphs.opt else 'none — ' + graphs.opt_error}")
+        self.stdout.write(f"OPT: {serialize(graphs.opt.root) if graphs.opt else f'none — {graphs.opt_error}'}")
 
     def _summarize(self, path: Path) -> None:
         if not path.is_file():

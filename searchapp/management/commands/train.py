@@ -8,9 +8,9 @@ from django.core.management.base import BaseCommand, CommandError
 from tqdm import tqdm
 
 from ml.training.config import TrainConfig
-from ml.training.corpus import READERS, CorpusFormula, read_corpus_spec, unique
+from ml.training.corpus import READERS, read_corpus_spec, unique
 from ml.training.trainer import Progress, train
-from searchapp.models import Formula
+from searchapp.learning.stored_formulas import stored_formulas
 
 
 class Command(BaseCommand):
@@ -40,8 +40,8 @@ class Command(BaseCommand):
             train_config = TrainConfig.from_file(config)
         except (OSError, ValueError) as error:
             raise CommandError(f"bad config {config}: {error}") from None
-        formulas = unique(itertools.chain(*(self._file(spec) for spec in corpus), self._database(db_corpus)))
-        formulas = list(itertools.islice(formulas, limit))
+        formulas = list(itertools.islice(unique(itertools.chain(*(self._file(spec) for spec in corpus),
+                                                                stored_formulas(db_corpus))), limit))
         if sample is not None:
             random.Random(0).shuffle(formulas)  # seeded: the same sample every run, so a run can resume
             formulas = formulas[:sample]
@@ -68,15 +68,6 @@ class Command(BaseCommand):
             return read_corpus_spec(spec)
         except ValueError as error:
             raise CommandError(str(error)) from None
-
-    def _database(self, names: list[str]):
-        """Stored formulas in their own notation: LaTeX as written, anything else as its SLT string."""
-        for name in names:
-            rows = Formula.objects.filter(corpus__name=name).values_list("notation", "latex", "slt_string")
-            for notation, latex, slt_string in rows.iterator():
-                yield (CorpusFormula(latex, "latex", f"db:{name}") if notation == Formula.Notation.LATEX
-                       else CorpusFormula(slt_string, "slt", f"db:{name}"))
-
 
 
 class StepBar:

@@ -12,10 +12,10 @@ import torch
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
-from ml.text.fusion import save
-from ml.text.fusion_training import TrainingSettings, train
+from ml.text.marf import save
+from ml.text.marf_training import TrainingSettings, train
 from searchapp.embedding import get_fusion
-from searchapp.learning.fusion import corpus_posts, question_answer_pairs, refresh_fused
+from searchapp.learning.marf import corpus_posts, question_answer_pairs, refresh_fused
 from searchapp.management.corpus_names import require_corpus
 from searchapp.models import Post
 

@@ -18,6 +18,7 @@ from ml.data.tolerant import MalformedFile
 from ml.ranking.ranker import MIN_ROWS_PER_LEAF
 from searchapp.benchmarks.database import throwaway_database
 from searchapp.learning import thread_judgments, training
+from searchapp.learning.ranker_history import corpus_history, without_it
 from searchapp.management.corpus_names import require_corpus
 from searchapp.search.ranking import corpus_ranker_dir
 
@@ -53,16 +54,16 @@ class Command(BaseCommand):
         judged = self._feedback(corpus) if corpus else None
         dev, extra, reported = self._dev(data, qrels, arqmath2, database, progress) if qrels else (
             training.Judged({}, {}, []), None, None)
-        if judged is None:
+        if corpus and judged is not None:
+            shipped = training.shipped_ranker()
+            capacity = shipped.capacity if shipped else training.dev_capacity(dev)
+            ranker, report = training.train_on_feedback(judged, dev, shipped, capacity, corpus_history(corpus))
+            out = out or corpus_ranker_dir(corpus)
+        else:
             ranker, report = training.train_on_dev(dev, extra)
             if reported is not None:
                 report["arqmath3"] = training.held_out_report(ranker, reported)
             out = out or settings.MATHSEARCH_RANKER_DIR
-        else:
-            shipped = training.shipped_ranker()
-            capacity = shipped.capacity if shipped else training.dev_capacity(dev)
-            ranker, report = training.train_on_feedback(judged, dev, shipped, capacity, training.corpus_history(corpus))
-            out = out or corpus_ranker_dir(corpus)
         if report.get("installed", True):
             ranker.save(out, report)
         else:  # worse than what the corpus gets without it: its record is kept, its trees are not used
@@ -115,7 +116,7 @@ class Command(BaseCommand):
             self.stdout.write(self.style.SUCCESS(f"saved to {out}"))
             return
         latest = report["history"][-1]
-        kept, scores = training.without_it(latest)
+        kept, scores = without_it(latest)
         self.stdout.write(self.style.WARNING(
             f"not used: on this corpus's judged queries it ranks below {kept} (MAP′ {latest['after']['map_prime']:.3f}"
             f" vs {scores['map_prime']:.3f}, P′@10 {latest['after']['p10_prime']:.3f} vs {scores['p10_prime']:.3f}),"

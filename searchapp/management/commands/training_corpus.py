@@ -34,8 +34,8 @@ class Command(BaseCommand):
             for spec, formulas in sources:
                 report = SourceReport(spec)
                 try:
-                    formulas = list(formulas)  # read first (quick), so the bar knows its total and ETA
-                    progress = tqdm(formulas, desc=Path(spec.rpartition(":")[0]).name, unit=" formulas",
+                    read = list(formulas)  # read first (quick), so the bar knows its total and ETA
+                    progress = tqdm(read, desc=Path(spec.rpartition(":")[0]).name, unit=" formulas",
                                     mininterval=5)
                     for formula in distinct(progress, report, seen):
                         handle.write(formula_line(formula.notation, formula.text, formula.key, formula.source) + "\n")

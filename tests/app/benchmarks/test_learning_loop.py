@@ -8,7 +8,8 @@ from django.test import Client
 
 from ml.evaluation.click_simulation import ClickModel
 from ml.ranking.interleaving import BETTER, WORSE
-from searchapp.benchmarks import arqmath1, learning_loop
+from searchapp.benchmarks import learning_loop
+from searchapp.learning import judged_corpus
 from searchapp.models import Feedback, Impression
 
 LATEX = [f"x^{{{n}}} + y^{{{n}}}" for n in range(2, 25)]
@@ -25,7 +26,7 @@ def test_half_the_topics_drawn_by_the_seed_receive_the_clicks():
 
 @pytest.mark.django_db
 def test_a_session_opens_the_second_page_only_when_it_looks_there_and_its_clicks_name_their_pages(index_file):
-    index_file(LATEX, corpus=arqmath1.CORPUS)
+    index_file(LATEX, corpus=judged_corpus.CORPUS)
     everything = ClickModel(attractiveness=(1.0,), eta=0.0)  # looks at every rank, clicks every result
     assert learning_loop.one_session(Client(), "x^2 + y^2", lambda formula: 0, everything, np.random.default_rng(0)) == 20
     pages = list(Impression.objects.order_by("offset").values_list("offset", flat=True))

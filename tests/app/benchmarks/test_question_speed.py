@@ -3,7 +3,7 @@ import pytest
 from searchapp.benchmarks import question_speed
 from searchapp.benchmarks.question_overlap import exhaustive_overlap
 from searchapp.models import IndexJob, Post
-from searchapp.search.posts import read_question
+from searchapp.search.questions import read_question
 from tests.app.conftest import write_thread_pages
 from tests.ml.data.test_mse_threads import formula_span as span
 

@@ -7,7 +7,7 @@ import pytest
 from ml.data.records import MAX_RECORD_BYTES
 from ml.formula import parse_latex
 from ml.text import text_encoder
-from ml.text.fusion import post_vector
+from ml.text.marf import post_vector
 from ml.text.posts import body_span, post_text
 from searchapp.embedding import embed_graphs, get_codebook, get_fusion
 from searchapp.indexing import pipeline

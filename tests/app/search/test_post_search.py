@@ -6,7 +6,7 @@ from django.db import connection
 from searchapp.indexing.actions import reindex_corpus
 from searchapp.models import Corpus, Formula, Occurrence, Post, StemCount
 from searchapp.search import candidates
-from searchapp.search import posts as posts_search
+from searchapp.search import questions as posts_search
 from tests.app.conftest import index_thread_pages
 from tests.ml.data.test_mse_threads import formula_span
 
@@ -102,7 +102,7 @@ def test_the_search_api_takes_context_and_returns_its_similarity(threads, client
 @pytest.fixture
 def trained_fusion(settings, tmp_path):
     """A fusion in place before indexing (an untrained one: MaRF's vector is then the post's pooled words)."""
-    from ml.text.fusion import Fusion, save
+    from ml.text.marf import Fusion, save
     from searchapp.embedding import get_fusion
 
     settings.MATHSEARCH_FUSION_DIR = tmp_path / "fusion"

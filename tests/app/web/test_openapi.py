@@ -12,7 +12,7 @@ from schemathesis.specs.openapi.checks import positive_data_acceptance
 
 from mathsearch import urls
 from searchapp.models import Formula, Post
-from searchapp.search.posts import MODES
+from searchapp.search.questions import MODES
 from searchapp.search.ranking import ORDERS
 from searchapp.web.openapi import schema
 from searchapp.web.params import QUESTION_FIELDS, SEARCH_FIELDS

@@ -272,7 +272,7 @@ def test_an_older_link_with_only_the_query_goes_back_to_its_results(indexed, cli
 
 
 def test_the_help_page_explains_every_representation_fusion_notation_and_mode(client):
-    from searchapp.search.posts import MODES
+    from searchapp.search.questions import MODES
     from searchapp.search.ranking import ORDERS
     from searchapp.web.search_page import NOTATION_CHOICES
 

@@ -2,7 +2,7 @@ from pathlib import Path
 
 import pytest
 
-from ml.data.runs import format_run, parse_run, read_run, write_run
+from ml.data.runs import format_run, parse_run, write_run
 from ml.data.tolerant import Problem
 
 
@@ -15,7 +15,7 @@ def test_run_is_ordered_by_score_not_by_the_rank_column():
 def test_run_round_trips_through_a_file(tmp_path: Path):
     run = {"B.1": [("9", 0.1 + 0.2), ("3", 1e-12)], "B.2": [("5", -1.0)]}
     write_run(tmp_path / "run.txt", run, "tfidf")
-    assert read_run(tmp_path / "run.txt").value == run
+    assert parse_run((tmp_path / "run.txt").read_text(encoding="utf-8")).value == run
     assert format_run(run, "tfidf").splitlines()[0] == "B.1 Q0 9 1 0.30000000000000004 tfidf"
 
 

@@ -10,7 +10,6 @@ from ml.data.topic_posts import (
     parse_topic_contexts,
     parse_topic_queries,
     parse_topic_xml,
-    read_topic_contexts,
     read_topic_queries,
     read_topic_xml,
 )
@@ -110,9 +109,3 @@ def test_real_topic_xml(shared_data, year, topics, formulas, id_less):
 def test_real_queries(shared_data):
     read = read_topic_queries(shared_data / "arqmath" / "topics" / "topics.arqmath-2021-task2-origin.xml")
     assert (len(read.value), read.problems) == (100, [])
-
-
-def test_real_contexts(shared_data):
-    read = read_topic_contexts(shared_data / "arqmath" / "topics" / "topics.arqmath-2020-task2-context.json")
-    assert (len(read.value), read.problems) == (85, [])
-    assert "[imath]" in read.value["B.2"].context

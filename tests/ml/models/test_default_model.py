@@ -8,7 +8,7 @@ from ml.evaluation.dev_split import load_dev_split
 from ml.evaluation.model_pool_evaluation import evaluate_configurations, score_pools
 from ml.models.checkpoint import load_model
 from ml.models.encoders import NodeEncoderModel
-from ml.retrieval.fusion import DEFAULT_FUSION
+from ml.retrieval.score_fusion import DEFAULT_FUSION
 from tests.conftest import skip_unless_ci
 
 

@@ -3,7 +3,7 @@ import pytest
 
 from ml.ranking.features import FEATURES
 from ml.ranking.ranker import Capacity, RankerError, TrainingTopic, fit, load
-from ml.retrieval.fusion import fuse
+from ml.retrieval.score_fusion import fuse
 
 
 def topics(count: int = 12, seed: int = 0) -> list[TrainingTopic]:

@@ -17,7 +17,7 @@ import torch
 from torch import nn
 
 from ml.text.encoder import TEXT_DIM
-from ml.text.fusion import Fusion, padded, post_vector
+from ml.text.marf import Fusion, padded, post_vector
 
 
 @dataclass(frozen=True)

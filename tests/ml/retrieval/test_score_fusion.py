@@ -1,7 +1,7 @@
 import numpy as np
 import pytest
 
-from ml.retrieval.fusion import fuse
+from ml.retrieval.score_fusion import fuse
 
 SLG = np.array([0.9, 0.5, 0.2])
 OPG = np.array([0.1, 0.6, 0.4])

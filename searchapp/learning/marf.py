@@ -11,8 +11,8 @@ from tqdm import tqdm
 
 from ml.text import text_encoder
 from ml.text.encoder import dense_threads
-from ml.text.fusion import Fusion, post_vector
-from ml.text.fusion_training import FusionPost
+from ml.text.marf import Fusion, post_vector
+from ml.text.marf_training import FusionPost
 from ml.text.posts import body_span, post_text
 from searchapp.models import Occurrence, Post, slg_matrices
 

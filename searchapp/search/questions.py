@@ -7,7 +7,7 @@ holding the formulas most similar to the question's (the formula search's own fi
 candidates best by words have every formula scored, not only those the channel shortlisted (COMPLETED_POSTS). Every
 candidate then gets all the scores, and the mode decides which one ranks, or how they are combined: `ssemb` weighs
 formulas and words (SSEmb), `marf` compares the posts' MaRF vectors, the question's words fused with its formulas
-(`ml.text.fusion`; without a trained fusion the search falls back to `ssemb` and says so).
+(`ml.text.marf`; without a trained fusion the search falls back to `ssemb` and says so).
 """
 from __future__ import annotations
 
@@ -22,11 +22,11 @@ from django.db.models.expressions import RawSQL
 
 from ml.extraction import extract_formulas
 from ml.retrieval.bm25 import bm25
-from ml.retrieval.fusion import fuse
 from ml.retrieval.post_scores import DEFAULT_FORMULA_WEIGHT, formula_scores, ssemb, with_thread
+from ml.retrieval.score_fusion import fuse
 from ml.text import text_encoder
 from ml.text.encoder import EncodedPost
-from ml.text.fusion import post_vector
+from ml.text.marf import post_vector
 from searchapp.embedding import get_fusion
 from searchapp.search.database import search_connection, search_database
 from searchapp.search.query import Query, parse_queries
@@ -150,7 +150,7 @@ def score_posts(posts, occurrences, formulas, question: Question, corpus: str | 
         if hit_ids else []
     holding = {post_id for post_id, _ in shortlisted}
     lexical = _lexical_scores(corpus, question.text, candidates)
-    by_words = sorted(lexical, key=lexical.get, reverse=True)[:CHANNEL_SIZE]
+    by_words = sorted(lexical, key=lexical.__getitem__, reverse=True)[:CHANNEL_SIZE]
     wanted = candidates
     if wanted is None:  # the answers of a question holding a hit too: its formulas count for them
         # (THREAD_FORMULA_WEIGHT); read apart by the parent index (`pk IN … OR parent IN …` filtered every post),
@@ -252,7 +252,7 @@ def _formula_hits(formulas, queries: list[Query], corpus: str | None) -> list[di
 def _with_the_rest(formula_hits: list[dict[int, float]], formulas, queries: list[Query],
                    held: set[int]) -> list[dict[int, float]]:
     """Each query formula's hits and its exact similarity to the `held` formulas the channel did not shortlist."""
-    missing = held - set.intersection(*(set(hits) for hits in formula_hits)) if formula_hits else set()
+    missing = held - set(formula_hits[0]).intersection(*formula_hits[1:]) if formula_hits else set()
     if not missing:
         return formula_hits
     ids, parts = formulas.scores_of(queries, missing)
@@ -300,7 +300,8 @@ def _rare_query(frequency: dict[str, int]) -> str:
     rarest = sorted(frequency, key=lambda term: frequency[term])[:RARE_TERMS]
     if len(rarest) > 1 and frequency[rarest[0]] > RARE_POSTINGS:
         return " | ".join(f"({_lexeme(a)} & {_lexeme(b)})" for a, b in itertools.combinations(rarest, 2))
-    chosen, postings = [], 0
+    chosen: list[str] = []
+    postings = 0
     for term in rarest:
         if chosen and postings + frequency[term] > RARE_POSTINGS:
             break
