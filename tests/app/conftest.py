@@ -3,21 +3,10 @@ from django.core.cache import cache
 
 from searchapp.indexing.actions import start_index_job
 from searchapp.indexing.pipeline import run_job
-from searchapp.models import Feedback, Formula, Impression
+from searchapp.models import Feedback, Formula
 from searchapp.search import propensity
 from searchapp.search.propensity import CACHE_KEY
-from searchapp.search.query_keys import formula_text_key
-
-FORMULAS = [
-    r"x^2 + y^2 = z^2",
-    r"a^2 + b^2 = c^2",
-    r"\frac{a}{b} + \frac{c}{d}",
-    r"\int_0^1 x^2 \, dx",
-    r"\sum_{n=1}^{\infty} \frac{1}{n^2} = \frac{\pi^2}{6}",
-    r"e^{i\pi} + 1 = 0",
-    r"\sin^2 x + \cos^2 x = 1",
-    r"x^2 + y^2 = z^2",
-]
+from tests.app.factories import FORMULAS
 
 
 @pytest.fixture(autouse=True)
@@ -44,26 +33,6 @@ def index_file(tmp_path):
     return index
 
 
-def write_thread_pages(folder, pages: dict) -> None:
-    """Thread pages into `folder` (created): {"<question id>_<answer id>.html": (title, question html, answer html)}."""
-    from tests.ml.data.test_mse_threads import thread_page
-
-    folder.mkdir(parents=True, exist_ok=True)
-    for name, (title, question, answer) in pages.items():
-        question_id, answer_id = name.removesuffix(".html").split("_")
-        (folder / name).write_text(thread_page(question, answer, title=title)
-                                   .replace('question_id="11"', f'question_id="{question_id}"')
-                                   .replace('answer_id="12"', f'answer_id="{answer_id}"'))
-
-
-def index_thread_pages(folder, pages: dict, corpus: str = "threads"):
-    """Write the pages and index them in this process; returns the finished job."""
-    write_thread_pages(folder, pages)
-    job = run_job(start_index_job(folder, "mse_html", corpus, enqueue=False))
-    assert job.state == "done"
-    return job
-
-
 JUDGED = {  # a corpus whose feedback judged three queries: query → (relevant formulas, not relevant formulas)
     "p^2 + q^2 = r^2": ([r"x^2 + y^2 = z^2", r"a^2 + b^2 = c^2"], [r"\int_0^1 x^2 \, dx", r"e^{i\pi} + 1 = 0"]),
     r"\cos^2 t + \sin^2 t = 1": ([r"\sin^2 x + \cos^2 x = 1"], [r"\frac{a}{b} + \frac{c}{d}", r"x^2 + y^2 = z^2"]),
@@ -86,13 +55,25 @@ def no_shipped_ranker(settings, tmp_path):
     settings.MATHSEARCH_RANKER_DIR = tmp_path / "no-shipped-ranker"
 
 
-def log_page(query: str, formulas: list, clicked=(), teams: str = "", candidate: str = "", offset: int = 0,
-             session: str = "s"):
-    """An impression of `formulas` (rows) for `query`, with clicks on the 0-based positions `clicked`."""
-    page = Impression.objects.create(corpus=formulas[0].corpus, query=query, query_key=formula_text_key(query),
-                                     formula_ids=[f.pk for f in formulas],
-                                     offset=offset, teams=teams, candidate=candidate, session_key=session)
-    for i in clicked:
-        Feedback.objects.create(query=query, formula=formulas[i], kind="click", rank=offset + i + 1, impression=page,
-                                session_key=session)
-    return page
+@pytest.fixture
+def trained_fusion(settings, tmp_path):
+    """A fusion in place before indexing (an untrained one: MaRF's vector is then the post's pooled words)."""
+    from ml.text.fusion import Fusion, save
+    from searchapp.embedding import get_fusion
+
+    settings.MATHSEARCH_FUSION_DIR = tmp_path / "fusion"
+    save(Fusion(), settings.MATHSEARCH_FUSION_DIR, {})
+    get_fusion.cache_clear()
+    yield
+    get_fusion.cache_clear()
+
+
+@pytest.fixture
+def no_fusion(settings, tmp_path):
+    """No fusion in place before indexing (whether one ships in models/ or not)."""
+    from searchapp.embedding import get_fusion
+
+    settings.MATHSEARCH_FUSION_DIR = tmp_path / "none"
+    get_fusion.cache_clear()
+    yield
+    get_fusion.cache_clear()

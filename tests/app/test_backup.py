@@ -7,7 +7,7 @@ from django.db import connection
 
 from searchapp.health import check_vector
 from searchapp.models import Corpus, Feedback, Formula
-from tests.app.test_health import DEAD_BROKER, DEAD_DATABASE, run_manage
+from tests.app.factories import DEAD_BROKER, DEAD_DATABASE, run_manage
 
 
 def snapshot() -> dict[str, list[str]]:

@@ -8,7 +8,7 @@ from django.core.management import CommandError, call_command
 from django.db import connection
 
 from searchapp.models import Corpus, Formula, IndexJob
-from tests.app.test_health import DEAD_BROKER, run_manage
+from tests.app.factories import DEAD_BROKER, run_manage
 from tests.conftest import database_url
 
 pytestmark = pytest.mark.django_db

@@ -1,15 +1,9 @@
 import json
-import os
-import subprocess
-import sys
 
 import pytest
 from django.db import connections
 
-from tests.conftest import REPO
-
-DEAD_DATABASE = "postgres://nobody@127.0.0.1:1/none"
-DEAD_BROKER = "redis://127.0.0.1:1/0"
+from tests.app.factories import DEAD_BROKER, DEAD_DATABASE, run_manage, staff_user
 
 
 @pytest.mark.django_db
@@ -17,7 +11,7 @@ def test_healthz_reports_all_up_with_details_for_staff_only(client, django_user_
     response = client.get("/healthz")
     assert response.status_code == 200
     assert response.json() == {"status": "ok", "down": []}  # no versions, paths or errors for anyone
-    client.force_login(django_user_model.objects.create_user("ada", password="pw", is_staff=True))
+    client.force_login(staff_user("ada", password="pw"))
     body = client.get("/healthz").json()
     assert body["status"] == "ok"
     assert body["checks"]["vector"]["detail"].startswith("pgvector 0.8")
@@ -29,11 +23,6 @@ def test_healthz_names_the_broker_when_it_is_down(client, settings):
     response = client.get("/healthz")
     assert response.status_code == 503
     assert response.json()["down"] == ["broker"]
-
-
-def run_manage(*args, **env):
-    return subprocess.run([sys.executable, "manage.py", *args], cwd=REPO, capture_output=True, text=True,
-                          env={**os.environ, **env}, timeout=60)
 
 
 def test_healthcheck_command_reports_unreachable_servers():

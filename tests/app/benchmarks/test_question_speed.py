@@ -4,8 +4,8 @@ from searchapp.benchmarks import question_speed
 from searchapp.benchmarks.question_overlap import exhaustive_overlap
 from searchapp.models import IndexJob, Post
 from searchapp.search.posts import read_question
-from tests.app.conftest import write_thread_pages
-from tests.ml.data.test_mse_threads import formula_span as span
+from tests.app.factories import write_thread_pages
+from tests.ml.factories import formula_span as span
 
 pytestmark = pytest.mark.django_db
 

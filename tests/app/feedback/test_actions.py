@@ -9,8 +9,8 @@ from django.test import Client
 from searchapp.feedback.actions import Person, parse_feedback, record_feedback
 from searchapp.models import Feedback, Post
 from searchapp.search.query_keys import formula_text_key, question_key
-from tests.app.conftest import index_thread_pages
-from tests.app.web.test_question_page import PAGES
+from tests.app.factories import QUESTION_PAGES as PAGES
+from tests.app.factories import index_thread_pages
 
 pytestmark = pytest.mark.django_db
 

@@ -7,10 +7,10 @@ from io import StringIO
 
 import pytest
 from django.core.management import CommandError, call_command
-from django.test import Client
 
 from searchapp.feedback.qrels import judgements, query_id
 from searchapp.models import Feedback, Formula, Post
+from tests.app.factories import csrf_client
 from tests.conftest import REPO
 
 pytestmark = pytest.mark.django_db
@@ -22,13 +22,6 @@ def signal(formula, kind="relevant", query="e^{i\\pi}", rank=1):
 
 def post_json(client, data, **headers):
     return client.post("/api/feedback", json.dumps(data), content_type="application/json", **headers)
-
-
-def csrf_client() -> tuple[Client, str]:
-    """A client that enforces CSRF like a browser, with the token the search page hands out."""
-    client = Client(enforce_csrf_checks=True)
-    client.get("/")
-    return client, client.cookies["csrftoken"].value
 
 
 def test_feedback_with_the_csrf_token_is_stored(formula):
@@ -173,8 +166,8 @@ def test_judgements_prefer_the_latest_explicit_judgement_over_clicks(formula):
 
 
 def test_judgements_of_answers_are_not_formula_qrels(formula, tmp_path):
-    from tests.app.conftest import index_thread_pages
-    from tests.app.web.test_question_page import PAGES
+    from tests.app.factories import QUESTION_PAGES as PAGES
+    from tests.app.factories import index_thread_pages
 
     index_thread_pages(tmp_path / "pages", PAGES)
     Feedback.objects.create(query="q", post=Post.objects.first(), kind="relevant", rank=1, session_key="a")

@@ -7,27 +7,10 @@ from searchapp.indexing.actions import reindex_corpus
 from searchapp.models import Corpus, Formula, Occurrence, Post, StemCount
 from searchapp.search import candidates
 from searchapp.search import posts as posts_search
-from tests.app.conftest import index_thread_pages
-from tests.ml.data.test_mse_threads import formula_span
+from tests.app.factories import INTEGRAL, PAGES, PRODUCT, index_thread_pages
+from tests.ml.factories import formula_span
 
 pytestmark = pytest.mark.django_db
-
-INTEGRAL, PRODUCT, EULER = r"\int_{0}^{1}x^{2}\,dx=\frac{1}{3}", r"p_{1}p_{2}\cdots p_{n}+1", r"e^{i\pi}+1=0"
-PAGES = {
-    "11_12.html": ("Eigenvalues of a symmetric matrix", "<p>Why are the eigenvalues of a symmetric real matrix real?</p>",
-                   f"<p>Take an eigenvector v of the symmetric matrix with {formula_span(1, 'A^{T}=A')}; then the "
-                   "eigenvalue equals its conjugate, so every eigenvalue of a symmetric matrix is real.</p>"),
-    "21_22.html": ("Integral of a polynomial", "<p>How do I integrate a polynomial over the unit interval?</p>",
-                   f"<p>Use the power rule: {formula_span(2, INTEGRAL)} "
-                   "by the fundamental theorem of calculus.</p>"),
-    "31_32.html": ("Infinitely many primes", "<p>Why are there infinitely many prime numbers?</p>",
-                   f"<p>Euclid: multiply the primes and add one, {formula_span(3, PRODUCT)} "
-                   "has a prime factor not in the list.</p>"),
-    "41_42.html": ("Euler's identity", f"<p>Why is {formula_span(4, EULER)} true?</p>",
-                   "<p>Write the exponential as its power series and compare it with the series of cosine and sine "
-                   "at pi.</p>"),
-}
-
 
 @pytest.fixture
 def threads(tmp_path):
@@ -97,30 +80,6 @@ def test_the_search_api_takes_context_and_returns_its_similarity(threads, client
     assert response.status_code == 200 and "context" in response.json()["results"][0]["parts"]
     too_long = client.get("/api/search", {"q": "x", "context": "w" * 6000})
     assert too_long.status_code == 400 and too_long.json()["code"] == "invalid_parameter"
-
-
-@pytest.fixture
-def trained_fusion(settings, tmp_path):
-    """A fusion in place before indexing (an untrained one: MaRF's vector is then the post's pooled words)."""
-    from ml.text.fusion import Fusion, save
-    from searchapp.embedding import get_fusion
-
-    settings.MATHSEARCH_FUSION_DIR = tmp_path / "fusion"
-    save(Fusion(), settings.MATHSEARCH_FUSION_DIR, {})
-    get_fusion.cache_clear()
-    yield
-    get_fusion.cache_clear()
-
-
-@pytest.fixture
-def no_fusion(settings, tmp_path):
-    """No fusion in place before indexing (whether one ships in models/ or not)."""
-    from searchapp.embedding import get_fusion
-
-    settings.MATHSEARCH_FUSION_DIR = tmp_path / "none"
-    get_fusion.cache_clear()
-    yield
-    get_fusion.cache_clear()
 
 
 def test_without_a_trained_fusion_marf_falls_back_to_ssemb_and_says_so(no_fusion, threads):

@@ -37,8 +37,8 @@ def test_unknown_formula_is_a_json_404(client):
 
 
 def test_a_post_reads_as_its_page_shows_it(client, tmp_path):
-    from tests.app.conftest import index_thread_pages
-    from tests.ml.data.test_mse_threads import formula_span
+    from tests.app.factories import index_thread_pages
+    from tests.ml.factories import formula_span
 
     index_thread_pages(tmp_path / "pages", {
         "11_12.html": ("Sum of squares", f"<p>Is {formula_span(1, 'a^2+b^2')} a square? Is {formula_span(2, 'a^2+b^2')}?</p>",
@@ -182,7 +182,7 @@ def test_a_query_of_5000_characters_is_searched_when_posted(indexed, client):
 
 
 def test_a_long_question_is_answered_when_posted(client, tmp_path):
-    from tests.app.web.test_question_page import EIGEN_QUESTION, index_threads
+    from tests.app.factories import EIGEN_QUESTION, index_threads
 
     index_threads(tmp_path / "pages")
     question = (EIGEN_QUESTION + " ") * (4999 // (len(EIGEN_QUESTION) + 1))
