@@ -6,7 +6,7 @@ from searchapp.indexing.pipeline import run_job
 from searchapp.models import Feedback, Formula
 from searchapp.search import propensity
 from searchapp.search.propensity import CACHE_KEY
-from tests.app.factories import FORMULAS
+from tests.app.factories import FORMULAS, PAGES, index_thread_pages
 
 
 @pytest.fixture(autouse=True)
@@ -31,6 +31,18 @@ def index_file(tmp_path):
         path.write_text("\n".join(lines) + "\n")
         return run_job(start_index_job(path, format, corpus, enqueue=False))
     return index
+
+
+@pytest.fixture
+def indexed(index_file):
+    """FORMULAS indexed as the corpus "test"."""
+    return index_file()
+
+
+@pytest.fixture
+def threads(tmp_path):
+    """PAGES indexed as the corpus "threads"."""
+    return index_thread_pages(tmp_path / "pages", PAGES)
 
 
 JUDGED = {  # a corpus whose feedback judged three queries: query → (relevant formulas, not relevant formulas)

@@ -1,4 +1,3 @@
-import json
 
 import pytest
 from django.db import connection
@@ -7,15 +6,10 @@ from searchapp.indexing.actions import reindex_corpus
 from searchapp.models import Corpus, Formula, Occurrence, Post, StemCount
 from searchapp.search import candidates
 from searchapp.search import posts as posts_search
-from tests.app.factories import INTEGRAL, PAGES, PRODUCT, index_thread_pages
+from tests.app.factories import PAGES, index_thread_pages
 from tests.ml.factories import formula_span
 
 pytestmark = pytest.mark.django_db
-
-@pytest.fixture
-def threads(tmp_path):
-    return index_thread_pages(tmp_path / "pages", PAGES)
-
 
 @pytest.mark.parametrize("mode", ["ssemb", "text", "bm25"])
 def test_answers_are_ranked_by_the_questions_words(threads, mode):
@@ -45,43 +39,6 @@ def test_a_formula_that_cannot_be_read_is_reported_and_the_words_still_search(th
     assert results.hits[0].post.source_id == "32"
 
 
-def test_the_api_answers_a_question_with_posts_their_questions_and_scores(threads, client):
-    response = client.get("/api/posts", {"q": "symmetric matrix eigenvalues $A^T = A$", "k": 2})
-    assert response.status_code == 200
-    body = response.json()
-    assert body["mode"] == "ssemb" and len(body["results"]) == 2
-    first = body["results"][0]
-    assert first["post"]["source_id"] == "12" and first["post"]["question"]["title"] == "Eigenvalues of a symmetric matrix"
-    assert {"text", "bm25", "formula"} <= set(first["parts"]) and first["matched_formula"]["latex"] == "A^{T}=A"
-
-
-@pytest.mark.parametrize("params, code", [({}, "missing_query"), ({"q": "$$"}, "missing_query"),
-                                          ({"q": "x", "mode": "nope"}, "invalid_parameter"),
-                                          ({"q": "x", "k": "0"}, "invalid_parameter")])
-def test_the_api_refuses_bad_parameters_by_name(client, params, code):
-    response = client.get("/api/posts", params)
-    assert response.status_code == 400 and response.json()["code"] == code
-
-
-def test_words_around_the_formula_lift_formulas_whose_posts_say_the_same(threads):
-    from searchapp.models import Formula
-
-    plain = Formula.objects.search(r"\int_0^1 x^2 \, dx", k=4)
-    assert "context" not in plain.hits[0].parts
-    worded = Formula.objects.search(r"\int_0^1 x^2 \, dx", k=4, context="prime numbers and Euclid's proof",
-                                    context_weight=0.1)
-    parts = {hit.formula.latex: hit.parts["context"] for hit in worded.hits}
-    assert parts[PRODUCT] > parts[INTEGRAL]  # the product stands in Euclid's answer about primes
-    assert worded.hits[0].formula.latex == PRODUCT != plain.hits[0].formula.latex
-
-
-def test_the_search_api_takes_context_and_returns_its_similarity(threads, client):
-    response = client.get("/api/search", {"q": "A^T = A", "context": "symmetric matrix eigenvalues"})
-    assert response.status_code == 200 and "context" in response.json()["results"][0]["parts"]
-    too_long = client.get("/api/search", {"q": "x", "context": "w" * 6000})
-    assert too_long.status_code == 400 and too_long.json()["code"] == "invalid_parameter"
-
-
 def test_without_a_trained_fusion_marf_falls_back_to_ssemb_and_says_so(no_fusion, threads):
     results = Post.objects.search("symmetric matrix eigenvalues", k=1, mode="marf")
     assert results.mode == "ssemb" and "marf" not in results.hits[0].parts
@@ -93,35 +50,6 @@ def test_with_a_fusion_indexing_stores_marf_vectors_and_marf_ranks_by_them(train
     results = Post.objects.search("Are the eigenvalues of a symmetric matrix real? $A^T = A$", k=3, mode="marf")
     assert results.mode == "marf" and results.hits[0].post.source_id == "12"
     assert results.hits[0].score == results.hits[0].parts["marf"] > results.hits[1].parts["marf"]
-
-
-def test_an_answer_held_by_overlapping_corpora_is_listed_once_naming_the_others(tmp_path, client):
-    index_thread_pages(tmp_path / "pages", PAGES, corpus="threads")
-    index_thread_pages(tmp_path / "pages", PAGES, corpus="threads-again")
-    results = Post.objects.search("Are the eigenvalues of a symmetric matrix always real?", k=10, mode="text")
-    urls = [hit.post.url for hit in results.hits]
-    assert urls[0] and len(urls) == len(set(urls)) == results.candidates == 4
-    top = results.hits[0]
-    assert top.post.corpus.name == "threads" and [(p.corpus.name, p.url) for p in top.also] == [("threads-again", urls[0])]
-    answer = client.get("/api/posts", {"q": "symmetric matrix eigenvalues", "k": 1}).json()["results"][0]
-    assert answer["also_in"] == [{"id": top.also[0].pk, "corpus": "threads-again"}]
-    page = client.get("/questions", {"q": "symmetric matrix eigenvalues"}).content.decode()
-    assert f'href="/post/{top.also[0].pk}">threads-again</a>' in page
-    post_page = client.get(f"/post/{top.post.pk}").content.decode()
-    assert f'also in <a href="/post/{top.also[0].pk}">threads-again</a>' in post_page
-
-
-def test_distinct_posts_of_one_corpus_citing_one_page_are_each_listed(index_file, client):
-    """The starter corpus has five notes on Wikipedia's Logarithm article: one address, five posts."""
-    article = "https://en.wikipedia.org/wiki/Logarithm"
-    notes = [json.dumps({"id": f"log-{n}", "title": f"Logarithm rule {n}", "url": article,
-                         "body": f"A rule of logarithms: $\\log(x^{n}) = {n}\\log x$."}) for n in (2, 3, 4)]
-    index_file(notes, corpus="notes", name="notes.jsonl", format="jsonl")
-    results = Post.objects.search("rules of logarithms", k=10, mode="text")
-    assert sorted(hit.post.source_id for hit in results.hits) == ["log-2", "log-3", "log-4"]
-    assert results.candidates == 3 and all(hit.also == [] for hit in results.hits)
-    note = Post.objects.get(source_id="log-2")
-    assert "also in" not in client.get(f"/post/{note.pk}").content.decode()
 
 
 def test_an_answer_holding_only_the_questions_common_words_still_scores_and_ranks_by_them(tmp_path):
@@ -138,7 +66,6 @@ def test_an_answer_holding_only_the_questions_common_words_still_scores_and_rank
     assert shown["52"] > shown["62"] > 0.0 == shown["12"]
     ranked = [hit.post.source_id for hit in Post.objects.search(question, k=3, mode="bm25").hits]
     assert ranked[:2] == ["52", "62"]
-
 
 
 TERMS = ["eigenvalu", "matrix", "prime", "integr", "seri", "absent"]
