@@ -6,7 +6,7 @@ from searchapp.indexing.pipeline import run_job
 from searchapp.models import Feedback, Formula
 from searchapp.search import propensity
 from searchapp.search.propensity import CACHE_KEY
-from tests.app.factories import FORMULAS, PAGES, index_thread_pages
+from tests.app.factories import DEAD_BROKER, FORMULAS, PAGES, index_thread_pages
 
 
 @pytest.fixture(autouse=True)
@@ -31,6 +31,11 @@ def index_file(tmp_path):
         path.write_text("\n".join(lines) + "\n")
         return run_job(start_index_job(path, format, corpus, enqueue=False))
     return index
+
+
+@pytest.fixture
+def broker_down(settings):
+    settings.CELERY_BROKER_URL = DEAD_BROKER
 
 
 @pytest.fixture

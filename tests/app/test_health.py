@@ -1,6 +1,7 @@
 import json
 
 import pytest
+from django.core.management import call_command
 from django.db import connections
 
 from tests.app.factories import DEAD_BROKER, DEAD_DATABASE, run_manage, staff_user
@@ -59,3 +60,13 @@ def test_healthcheck_checks_a_configured_replica_and_names_it_when_down():
     assert json.loads(up.stdout)["checks"]["replica"]["detail"] == "answers, but is not a standby: searches read a primary"
     down = run_manage("healthcheck", DATABASE_URL=url, DATABASE_REPLICA_URL=DEAD_DATABASE)
     assert down.returncode == 1 and json.loads(down.stdout)["down"] == ["replica"]
+
+
+def test_healthcheck_and_healthz_agree(broker_down, admin_client, client, capsys):
+    with pytest.raises(SystemExit) as exit:
+        call_command("healthcheck")
+    command = json.loads(capsys.readouterr().out)
+    anonymous, staff = client.get("/healthz"), admin_client.get("/healthz")
+    assert exit.value.code == 1 and anonymous.status_code == staff.status_code == 503
+    assert anonymous.json() == {"status": "down", "down": ["broker"]}
+    assert staff.json() == command
