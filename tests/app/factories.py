@@ -57,6 +57,10 @@ QUESTION_PAGES = {
 }
 EIGEN_QUESTION = "Are the eigenvalues of a symmetric matrix real when $A^T = A$?"
 
+# Formulas with scripts and parts a pattern benchmark cuts into query variables.
+PATTERN_FORMULAS = [r"x^{2} + 1", r"x^{3} - x", r"\frac{1}{n^2}", r"\frac{1}{x+1}", r"\frac{a}{b}", r"e^{i\pi} + 1 = 0",
+                    r"\sqrt{x^{2}+1}", r"a_{n+1} = a_{n} + 2", r"\sum_{n=1}^{\infty} \frac{1}{n^2}", r"y_{1} + y_{2}"]
+
 DEAD_DATABASE = "postgres://nobody@127.0.0.1:1/none"
 DEAD_BROKER = "redis://127.0.0.1:1/0"
 
