@@ -57,6 +57,19 @@ QUESTION_PAGES = {
 }
 EIGEN_QUESTION = "Are the eigenvalues of a symmetric matrix real when $A^T = A$?"
 
+# The question-speed benchmark's threads: three questions, one with two answers (7 real posts), and questions to ask.
+SPEED_PAGES = {
+    "11_12.html": ("Sum of squares", f"<p>Is {formula_span(1, 'a^2+b^2')} a square? I tried small cases.</p>",
+                   f"<p>Yes: {formula_span(2, '3^2+4^2=5^2')}. Pythagorean triples give more.</p>"),
+    "11_13.html": ("Sum of squares", f"<p>Is {formula_span(1, 'a^2+b^2')} a square? I tried small cases.</p>",
+                   f"<p>Not always: {formula_span(3, '1^2+1^2=2')} is not.</p>"),
+    "21_22.html": ("An integral", f"<p>How do I compute {formula_span(4, 'int_0^1 x^2 dx')}? It looks easy.</p>",
+                   f"<p>Use the power rule: {formula_span(5, 'x^3/3')}. Evaluate at the bounds.</p>"),
+    "31_32.html": ("A limit", f"<p>Find {formula_span(6, 'lim_{n} (1+1/n)^n')}. Why is it e?</p>",
+                   f"<p>Take logarithms: {formula_span(7, 'n log(1+1/n)')} tends to 1.</p>"),
+}
+SPEED_QUESTIONS = ["Is $x^2+y^2$ a square number?", "How do I integrate $t^2$ from 0 to 1?", "A limit of $(1+1/n)^n$"]
+
 # Formulas with scripts and parts a pattern benchmark cuts into query variables.
 PATTERN_FORMULAS = [r"x^{2} + 1", r"x^{3} - x", r"\frac{1}{n^2}", r"\frac{1}{x+1}", r"\frac{a}{b}", r"e^{i\pi} + 1 = 0",
                     r"\sqrt{x^{2}+1}", r"a_{n+1} = a_{n} + 2", r"\sum_{n=1}^{\infty} \frac{1}{n^2}", r"y_{1} + y_{2}"]
