@@ -1,12 +1,10 @@
 import pytest
 from django.core.cache import cache
 
-from searchapp.indexing.actions import start_index_job
-from searchapp.indexing.pipeline import run_job
 from searchapp.models import Feedback, Formula
 from searchapp.search import propensity
 from searchapp.search.propensity import CACHE_KEY
-from tests.app.factories import DEAD_BROKER, FORMULAS, PAGES, index_thread_pages
+from tests.app.factories import DEAD_BROKER, FORMULAS, PAGES, index_formulas, index_thread_pages
 
 
 @pytest.fixture(autouse=True)
@@ -27,9 +25,7 @@ def corpus_rankers(settings, tmp_path):
 def index_file(tmp_path):
     """Index lines of LaTeX into a corpus, in this process; returns the finished job."""
     def index(lines=FORMULAS, corpus="test", name="formulas.txt", format="latex"):
-        path = tmp_path / name
-        path.write_text("\n".join(lines) + "\n")
-        return run_job(start_index_job(path, format, corpus, enqueue=False))
+        return index_formulas(tmp_path / name, lines, corpus, format)
     return index
 
 

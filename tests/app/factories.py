@@ -78,6 +78,12 @@ DEAD_DATABASE = "postgres://nobody@127.0.0.1:1/none"
 DEAD_BROKER = "redis://127.0.0.1:1/0"
 
 
+def index_formulas(path, lines=FORMULAS, corpus: str = "test", format: str = "latex"):
+    """Lines of LaTeX (or records) written to `path` and indexed into a corpus, in this process; the finished job."""
+    path.write_text("\n".join(lines) + "\n")
+    return run_job(start_index_job(path, format, corpus, enqueue=False))
+
+
 def write_thread_pages(folder, pages: dict) -> None:
     """Thread pages into `folder` (created): {"<question id>_<answer id>.html": (title, question html, answer html)}."""
     folder.mkdir(parents=True, exist_ok=True)
