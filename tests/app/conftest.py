@@ -41,6 +41,13 @@ def indexed(index_file):
 
 
 @pytest.fixture
+def formula(index_file):
+    """A formula to judge, in the corpus "test"."""
+    index_file()
+    return Formula.objects.get(latex=r"e^{i\pi} + 1 = 0")
+
+
+@pytest.fixture
 def threads(tmp_path):
     """PAGES indexed as the corpus "threads"."""
     return index_thread_pages(tmp_path / "pages", PAGES)
