@@ -21,6 +21,18 @@ def corpus_rankers(settings, tmp_path):
     return settings.MATHSEARCH_CORPUS_RANKERS_DIR
 
 
+@pytest.fixture(autouse=True)
+def fusion_of_the_settings(settings):
+    """A test that points MATHSEARCH_FUSION_DIR elsewhere leaves the fusion it cached (or its absence) behind: the next
+    test would index without MaRF vectors. (`settings` is set up first, so at this teardown the override still holds.)"""
+    from searchapp.embedding import get_fusion
+
+    shipped = settings.MATHSEARCH_FUSION_DIR
+    yield
+    if settings.MATHSEARCH_FUSION_DIR != shipped:
+        get_fusion.cache_clear()
+
+
 @pytest.fixture
 def index_file(tmp_path):
     """Index lines of LaTeX into a corpus, in this process; returns the finished job."""
