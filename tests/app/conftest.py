@@ -1,23 +1,10 @@
 import pytest
 from django.core.cache import cache
 
-from searchapp.indexing.actions import start_index_job
-from searchapp.indexing.pipeline import run_job
-from searchapp.models import Feedback, Formula, Impression
+from searchapp.models import Feedback, Formula
 from searchapp.search import propensity
 from searchapp.search.propensity import CACHE_KEY
-from searchapp.search.query_keys import formula_text_key
-
-FORMULAS = [
-    r"x^2 + y^2 = z^2",
-    r"a^2 + b^2 = c^2",
-    r"\frac{a}{b} + \frac{c}{d}",
-    r"\int_0^1 x^2 \, dx",
-    r"\sum_{n=1}^{\infty} \frac{1}{n^2} = \frac{\pi^2}{6}",
-    r"e^{i\pi} + 1 = 0",
-    r"\sin^2 x + \cos^2 x = 1",
-    r"x^2 + y^2 = z^2",
-]
+from tests.app.factories import DEAD_BROKER, FORMULAS, PAGES, index_formulas, index_thread_pages
 
 
 @pytest.fixture(autouse=True)
@@ -34,34 +21,48 @@ def corpus_rankers(settings, tmp_path):
     return settings.MATHSEARCH_CORPUS_RANKERS_DIR
 
 
+@pytest.fixture(autouse=True)
+def fusion_of_the_settings(settings):
+    """A test that points MATHSEARCH_FUSION_DIR elsewhere leaves the fusion it cached (or its absence) behind: the next
+    test would index without MaRF vectors. (`settings` is set up first, so at this teardown the override still holds.)"""
+    from searchapp.embedding import get_fusion
+
+    shipped = settings.MATHSEARCH_FUSION_DIR
+    yield
+    if settings.MATHSEARCH_FUSION_DIR != shipped:
+        get_fusion.cache_clear()
+
+
 @pytest.fixture
 def index_file(tmp_path):
     """Index lines of LaTeX into a corpus, in this process; returns the finished job."""
     def index(lines=FORMULAS, corpus="test", name="formulas.txt", format="latex"):
-        path = tmp_path / name
-        path.write_text("\n".join(lines) + "\n")
-        return run_job(start_index_job(path, format, corpus, enqueue=False))
+        return index_formulas(tmp_path / name, lines, corpus, format)
     return index
 
 
-def write_thread_pages(folder, pages: dict) -> None:
-    """Thread pages into `folder` (created): {"<question id>_<answer id>.html": (title, question html, answer html)}."""
-    from tests.ml.data.test_mse_threads import thread_page
-
-    folder.mkdir(parents=True, exist_ok=True)
-    for name, (title, question, answer) in pages.items():
-        question_id, answer_id = name.removesuffix(".html").split("_")
-        (folder / name).write_text(thread_page(question, answer, title=title)
-                                   .replace('question_id="11"', f'question_id="{question_id}"')
-                                   .replace('answer_id="12"', f'answer_id="{answer_id}"'))
+@pytest.fixture
+def broker_down(settings):
+    settings.CELERY_BROKER_URL = DEAD_BROKER
 
 
-def index_thread_pages(folder, pages: dict, corpus: str = "threads"):
-    """Write the pages and index them in this process; returns the finished job."""
-    write_thread_pages(folder, pages)
-    job = run_job(start_index_job(folder, "mse_html", corpus, enqueue=False))
-    assert job.state == "done"
-    return job
+@pytest.fixture
+def indexed(index_file):
+    """FORMULAS indexed as the corpus "test"."""
+    return index_file()
+
+
+@pytest.fixture
+def formula(index_file):
+    """A formula to judge, in the corpus "test"."""
+    index_file()
+    return Formula.objects.get(latex=r"e^{i\pi} + 1 = 0")
+
+
+@pytest.fixture
+def threads(tmp_path):
+    """PAGES indexed as the corpus "threads"."""
+    return index_thread_pages(tmp_path / "pages", PAGES)
 
 
 JUDGED = {  # a corpus whose feedback judged three queries: query → (relevant formulas, not relevant formulas)
@@ -86,13 +87,25 @@ def no_shipped_ranker(settings, tmp_path):
     settings.MATHSEARCH_RANKER_DIR = tmp_path / "no-shipped-ranker"
 
 
-def log_page(query: str, formulas: list, clicked=(), teams: str = "", candidate: str = "", offset: int = 0,
-             session: str = "s"):
-    """An impression of `formulas` (rows) for `query`, with clicks on the 0-based positions `clicked`."""
-    page = Impression.objects.create(corpus=formulas[0].corpus, query=query, query_key=formula_text_key(query),
-                                     formula_ids=[f.pk for f in formulas],
-                                     offset=offset, teams=teams, candidate=candidate, session_key=session)
-    for i in clicked:
-        Feedback.objects.create(query=query, formula=formulas[i], kind="click", rank=offset + i + 1, impression=page,
-                                session_key=session)
-    return page
+@pytest.fixture
+def trained_fusion(settings, tmp_path):
+    """A fusion in place before indexing (an untrained one: MaRF's vector is then the post's pooled words)."""
+    from ml.text.marf import Fusion, save
+    from searchapp.embedding import get_fusion
+
+    settings.MATHSEARCH_FUSION_DIR = tmp_path / "fusion"
+    save(Fusion(), settings.MATHSEARCH_FUSION_DIR, {})
+    get_fusion.cache_clear()
+    yield
+    get_fusion.cache_clear()
+
+
+@pytest.fixture
+def no_fusion(settings, tmp_path):
+    """No fusion in place before indexing (whether one ships in models/ or not)."""
+    from searchapp.embedding import get_fusion
+
+    settings.MATHSEARCH_FUSION_DIR = tmp_path / "none"
+    get_fusion.cache_clear()
+    yield
+    get_fusion.cache_clear()

@@ -11,7 +11,8 @@ from ml.data import corpus_files
 from searchapp.indexing import pipeline
 from searchapp.indexing.pipeline import run_job
 from searchapp.models import Corpus, Feedback, Formula, IndexJob, Post, PostingList
-from tests.ml.data.test_mse_threads import formula_span
+from tests.app.factories import staff_user
+from tests.ml.factories import formula_span
 
 pytestmark = pytest.mark.django_db
 
@@ -19,8 +20,8 @@ UPLOAD = "/admin/searchapp/indexjob/upload/"
 
 
 @pytest.fixture
-def staff(django_user_model, client):
-    user = django_user_model.objects.create_user("ada", password="pw", is_staff=True, is_superuser=True)
+def staff(db, client):
+    user = staff_user("ada", password="pw", is_superuser=True)
     client.force_login(user)
     return client
 
@@ -87,7 +88,7 @@ def test_an_upload_returns_before_its_file_is_read_and_its_page_says_the_job_cou
 
 
 def test_a_folder_of_thread_pages_is_uploaded_as_a_zip(staff, upload_dir):
-    from tests.ml.data.test_mse_threads import thread_page
+    from tests.ml.factories import thread_page
 
     archive = io.BytesIO()
     with zipfile.ZipFile(archive, "w", zipfile.ZIP_DEFLATED) as written:
@@ -118,7 +119,7 @@ def test_progress_reports_counts_rate_and_errors(staff, upload_dir):
 
 def test_errors_of_thread_pages_count_pages_and_say_how_many_were_not_kept(staff, tmp_path, monkeypatch):
     from searchapp.indexing import pipeline
-    from tests.app.conftest import index_thread_pages
+    from tests.app.factories import index_thread_pages
 
     monkeypatch.setattr(pipeline, "MAX_KEPT_ERRORS", 3)
     pages = {f"{n}1_{n}2.html": ("Broken", "<p>Why?</p>", f"<p>{formula_span(n, chr(92) + 'frac{1}{')}</p>")
@@ -198,7 +199,7 @@ def test_delete_removes_a_corpus_with_everything_in_it(staff, index_file):
 
 
 def test_the_post_list_names_answers_after_their_question_and_finds_them_by_it(staff, tmp_path):
-    from tests.app.conftest import index_thread_pages
+    from tests.app.factories import index_thread_pages
 
     index_thread_pages(tmp_path / "pages", {"11_12.html": ("Eigenvalues of a symmetric matrix", "<p>Why real?</p>",
                                                            "<p>Take an eigenvector.</p>")})
@@ -305,7 +306,7 @@ def test_staff_without_permissions_can_neither_upload_nor_reindex(client, django
     from django.contrib.auth.models import Permission
 
     index_file()
-    user = django_user_model.objects.create_user("bob", password="pw", is_staff=True)
+    user = staff_user("bob", password="pw")
     user.user_permissions.add(Permission.objects.get(codename="view_corpus"))
     client.force_login(user)
     assert client.get(UPLOAD).status_code == 403
@@ -319,7 +320,7 @@ def test_staff_without_permissions_can_neither_upload_nor_reindex(client, django
 def test_rankers_page_shows_the_candidate_under_test_its_interleaving_and_past_decisions(staff, judged, settings,
                                                                                          tmp_path):
     from searchapp.learning.background import learning_round
-    from tests.app.conftest import log_page
+    from tests.app.factories import log_page
 
     settings.MATHSEARCH_RANKER_DIR = tmp_path / "no-shipped-ranker"
     settings.MATHSEARCH_INTERLEAVE_SHARE = 0.25

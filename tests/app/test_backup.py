@@ -1,5 +1,4 @@
 """Backup and restore on the real (test) database: a round trip brings every row back exactly."""
-import sys
 
 import pytest
 from django.core.management import CommandError, call_command
@@ -7,7 +6,7 @@ from django.db import connection
 
 from searchapp.health import check_vector
 from searchapp.models import Corpus, Feedback, Formula
-from tests.app.test_health import DEAD_BROKER, DEAD_DATABASE, run_manage
+from tests.app.factories import DEAD_BROKER, DEAD_DATABASE, run_manage
 
 
 def snapshot() -> dict[str, list[str]]:
@@ -58,27 +57,6 @@ def test_a_backup_cut_short_changes_nothing(tmp_path):
 
 
 @pytest.mark.django_db
-def test_restore_without_a_terminal_refuses_unless_told_yes(tmp_path, monkeypatch):
-    backup = tmp_path / "db.dump"
-    call_command("backup", str(backup))
-    monkeypatch.setattr(sys, "stdin", open(backup, "rb"))  # not a terminal
-    with pytest.raises(CommandError, match="replaces everything in database .*; pass --yes"):
-        call_command("restore", str(backup))
-
-
-@pytest.mark.django_db
-def test_restore_asks_and_an_answer_other_than_yes_changes_nothing(tmp_path, monkeypatch):
-    backup = tmp_path / "db.dump"
-    call_command("backup", str(backup))
-    Corpus.objects.create(name="kept")
-    monkeypatch.setattr(sys.stdin, "isatty", lambda: True)
-    monkeypatch.setattr("builtins.input", lambda prompt: "y")
-    with pytest.raises(CommandError, match="cancelled; nothing was changed"):
-        call_command("restore", str(backup))
-    assert Corpus.objects.filter(name="kept").exists()
-
-
-@pytest.mark.django_db
 @pytest.mark.parametrize("content, message", [
     pytest.param(None, "no such file: ", id="missing"),
     pytest.param(b"SELECT 1;\n", "is not a pg_dump custom-format backup: did not find magic string", id="sql"),
@@ -111,4 +89,3 @@ def test_commands_on_an_unreachable_database_fail_in_one_line(tmp_path):
         assert result.stderr.strip().splitlines()[-1].startswith("CommandError: ")
         assert 'connection to server at "127.0.0.1", port 1 failed' in result.stderr
     assert not (tmp_path / "new.dump").exists()
-

@@ -1,15 +1,7 @@
-import json
-import os
-import subprocess
-import sys
 
 import pytest
-from django.db import connections
 
-from tests.conftest import REPO
-
-DEAD_DATABASE = "postgres://nobody@127.0.0.1:1/none"
-DEAD_BROKER = "redis://127.0.0.1:1/0"
+from tests.app.factories import DEAD_BROKER, DEAD_DATABASE, run_manage, staff_user
 
 
 @pytest.mark.django_db
@@ -17,7 +9,7 @@ def test_healthz_reports_all_up_with_details_for_staff_only(client, django_user_
     response = client.get("/healthz")
     assert response.status_code == 200
     assert response.json() == {"status": "ok", "down": []}  # no versions, paths or errors for anyone
-    client.force_login(django_user_model.objects.create_user("ada", password="pw", is_staff=True))
+    client.force_login(staff_user("ada", password="pw"))
     body = client.get("/healthz").json()
     assert body["status"] == "ok"
     assert body["checks"]["vector"]["detail"].startswith("pgvector 0.8")
@@ -29,17 +21,6 @@ def test_healthz_names_the_broker_when_it_is_down(client, settings):
     response = client.get("/healthz")
     assert response.status_code == 503
     assert response.json()["down"] == ["broker"]
-
-
-def run_manage(*args, **env):
-    return subprocess.run([sys.executable, "manage.py", *args], cwd=REPO, capture_output=True, text=True,
-                          env={**os.environ, **env}, timeout=60)
-
-
-def test_healthcheck_command_reports_unreachable_servers():
-    result = run_manage("healthcheck", DATABASE_URL=DEAD_DATABASE, REDIS_URL=DEAD_BROKER)
-    assert result.returncode == 1
-    assert json.loads(result.stdout)["down"] == ["database", "vector", "broker"]
 
 
 @pytest.mark.parametrize("env, message", [
@@ -59,14 +40,3 @@ def test_unreachable_database_gives_one_line_and_nonzero_exit():
     assert result.returncode == 3
     assert result.stderr.startswith("cannot reach the database:")
     assert "Traceback" not in result.stderr
-
-
-@pytest.mark.django_db
-def test_healthcheck_checks_a_configured_replica_and_names_it_when_down():
-    primary = connections["default"].settings_dict
-    url = f"postgresql://{primary['USER']}:@/{primary['NAME']}?host={primary['HOST']}&port={primary['PORT']}"
-    up = run_manage("healthcheck", DATABASE_URL=url, DATABASE_REPLICA_URL=url)
-    assert up.returncode == 0, up.stdout + up.stderr
-    assert json.loads(up.stdout)["checks"]["replica"]["detail"] == "answers, but is not a standby: searches read a primary"
-    down = run_manage("healthcheck", DATABASE_URL=url, DATABASE_REPLICA_URL=DEAD_DATABASE)
-    assert down.returncode == 1 and json.loads(down.stdout)["down"] == ["replica"]

@@ -4,6 +4,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.app.factories import staff_user
 from tests.conftest import REPO, skip_unless_ci
 
 # live_server runs Django in a thread while Playwright's sync API owns an event loop in this one;
@@ -38,9 +39,9 @@ def page(browser, live_server):
 
 
 @pytest.fixture
-def staff_login(page, django_user_model, transactional_db):
+def staff_login(page, transactional_db):
     """The page, logged in to the admin as a superuser."""
-    django_user_model.objects.create_user("ada", password="correct horse", is_staff=True, is_superuser=True)
+    staff_user("ada", password="correct horse", is_superuser=True)
     page.goto("/admin/login/")
     page.fill("#id_username", "ada")
     page.fill("#id_password", "correct horse")

@@ -6,9 +6,9 @@ from urllib.parse import urlencode
 import pytest
 
 from searchapp.models import Feedback, Formula, Post
-from tests.app.conftest import index_thread_pages
+from tests.app.factories import index_thread_pages
 from tests.conftest import REPO, skip_unless_ci
-from tests.ml.data.test_mse_threads import formula_span
+from tests.ml.factories import formula_span
 
 pytestmark = pytest.mark.e2e
 

@@ -5,7 +5,7 @@ from urllib.parse import parse_qs, urlsplit
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.test_search_ui import FORMULAS
+from tests.e2e.factories import FORMULAS
 
 pytestmark = pytest.mark.e2e
 

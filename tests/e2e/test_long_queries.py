@@ -40,7 +40,7 @@ def test_a_short_query_stays_a_get_url_after_a_long_one(page, indexed):
 
 
 def test_a_long_question_is_posted_and_answered(page, transactional_db, tmp_path, console_errors):
-    from tests.app.web.test_question_page import EIGEN_QUESTION, index_threads
+    from tests.app.factories import EIGEN_QUESTION, index_threads
 
     index_threads(tmp_path / "pages")
     question = ((EIGEN_QUESTION + " ") * 80)[:4600]

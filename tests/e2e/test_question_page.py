@@ -3,7 +3,7 @@ all under the CSP."""
 import pytest
 from playwright.sync_api import expect
 
-from tests.app.web.test_question_page import index_threads
+from tests.app.factories import index_threads
 
 pytestmark = pytest.mark.e2e
 

@@ -3,8 +3,8 @@ few key presses away, where the good matches end is marked, and words in the box
 import pytest
 from playwright.sync_api import expect
 
-from tests.app.conftest import index_thread_pages
-from tests.ml.data.test_mse_threads import formula_span
+from tests.app.factories import index_thread_pages
+from tests.ml.factories import formula_span
 
 pytestmark = pytest.mark.e2e
 

@@ -8,11 +8,10 @@ import pytest
 from playwright.sync_api import expect
 
 from searchapp.models import Feedback
+from tests.e2e.factories import FORMULAS
 
 pytestmark = pytest.mark.e2e
 
-FORMULAS = [r"x^2 + y^2 = z^2", r"a^2 + b^2 = c^2", r"\frac{a}{b} + \frac{c}{d}", r"e^{i\pi} + 1 = 0",
-            r"\sum_{n=1}^{\infty} \frac{1}{n^2} = \frac{\pi^2}{6}", r"\sin^2 x + \cos^2 x = 1"]
 
 
 def wait_for(condition, timeout=5.0):
@@ -163,8 +162,8 @@ def test_a_judgment_is_shown_after_a_reload_replaced_and_taken_back(page, indexe
 
 
 def test_an_answer_is_judged_and_a_click_on_it_logged(page, transactional_db, tmp_path, screenshot):
-    from tests.app.conftest import index_thread_pages
-    from tests.app.web.test_question_page import EIGEN_QUESTION, PAGES
+    from tests.app.factories import EIGEN_QUESTION, index_thread_pages
+    from tests.app.factories import QUESTION_PAGES as PAGES
 
     index_thread_pages(tmp_path / "pages", PAGES)
     search(page, EIGEN_QUESTION)  # the one box reads it as a question and lists answers

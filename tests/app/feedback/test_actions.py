@@ -1,5 +1,9 @@
-"""One judgment per person, query and result: latest wins, undo, people kept apart, answers judged, clicks logged."""
+"""Relevance feedback through /api/feedback and the no-JS form: CSRF, rate limits per session and address, validation;
+one judgment per person, query and result: latest wins, undo, people kept apart, answers judged, clicks logged."""
 import json
+import os
+import subprocess
+import sys
 
 import pytest
 from django.contrib.auth.models import User
@@ -9,8 +13,9 @@ from django.test import Client
 from searchapp.feedback.actions import Person, parse_feedback, record_feedback
 from searchapp.models import Feedback, Post
 from searchapp.search.query_keys import formula_text_key, question_key
-from tests.app.conftest import index_thread_pages
-from tests.app.web.test_question_page import PAGES
+from tests.app.factories import QUESTION_PAGES as PAGES
+from tests.app.factories import csrf_client, index_thread_pages
+from tests.conftest import REPO
 
 pytestmark = pytest.mark.django_db
 
@@ -158,3 +163,143 @@ def test_each_signal_is_stored_with_its_querys_normalised_key(formula, answer, c
     keys = dict(Feedback.objects.values_list("query", "query_key"))
     assert keys["e^{i\\pi}"] == keys["e^{i \\pi }"] == formula_text_key("e^{i\\pi}")
     assert keys["Why is it TRUE?"] == question_key("why is it true")
+
+
+def signal(formula, kind="relevant", query="e^{i\\pi}", rank=1):
+    return {"query": query, "formula_id": formula.pk, "kind": kind, "rank": rank, "fusion": "max"}
+
+
+def post_json(client, data, **headers):
+    return client.post("/api/feedback", json.dumps(data), content_type="application/json", **headers)
+
+
+def test_feedback_with_the_csrf_token_is_stored(formula):
+    client, token = csrf_client()
+    response = post_json(client, signal(formula), HTTP_X_CSRFTOKEN=token)
+    assert response.status_code == 201
+    stored = Feedback.objects.get(pk=response.json()["id"])
+    assert (stored.query, stored.formula_id, stored.kind, stored.rank) == ("e^{i\\pi}", formula.pk, "relevant", 1)
+    assert stored.session_key == client.session.session_key != ""
+
+
+def test_feedback_without_the_csrf_token_is_refused_as_json(formula):
+    client, _ = csrf_client()
+    response = post_json(client, signal(formula))
+    assert response.status_code == 403
+    assert response.json()["code"] == "csrf_failed"
+    assert not Feedback.objects.exists()
+
+
+def test_feedback_is_rate_limited_per_session(formula, settings):
+    settings.MATHSEARCH_FEEDBACK_PER_MINUTE = 3
+    client, token = csrf_client()
+    statuses = [post_json(client, signal(formula, "click"), HTTP_X_CSRFTOKEN=token).status_code for _ in range(5)]
+    assert statuses == [201, 201, 201, 429, 429]
+    assert Feedback.objects.count() == 3
+    other, other_token = csrf_client()
+    assert post_json(other, signal(formula), HTTP_X_CSRFTOKEN=other_token).status_code == 201
+
+
+def test_the_rate_limit_is_shared_by_every_web_process(formula, settings):
+    """Another process (a second gunicorn worker) sees this one's count and refuses the client's next signal."""
+    settings.MATHSEARCH_FEEDBACK_PER_MINUTE = 1
+    client, token = csrf_client()
+    assert post_json(client, signal(formula), HTTP_X_CSRFTOKEN=token).status_code == 201
+    other_process = subprocess.run(
+        [sys.executable, "-c", "import django, sys; django.setup();"
+         " from searchapp.feedback.actions import check_rate, RateLimited\n"
+         "try: check_rate(sys.argv[1])\nexcept RateLimited: print('refused')", client_key_of(client)],
+        cwd=REPO, env={**os.environ, "MATHSEARCH_FEEDBACK_PER_MINUTE": "1"},  # this suite's settings, and cache
+        capture_output=True, text=True, timeout=60)
+    assert other_process.stdout.strip() == "refused", other_process.stderr
+
+
+def client_key_of(client) -> str:
+    return f"session:{client.session.session_key}"
+
+
+def test_dropping_the_session_cookie_does_not_reset_the_limit_of_an_address(formula, settings):
+    settings.MATHSEARCH_FEEDBACK_PER_MINUTE = 2  # 20 a minute from one address, 2 per session
+    statuses = []
+    for _ in range(25):  # a fresh cookieless client each time: a new session, the same address
+        client, token = csrf_client()
+        statuses.append(post_json(client, signal(formula), HTTP_X_CSRFTOKEN=token).status_code)
+    assert statuses == [201] * 20 + [429] * 5
+
+
+@pytest.mark.parametrize("change, status, code", [
+    pytest.param({"kind": "love"}, 400, "invalid_parameter", id="unknown-kind"),
+    pytest.param({"rank": 0}, 400, "invalid_parameter", id="rank-zero"),
+    pytest.param({"rank": "first"}, 400, "invalid_parameter", id="rank-not-a-number"),
+    pytest.param({"query": "  "}, 400, "invalid_parameter", id="empty-query"),
+    pytest.param({"query": "x\x00y"}, 400, "invalid_parameter", id="nul-in-query"),
+    pytest.param({"query": " " + "x" * 5000}, 400, "invalid_parameter", id="query-too-long-as-sent"),
+    pytest.param({"fusion": "median"}, 400, "invalid_parameter", id="unknown-fusion"),
+    pytest.param({"formula_id": 10**9}, 404, "not_found", id="unknown-formula"),
+    pytest.param({"rank": 2**31}, 400, "invalid_parameter", id="rank-past-the-integer-column"),
+    pytest.param({"formula_id": 2**63}, 400, "invalid_parameter", id="id-past-the-bigint-column"),
+    pytest.param({"formula_id": 1.5}, 400, "invalid_parameter", id="id-a-fraction"),
+    pytest.param({"formula_id": True}, 400, "invalid_parameter", id="id-a-bool"),
+    pytest.param({"formula_id": [1]}, 400, "invalid_parameter", id="id-a-list"),
+    pytest.param({"rank": "9" * 5000}, 400, "invalid_parameter", id="rank-of-5000-digits"),
+    pytest.param({"query": ["x"]}, 400, "invalid_parameter", id="query-a-list"),
+])
+def test_invalid_feedback_is_a_json_error(formula, client, change, status, code):
+    response = post_json(client, {**signal(formula), **change})
+    assert response.status_code == status
+    assert response.json()["code"] == code
+    assert not Feedback.objects.exists()
+
+
+def test_integral_json_numbers_are_integers(formula, client):
+    """JSON Schema, and so the OpenAPI schema, counts 2.0 as an integer (schemathesis sent one)."""
+    response = post_json(client, {**signal(formula), "formula_id": float(formula.pk), "rank": 2.0})
+    assert response.status_code == 201
+    assert (response.json()["formula_id"], response.json()["rank"]) == (formula.pk, 2)
+
+
+def test_malformed_json_body_is_a_json_error(client):
+    response = client.post("/api/feedback", "{not json", content_type="application/json")
+    assert (response.status_code, response.json()["code"]) == (400, "invalid_json")
+
+
+@pytest.mark.parametrize("replace, value, field", [
+    pytest.param('"formula_id": 1', '"formula_id": Infinity', "formula_id", id="id-infinity"),
+    pytest.param('"formula_id": 1', '"formula_id": NaN', "formula_id", id="id-nan"),
+    pytest.param('"formula_id": 1', '"formula_id": 1e400', "formula_id", id="id-overflowing-float"),
+    pytest.param('"query": "x"', '"query": "x\\ud800"', "query", id="query-with-a-lone-surrogate"),
+])
+def test_json_only_values_are_refused_naming_the_field(formula, client, replace, value, field):
+    body = json.dumps({**signal(formula), "query": "x", "formula_id": 1}).replace(replace, value)
+    response = client.post("/api/feedback", body, content_type="application/json")
+    assert response.status_code == 400 and response.json()["code"] == "invalid_parameter"
+    assert response.json()["message"].startswith(field)
+    assert not Feedback.objects.exists()
+
+
+@pytest.mark.parametrize("body, status, code, message", [
+    pytest.param("[" * 1000 + "]" * 1000, 400, "invalid_json", "nests too deeply", id="list-1000-deep"),
+    pytest.param('{"a":' * 1000 + "1" + "}" * 1000, 400, "invalid_json", "nests too deeply", id="object-1000-deep"),
+    pytest.param(b"\xff\xfe{\x00}\x00", 400, "invalid_json", "not UTF-8", id="utf-16"),
+    pytest.param(b"\xc3(", 400, "invalid_json", "not UTF-8", id="invalid-utf-8"),
+    pytest.param(b"", 400, "invalid_parameter", "query must have", id="empty"),
+    pytest.param(b"x" * 3_000_000, 413, "request_too_large", "takes at most 65,536", id="3-mb"),
+])
+def test_unreadable_bodies_are_json_errors(client, body, status, code, message):
+    response = client.post("/api/feedback", body, content_type="application/json")
+    assert response.status_code == status and response.json()["code"] == code
+    assert message in response.json()["message"]
+
+
+def test_a_form_rank_past_the_integer_column_is_refused(formula, client):
+    response = client.post("/api/feedback", {**signal(formula), "rank": str(2**31)})
+    assert (response.status_code, response.json()["code"]) == (400, "invalid_parameter")
+    assert client.post("/api/feedback", {**signal(formula), "rank": str(2**31 - 1)}).status_code == 201
+
+
+def test_the_no_javascript_form_records_and_goes_back(formula, client):
+    back = "/?q=e%5E%7Bi%5Cpi%7D"
+    response = client.post("/feedback", {**signal(formula, "not_relevant"), "next": back})
+    assert response.status_code == 302 and response.url == back
+    assert Feedback.objects.get().kind == "not_relevant"
+    assert client.post("/feedback", {**signal(formula), "next": "https://evil.example/"}).url == "/"

@@ -16,7 +16,7 @@ from searchapp.indexing.codebook import CodebookMismatch, ensure_codebook_loaded
 from searchapp.indexing.pipeline import run_job
 from searchapp.models import CodebookState, Formula, Occurrence, Post, PostingList
 from searchapp.vectors import ID_DTYPE, decode_matrix
-from tests.app.conftest import FORMULAS
+from tests.app.factories import FORMULAS
 
 pytestmark = pytest.mark.django_db
 
@@ -235,7 +235,7 @@ def test_jsonl_answers_are_linked_to_the_question_they_name(index_file):
 
 
 def test_thread_pages_become_questions_and_answers_with_text_vectors_and_formula_contexts(tmp_path):
-    from tests.ml.data.test_mse_threads import formula_span, thread_page
+    from tests.ml.factories import formula_span, thread_page
 
     folder = tmp_path / "pages"
     folder.mkdir()
@@ -266,7 +266,7 @@ def test_thread_pages_become_questions_and_answers_with_text_vectors_and_formula
 
 
 def test_long_empty_foreign_and_broken_pages_are_indexed_not_failed(tmp_path):
-    from tests.ml.data.test_mse_threads import formula_span, thread_page
+    from tests.ml.factories import formula_span, thread_page
 
     folder = tmp_path / "pages"
     folder.mkdir()

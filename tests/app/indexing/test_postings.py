@@ -6,7 +6,7 @@ from django.db import connection
 from searchapp.indexing import pipeline
 from searchapp.models import Formula, PendingPosting, PostingList
 from searchapp.vectors import ID_DTYPE
-from tests.app.conftest import FORMULAS
+from tests.app.factories import FORMULAS
 
 
 def _posted_ids() -> set[int]:

@@ -10,7 +10,7 @@ from searchapp.learning import training
 from searchapp.learning.background import LEARN_LOCK_CLASS, Round, learning_round
 from searchapp.models import Corpus, Formula
 from searchapp.search.ranking import candidate_dir, candidate_for, ranker_source
-from tests.app.conftest import log_page
+from tests.app.factories import log_page
 from tests.conftest import database_url
 
 pytestmark = pytest.mark.django_db

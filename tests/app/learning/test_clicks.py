@@ -7,7 +7,7 @@ from django.utils import timezone
 from ml.ranking.click_model import estimate_propensities
 from searchapp.learning.clicks import MAX_CLICK_WEIGHT, click_grade, estimated_propensities, feedback_grades, new_signals
 from searchapp.models import Feedback, Formula, Impression
-from tests.app.conftest import log_page
+from tests.app.factories import log_page
 
 pytestmark = pytest.mark.django_db
 PRIOR = estimate_propensities([], [], [])  # θ_k = 1/k

@@ -7,7 +7,7 @@ from searchapp.learning.background import learning_round
 from searchapp.learning.online import interleaving_outcome, served_search
 from searchapp.models import Formula, Impression
 from searchapp.search.query import parse_query
-from tests.app.conftest import log_page
+from tests.app.factories import log_page
 
 pytestmark = pytest.mark.django_db
 QUERY = "p^2 + q^2 = r^2"

@@ -2,8 +2,8 @@
 import pytest
 
 from searchapp.learning.thread_judgments import Year, thread_topics, visual_judgments
-from tests.app.conftest import write_thread_pages
-from tests.ml.data.test_mse_threads import formula_span
+from tests.app.factories import write_thread_pages
+from tests.ml.factories import formula_span
 
 FRACTION = formula_span(4, r"\frac{1}{n}")
 PAGES = {  # formula N has visual id N + 100; 9 stands on every page (a comment)

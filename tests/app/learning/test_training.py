@@ -2,7 +2,7 @@
 from ml.ranking.cross_validation import FOLD_SEEDS
 from ml.ranking.ranker import CAPACITIES, fit
 from searchapp.learning.training import Judged, beats_before, cv_lines, held_out_lines, held_out_report, train_on_dev
-from tests.ml.ranking.test_cross_validation import judged
+from tests.ml.factories import judged
 
 
 def test_the_development_report_gives_the_gain_under_each_fold_seed_and_prints_it():

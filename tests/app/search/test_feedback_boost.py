@@ -5,7 +5,7 @@ import pytest
 from searchapp.models import Feedback, Formula, Post
 from searchapp.search import feedback_boost
 from searchapp.search.feedback_boost import MAX_CLICK_WEIGHT, REACH, Evidence, boosted, click_weight, tally
-from tests.app.conftest import index_thread_pages, log_page
+from tests.app.factories import index_thread_pages, log_page
 
 QUERY = "x^2 + y^2 = z^2"
 

@@ -37,8 +37,8 @@ def test_unknown_formula_is_a_json_404(client):
 
 
 def test_a_post_reads_as_its_page_shows_it(client, tmp_path):
-    from tests.app.conftest import index_thread_pages
-    from tests.ml.data.test_mse_threads import formula_span
+    from tests.app.factories import index_thread_pages
+    from tests.ml.factories import formula_span
 
     index_thread_pages(tmp_path / "pages", {
         "11_12.html": ("Sum of squares", f"<p>Is {formula_span(1, 'a^2+b^2')} a square? Is {formula_span(2, 'a^2+b^2')}?</p>",
@@ -182,7 +182,7 @@ def test_a_query_of_5000_characters_is_searched_when_posted(indexed, client):
 
 
 def test_a_long_question_is_answered_when_posted(client, tmp_path):
-    from tests.app.web.test_question_page import EIGEN_QUESTION, index_threads
+    from tests.app.factories import EIGEN_QUESTION, index_threads
 
     index_threads(tmp_path / "pages")
     question = (EIGEN_QUESTION + " ") * (4999 // (len(EIGEN_QUESTION) + 1))
@@ -268,3 +268,28 @@ def test_the_api_says_what_people_said_of_each_result_on_get_and_post(indexed, c
         assert judged == {"relevant": 1, "not_relevant": 0, "clicked": 0, "evidence": 1.0,
                           "explanation": "1 person found this relevant"}
         assert set(said.values()) == {None}
+
+
+def test_the_api_answers_a_question_with_posts_their_questions_and_scores(threads, client):
+    response = client.get("/api/posts", {"q": "symmetric matrix eigenvalues $A^T = A$", "k": 2})
+    assert response.status_code == 200
+    body = response.json()
+    assert body["mode"] == "ssemb" and len(body["results"]) == 2
+    first = body["results"][0]
+    assert first["post"]["source_id"] == "12" and first["post"]["question"]["title"] == "Eigenvalues of a symmetric matrix"
+    assert {"text", "bm25", "formula"} <= set(first["parts"]) and first["matched_formula"]["latex"] == "A^{T}=A"
+
+
+@pytest.mark.parametrize("params, code", [({}, "missing_query"), ({"q": "$$"}, "missing_query"),
+                                          ({"q": "x", "mode": "nope"}, "invalid_parameter"),
+                                          ({"q": "x", "k": "0"}, "invalid_parameter")])
+def test_the_api_refuses_bad_parameters_by_name(client, params, code):
+    response = client.get("/api/posts", params)
+    assert response.status_code == 400 and response.json()["code"] == code
+
+
+def test_the_search_api_takes_context_and_returns_its_similarity(threads, client):
+    response = client.get("/api/search", {"q": "A^T = A", "context": "symmetric matrix eigenvalues"})
+    assert response.status_code == 200 and "context" in response.json()["results"][0]["parts"]
+    too_long = client.get("/api/search", {"q": "x", "context": "w" * 6000})
+    assert too_long.status_code == 400 and too_long.json()["code"] == "invalid_parameter"

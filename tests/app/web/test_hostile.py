@@ -15,8 +15,7 @@ from django.urls import Resolver404, resolve
 from ml.formula import parse_latex
 from searchapp.models import Feedback, Formula
 from searchapp.search.query import MAX_QUERY_NODES
-from tests.app.conftest import FORMULAS
-from tests.app.feedback.test_feedback import csrf_client
+from tests.app.factories import FORMULAS, csrf_client
 
 pytestmark = pytest.mark.django_db
 

@@ -1,6 +1,8 @@
 """The admin login locks a username from one address after 5 wrong passwords (django-axes), with a page saying so."""
 import pytest
 
+from tests.app.factories import staff_user
+
 pytestmark = pytest.mark.django_db
 
 LOGIN = "/admin/login/?next=/admin/"
@@ -8,8 +10,8 @@ RIGHT = "correct horse"
 
 
 @pytest.fixture
-def ada(django_user_model):
-    return django_user_model.objects.create_user("ada", password=RIGHT, is_staff=True)
+def ada(db):
+    return staff_user("ada", password=RIGHT)
 
 
 def log_in(client, password, username="ada", address="10.0.0.1"):
@@ -35,7 +37,7 @@ def test_after_five_wrong_passwords_even_the_right_one_is_refused(client, ada):
 
 
 def test_the_lock_holds_one_username_from_one_address(client, ada, django_user_model):
-    django_user_model.objects.create_user("bob", password=RIGHT, is_staff=True)
+    staff_user("bob", password=RIGHT)
     for _ in range(5):
         log_in(client, "wrong")
     assert log_in(client, RIGHT, address="10.0.0.2").status_code == 302

@@ -6,8 +6,7 @@ from urllib.parse import parse_qs
 import pytest
 from django.test import Client
 
-from tests.app.web.test_question_page import EIGEN_QUESTION, index_threads
-from tests.app.web.test_views import result_ids
+from tests.app.factories import EIGEN_QUESTION, index_threads, result_ids
 
 pytestmark = pytest.mark.django_db
 

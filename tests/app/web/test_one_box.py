@@ -8,8 +8,8 @@ import pytest
 
 from searchapp.models import Formula
 from searchapp.web.one_box import reads_as_question
-from tests.app.conftest import index_thread_pages
-from tests.ml.data.test_mse_threads import formula_span
+from tests.app.factories import index_thread_pages
+from tests.ml.factories import formula_span
 
 PYTHAGORAS = "a^{2}+b^{2}=c^{2}"
 PAGES = {"11_12.html": ("Sums of squares", "<p>Why is a sum of two squares never negative?</p>",

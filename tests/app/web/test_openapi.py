@@ -16,8 +16,8 @@ from searchapp.search.questions import MODES
 from searchapp.search.ranking import ORDERS
 from searchapp.web.openapi import schema
 from searchapp.web.params import QUESTION_FIELDS, SEARCH_FIELDS
-from tests.app.conftest import index_thread_pages
-from tests.app.web.test_question_page import EIGEN_QUESTION, PAGES
+from tests.app.factories import EIGEN_QUESTION, index_thread_pages
+from tests.app.factories import QUESTION_PAGES as PAGES
 
 pytestmark = pytest.mark.django_db
 

@@ -89,7 +89,7 @@ def test_post_page_reads_four_queries_however_many_answers(thread, client, djang
 
 
 def test_a_post_page_lists_the_questions_nearest_in_words_to_its_thread(client, tmp_path):
-    from tests.app.conftest import index_thread_pages
+    from tests.app.factories import index_thread_pages
 
     titles = ["Integral of a polynomial over the unit interval", "Integrating polynomials from zero to one",
               "Eigenvalues of a symmetric matrix", "Infinitely many primes"]

@@ -10,31 +10,9 @@ from django.http import QueryDict
 from searchapp.embedding import get_fusion
 from searchapp.models import Post
 from searchapp.web.search_page import page_numbers
-from tests.app.conftest import index_thread_pages
-from tests.app.search.test_post_search import trained_fusion  # noqa: F401 (a fixture)
-from tests.ml.data.test_mse_threads import formula_span
+from tests.app.factories import EIGEN_QUESTION, INTEGRAL, index_threads
 
 pytestmark = pytest.mark.django_db
-
-INTEGRAL, PRODUCT = r"\int_{0}^{1}x^{2}\,dx=\frac{1}{3}", r"p_{1}p_{2}\cdots p_{n}+1"
-PAGES = {
-    "11_12.html": (f"Eigenvalues of {formula_span(4, 'A^{T}=A')}", "<p>Why are the eigenvalues of a symmetric real matrix real?</p>",
-                   f"<p>Take an eigenvector v of the symmetric matrix with {formula_span(1, 'A^{T}=A')}; then the "
-                   "eigenvalue equals its conjugate, so every eigenvalue of a symmetric matrix is real.</p>"),
-    "21_22.html": ("Integral of a polynomial", "<p>How do I integrate a polynomial over the unit interval?</p>",
-                   f"<p>Use the power rule: {formula_span(2, INTEGRAL)} "
-                   "by the fundamental theorem of calculus.</p>"),
-    "31_32.html": ("Infinitely many primes", "<p>Why are there infinitely many prime numbers?</p>",
-                   f"<p>Euclid: multiply the primes and add one, {formula_span(3, PRODUCT)} "
-                   "has a prime factor not in the list.</p>"),
-}
-EIGEN_QUESTION = "Are the eigenvalues of a symmetric matrix real when $A^T = A$?"
-
-
-def index_threads(folder):
-    """PAGES indexed as the corpus "threads"."""
-    return index_thread_pages(folder, PAGES)
-
 
 @pytest.fixture
 def threads(tmp_path):

@@ -10,6 +10,7 @@ import pytest
 from ml.ranking.features import FEATURES
 from ml.ranking.ranker import Capacity, TrainingTopic, fit
 from searchapp.models import Formula, Occurrence, Post
+from tests.app.factories import result_ids
 
 pytestmark = pytest.mark.django_db
 
@@ -17,10 +18,6 @@ pytestmark = pytest.mark.django_db
 @pytest.fixture
 def indexed(index_file):
     return index_file()
-
-
-def result_ids(html: str) -> list[int]:
-    return [int(i) for i in re.findall(r'<li class="result"[^>]*data-formula="(\d+)"', html)]
 
 
 def test_home_without_query_offers_the_query_box_palette_and_examples(client):
@@ -210,8 +207,8 @@ def test_a_post_holding_the_formula_several_times_is_named_once_and_a_title_form
         client, tmp_path):
     """Each occurrence is a snippet, but the post's title leads only its first: three lines each opening with the
     same title read as three posts. A formula of the title has no words around it, so the page says where it is."""
-    from tests.app.conftest import index_thread_pages
-    from tests.ml.data.test_mse_threads import formula_span
+    from tests.app.factories import index_thread_pages
+    from tests.ml.factories import formula_span
 
     index_thread_pages(tmp_path / "pages", {"11_12.html": (
         f"Why is {formula_span(1, 'a^2+b^2')} positive", f"<p>I see {formula_span(2, 'a^2+b^2')} first.</p>"

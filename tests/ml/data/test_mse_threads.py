@@ -6,8 +6,8 @@ from ml.data import mse_threads
 from ml.data.mse_threads import ThreadFormula, parse_thread_page, read_thread_page, thread_pages, thread_posts, thread_records
 from ml.data.records import RecordError
 from ml.data.tolerant import Problem
+from tests.ml.factories import MATH, formula_span, thread_page
 
-MATH = '<math {alt} class="ltx_Math" xmlns="http://www.w3.org/1998/Math/MathML"><semantics><mi>x</mi></semantics></math>'
 PAGE = "\n".join([
     "<html><body><p>",
     '<span class="math-container" id="1" visual_id="10">' + MATH.format(alt='alttext="a&lt;b"') + "</span>",
@@ -56,23 +56,6 @@ def test_a_real_page(shared_data):
     read = read_thread_page(page)
     assert read.problems == [] and len(read.value.formulas) == 22
     assert read.value.formulas[0] == ThreadFormula("9549293", "1805", "f(x)", "latex", 25)
-
-
-def thread_page(question_body: str, answer_body: str, title: str = "Sum of squares") -> str:
-    return f"""<html><body>
-<div class="row" id="question-title"><h1> {title} </h1></div>
-<div class="question"><div id="question" question_id="11">{question_body}</div>
-<div id="tags"><span> algebra </span><span> number-theory </span></div>
-<div id="question-comments"><table><tbody><tr><td comment_id="5"> Try {formula_span(9, 'n')}. </td></tr></tbody></table></div></div>
-<div class="answer"><div answer_id="12" id="answer">{answer_body}</div>
-<div id="answer-comments"><table><tbody></tbody></table></div></div>
-<div id="related"><table><tbody><tr><td>{formula_span(99, 'z')} elsewhere</td></tr></tbody></table></div>
-</body></html>"""
-
-
-def formula_span(formula_id: int, latex: str) -> str:
-    return (f'<span class="math-container" id="{formula_id}" visual_id="{formula_id + 100}">'
-            + MATH.format(alt=f'alttext="{latex}"') + "</span>")
 
 
 def test_a_page_is_a_question_with_title_and_tags_and_an_answer_linked_to_it():

@@ -1,28 +1,12 @@
-import numpy as np
-
 from ml.ranking.cross_validation import (
-    TopicCandidates,
     across_fold_seeds,
     choose_capacity,
     cross_validate,
     topic_folds,
     training_topic,
 )
-from ml.ranking.features import FEATURES
 from ml.ranking.ranker import CAPACITIES
-
-
-def judged(count: int = 15, seed: int = 0):
-    """Topics where feature 2 decides relevance and the dense score is noise; some candidates unjudged."""
-    rng = np.random.default_rng(seed)
-    data, qrels = {}, {}
-    for t in range(count):
-        features = rng.random((60, len(FEATURES))).astype(np.float32)
-        docs = [f"t{t}d{i}" for i in range(60)]
-        data[f"T{t}"] = TopicCandidates(docs, features, rng.random(60))
-        grades = np.digitize(features[:, 2], [0.5, 0.7, 0.85])
-        qrels[f"T{t}"] = {doc: int(g) for doc, g in zip(docs[:45], grades[:45])}
-    return data, qrels
+from tests.ml.factories import judged
 
 
 def test_folds_partition_the_topics_and_depend_only_on_the_seed():

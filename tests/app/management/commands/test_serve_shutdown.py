@@ -21,7 +21,7 @@ import pytest
 from django.db import connection
 
 from searchapp.management.commands.serve import STOP_SECONDS
-from tests.app.conftest import index_thread_pages
+from tests.app.factories import index_thread_pages
 from tests.conftest import REPO
 
 ROUNDS = int(os.environ.get("MATHSEARCH_SHUTDOWN_ROUNDS", "1"))

@@ -7,7 +7,7 @@ from searchapp.embedding import get_fusion
 from searchapp.indexing.actions import start_index_job
 from searchapp.indexing.pipeline import run_job
 from searchapp.models import Post
-from tests.ml.data.test_mse_threads import formula_span, thread_page
+from tests.ml.factories import formula_span, thread_page
 
 pytestmark = pytest.mark.django_db
 TOPICS = ["prime numbers", "matrix eigenvalues", "definite integrals", "power series", "group theory", "probability"]

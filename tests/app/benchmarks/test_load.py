@@ -1,10 +1,9 @@
-"""`manage.py loadtest`: locust's clients against a live site, counted and timed; an unreachable site in one line."""
+"""Locust's clients against a live site (`manage.py loadtest` runs them): every request counted, timed and named."""
 import json
-import socket
 from io import StringIO
 
 import pytest
-from django.core.management import CommandError, call_command
+from django.core.management import call_command
 
 from searchapp.management.commands.loadtest import summary
 
@@ -23,11 +22,3 @@ def test_a_few_seconds_of_load_on_a_live_site_all_succeed_and_add_up(index_file,
     latency = report["latency_ms"]
     assert 0 < latency["p50"] <= latency["p95"] <= latency["p99"] and report["requests_per_s"] > 0
     assert "successes     " in summary(report)
-
-
-def test_an_unreachable_site_is_one_line_error():
-    with socket.socket() as sock:  # a port nobody listens on: bound, never listening
-        sock.bind(("127.0.0.1", 0))
-        url = f"http://127.0.0.1:{sock.getsockname()[1]}"
-        with pytest.raises(CommandError, match=rf"^{url} is unreachable: .*refused"):
-            call_command("loadtest", "--url", url, "--clients", "2", "--seconds", "1")

@@ -3,12 +3,12 @@ import json
 from io import StringIO
 
 import pytest
-from django.core.management import CommandError, call_command
+from django.core.management import call_command
+
+from tests.app.factories import PATTERN_FORMULAS as FORMULAS
 
 pytestmark = pytest.mark.django_db
 
-FORMULAS = [r"x^{2} + 1", r"x^{3} - x", r"\frac{1}{n^2}", r"\frac{1}{x+1}", r"\frac{a}{b}", r"e^{i\pi} + 1 = 0",
-            r"\sqrt{x^{2}+1}", r"a_{n+1} = a_{n} + 2", r"\sum_{n=1}^{\infty} \frac{1}{n^2}", r"y_{1} + y_{2}"]
 
 
 def test_a_pattern_search_finds_every_holder_of_a_small_corpus_and_is_timed_beside_typing_a_letter(index_file):
@@ -22,13 +22,3 @@ def test_a_pattern_search_finds_every_holder_of_a_small_corpus_and_is_timed_besi
     assert all(0 < report[mode]["p50_ms"] <= report[mode]["p95_ms"] for mode in ("variable", "letter"))
     assert report["p50_ratio_variable_to_letter"] > 0
     assert report["pattern_hits"] >= 6 and report["pattern_hits_truly_matching"] == 1.0
-
-
-@pytest.mark.parametrize("options, message", [
-    ({"corpus": "nowhere"}, "no formulas in a corpus named 'nowhere'"),
-    ({"corpus": "small", "queries": 0}, "--queries must be at least 1"),
-])
-def test_bad_arguments_are_named(index_file, options, message):
-    index_file(FORMULAS, corpus="small")
-    with pytest.raises(CommandError, match=message):
-        call_command("bench_patterns", **options)

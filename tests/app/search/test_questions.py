@@ -1,38 +1,15 @@
-import json
-
+"""The question search (`searchapp.search.questions`): its modes, its channels and how they grow with a corpus."""
 import pytest
 from django.db import connection
+from django.test.utils import CaptureQueriesContext
 
 from searchapp.indexing.actions import reindex_corpus
 from searchapp.models import Corpus, Formula, Occurrence, Post, StemCount
-from searchapp.search import candidates
-from searchapp.search import questions as posts_search
-from tests.app.conftest import index_thread_pages
-from tests.ml.data.test_mse_threads import formula_span
+from searchapp.search import candidates, questions
+from tests.app.factories import PAGES, index_thread_pages
+from tests.ml.factories import formula_span
 
 pytestmark = pytest.mark.django_db
-
-INTEGRAL, PRODUCT, EULER = r"\int_{0}^{1}x^{2}\,dx=\frac{1}{3}", r"p_{1}p_{2}\cdots p_{n}+1", r"e^{i\pi}+1=0"
-PAGES = {
-    "11_12.html": ("Eigenvalues of a symmetric matrix", "<p>Why are the eigenvalues of a symmetric real matrix real?</p>",
-                   f"<p>Take an eigenvector v of the symmetric matrix with {formula_span(1, 'A^{T}=A')}; then the "
-                   "eigenvalue equals its conjugate, so every eigenvalue of a symmetric matrix is real.</p>"),
-    "21_22.html": ("Integral of a polynomial", "<p>How do I integrate a polynomial over the unit interval?</p>",
-                   f"<p>Use the power rule: {formula_span(2, INTEGRAL)} "
-                   "by the fundamental theorem of calculus.</p>"),
-    "31_32.html": ("Infinitely many primes", "<p>Why are there infinitely many prime numbers?</p>",
-                   f"<p>Euclid: multiply the primes and add one, {formula_span(3, PRODUCT)} "
-                   "has a prime factor not in the list.</p>"),
-    "41_42.html": ("Euler's identity", f"<p>Why is {formula_span(4, EULER)} true?</p>",
-                   "<p>Write the exponential as its power series and compare it with the series of cosine and sine "
-                   "at pi.</p>"),
-}
-
-
-@pytest.fixture
-def threads(tmp_path):
-    return index_thread_pages(tmp_path / "pages", PAGES)
-
 
 @pytest.mark.parametrize("mode", ["ssemb", "text", "bm25"])
 def test_answers_are_ranked_by_the_questions_words(threads, mode):
@@ -62,67 +39,6 @@ def test_a_formula_that_cannot_be_read_is_reported_and_the_words_still_search(th
     assert results.hits[0].post.source_id == "32"
 
 
-def test_the_api_answers_a_question_with_posts_their_questions_and_scores(threads, client):
-    response = client.get("/api/posts", {"q": "symmetric matrix eigenvalues $A^T = A$", "k": 2})
-    assert response.status_code == 200
-    body = response.json()
-    assert body["mode"] == "ssemb" and len(body["results"]) == 2
-    first = body["results"][0]
-    assert first["post"]["source_id"] == "12" and first["post"]["question"]["title"] == "Eigenvalues of a symmetric matrix"
-    assert {"text", "bm25", "formula"} <= set(first["parts"]) and first["matched_formula"]["latex"] == "A^{T}=A"
-
-
-@pytest.mark.parametrize("params, code", [({}, "missing_query"), ({"q": "$$"}, "missing_query"),
-                                          ({"q": "x", "mode": "nope"}, "invalid_parameter"),
-                                          ({"q": "x", "k": "0"}, "invalid_parameter")])
-def test_the_api_refuses_bad_parameters_by_name(client, params, code):
-    response = client.get("/api/posts", params)
-    assert response.status_code == 400 and response.json()["code"] == code
-
-
-def test_words_around_the_formula_lift_formulas_whose_posts_say_the_same(threads):
-    from searchapp.models import Formula
-
-    plain = Formula.objects.search(r"\int_0^1 x^2 \, dx", k=4)
-    assert "context" not in plain.hits[0].parts
-    worded = Formula.objects.search(r"\int_0^1 x^2 \, dx", k=4, context="prime numbers and Euclid's proof",
-                                    context_weight=0.1)
-    parts = {hit.formula.latex: hit.parts["context"] for hit in worded.hits}
-    assert parts[PRODUCT] > parts[INTEGRAL]  # the product stands in Euclid's answer about primes
-    assert worded.hits[0].formula.latex == PRODUCT != plain.hits[0].formula.latex
-
-
-def test_the_search_api_takes_context_and_returns_its_similarity(threads, client):
-    response = client.get("/api/search", {"q": "A^T = A", "context": "symmetric matrix eigenvalues"})
-    assert response.status_code == 200 and "context" in response.json()["results"][0]["parts"]
-    too_long = client.get("/api/search", {"q": "x", "context": "w" * 6000})
-    assert too_long.status_code == 400 and too_long.json()["code"] == "invalid_parameter"
-
-
-@pytest.fixture
-def trained_fusion(settings, tmp_path):
-    """A fusion in place before indexing (an untrained one: MaRF's vector is then the post's pooled words)."""
-    from ml.text.marf import Fusion, save
-    from searchapp.embedding import get_fusion
-
-    settings.MATHSEARCH_FUSION_DIR = tmp_path / "fusion"
-    save(Fusion(), settings.MATHSEARCH_FUSION_DIR, {})
-    get_fusion.cache_clear()
-    yield
-    get_fusion.cache_clear()
-
-
-@pytest.fixture
-def no_fusion(settings, tmp_path):
-    """No fusion in place before indexing (whether one ships in models/ or not)."""
-    from searchapp.embedding import get_fusion
-
-    settings.MATHSEARCH_FUSION_DIR = tmp_path / "none"
-    get_fusion.cache_clear()
-    yield
-    get_fusion.cache_clear()
-
-
 def test_without_a_trained_fusion_marf_falls_back_to_ssemb_and_says_so(no_fusion, threads):
     results = Post.objects.search("symmetric matrix eigenvalues", k=1, mode="marf")
     assert results.mode == "ssemb" and "marf" not in results.hits[0].parts
@@ -134,35 +50,6 @@ def test_with_a_fusion_indexing_stores_marf_vectors_and_marf_ranks_by_them(train
     results = Post.objects.search("Are the eigenvalues of a symmetric matrix real? $A^T = A$", k=3, mode="marf")
     assert results.mode == "marf" and results.hits[0].post.source_id == "12"
     assert results.hits[0].score == results.hits[0].parts["marf"] > results.hits[1].parts["marf"]
-
-
-def test_an_answer_held_by_overlapping_corpora_is_listed_once_naming_the_others(tmp_path, client):
-    index_thread_pages(tmp_path / "pages", PAGES, corpus="threads")
-    index_thread_pages(tmp_path / "pages", PAGES, corpus="threads-again")
-    results = Post.objects.search("Are the eigenvalues of a symmetric matrix always real?", k=10, mode="text")
-    urls = [hit.post.url for hit in results.hits]
-    assert urls[0] and len(urls) == len(set(urls)) == results.candidates == 4
-    top = results.hits[0]
-    assert top.post.corpus.name == "threads" and [(p.corpus.name, p.url) for p in top.also] == [("threads-again", urls[0])]
-    answer = client.get("/api/posts", {"q": "symmetric matrix eigenvalues", "k": 1}).json()["results"][0]
-    assert answer["also_in"] == [{"id": top.also[0].pk, "corpus": "threads-again"}]
-    page = client.get("/questions", {"q": "symmetric matrix eigenvalues"}).content.decode()
-    assert f'href="/post/{top.also[0].pk}">threads-again</a>' in page
-    post_page = client.get(f"/post/{top.post.pk}").content.decode()
-    assert f'also in <a href="/post/{top.also[0].pk}">threads-again</a>' in post_page
-
-
-def test_distinct_posts_of_one_corpus_citing_one_page_are_each_listed(index_file, client):
-    """The starter corpus has five notes on Wikipedia's Logarithm article: one address, five posts."""
-    article = "https://en.wikipedia.org/wiki/Logarithm"
-    notes = [json.dumps({"id": f"log-{n}", "title": f"Logarithm rule {n}", "url": article,
-                         "body": f"A rule of logarithms: $\\log(x^{n}) = {n}\\log x$."}) for n in (2, 3, 4)]
-    index_file(notes, corpus="notes", name="notes.jsonl", format="jsonl")
-    results = Post.objects.search("rules of logarithms", k=10, mode="text")
-    assert sorted(hit.post.source_id for hit in results.hits) == ["log-2", "log-3", "log-4"]
-    assert results.candidates == 3 and all(hit.also == [] for hit in results.hits)
-    note = Post.objects.get(source_id="log-2")
-    assert "also in" not in client.get(f"/post/{note.pk}").content.decode()
 
 
 def test_an_answer_holding_only_the_questions_common_words_still_scores_and_ranks_by_them(tmp_path):
@@ -181,13 +68,12 @@ def test_an_answer_holding_only_the_questions_common_words_still_scores_and_rank
     assert ranked[:2] == ["52", "62"]
 
 
-
 TERMS = ["eigenvalu", "matrix", "prime", "integr", "seri", "absent"]
 
 
 def _statistics(corpus: str | None) -> tuple[int, float, dict[str, int]]:
     with connection.cursor() as cursor:
-        return posts_search._statistics(cursor, corpus, TERMS)
+        return questions._statistics(cursor, corpus, TERMS)
 
 
 def _recounted(corpus: str | None) -> tuple[int, float, dict[str, int]]:
@@ -226,13 +112,89 @@ def test_every_formula_of_the_posts_best_by_words_is_scored_not_only_the_shortli
         "Area under a cubic", "<p>What is the area under a cubic on the unit interval?</p>",
         f"<p>Integrate: {formula_span(6, cubic)}.</p>")})
     # the question's formula shortlists its own copy only, and no formula by shared sub-expressions
-    monkeypatch.setattr(posts_search, "FORMULA_SHORTLIST", 1)
+    monkeypatch.setattr(questions, "FORMULA_SHORTLIST", 1)
     monkeypatch.setattr(candidates, "STRUCTURE_CANDIDATES", 0)
-    question = posts_search.read_question(r"What is the area under a cubic on the unit interval, as "
+    question = questions.read_question(r"What is the area under a cubic on the unit interval, as "
                                           r"$\int_0^1 x^2 \, dx = \frac{1}{3}$ is under a parabola?")
-    scores = posts_search.score_posts(Post.objects.answers(), Occurrence.objects, Formula.objects, question, None)
+    scores = questions.score_posts(Post.objects.answers(), Occurrence.objects, Formula.objects, question, None)
     cubic_answer = scores.ids.index(Post.objects.get(source_id="62").pk)
     assert scores.formula_alone[cubic_answer] == 0  # the channel never shortlisted its formula
     assert scores.formula[cubic_answer] > 0.3  # but the answer is among the best by words, so it is scored whole
     shown = {hit.post.source_id: hit.parts["formula"] for hit in Post.objects.search(question, k=5).hits}
     assert shown["62"] == pytest.approx(float(scores.formula[cubic_answer]))  # what SSEmb fused is what is shown
+
+
+# The channels as a corpus grows: the posts nearest in words are ranked exactly in a small corpus, through the
+# posts' HNSW index past WORDS_EXACT_BELOW (exactly again when the index's reach holds too few of the searched
+# answers); the full-text channel reads a bounded number of posts however common the question's stems are.
+
+QUESTION = "Are the eigenvalues of a symmetric matrix always real?"
+
+
+@pytest.fixture
+def nearest(tmp_path, monkeypatch):
+    index_thread_pages(tmp_path / "pages", PAGES)
+    monkeypatch.setattr(questions, "CHANNEL_SIZE", 2)
+    vector = questions.read_question(QUESTION).vector
+
+    def read() -> tuple[list[int], bool]:
+        with CaptureQueriesContext(connection) as queries:
+            found = questions._nearest_in_words(Post.objects.answers(), vector, None)
+        return found, any("near AS MATERIALIZED" in query["sql"] for query in queries.captured_queries)
+    return read
+
+
+def test_a_small_corpus_is_ranked_exactly(nearest):
+    found, through_index = nearest()
+    assert not through_index
+    assert Post.objects.get(pk=found[0]).source_id == "12"  # the eigenvalue question's answer
+
+
+def test_past_the_exact_size_the_index_finds_the_same_nearest_answers(nearest, monkeypatch):
+    exact, _ = nearest()
+    monkeypatch.setattr(questions, "WORDS_EXACT_BELOW", 1)
+    found, through_index = nearest()
+    assert through_index
+    assert found == exact
+
+
+def test_too_few_answers_within_the_index_reach_falls_back_to_the_exact_ranking(nearest, monkeypatch):
+    exact, _ = nearest()
+    # the two posts nearest in words are the eigenvalue thread's question and answer: one answer only
+    monkeypatch.setattr(questions, "WORDS_EXACT_BELOW", 1)
+    monkeypatch.setattr(questions, "WORDS_REACH", 2)
+    found, through_index = nearest()
+    assert through_index
+    assert found == exact
+
+
+MATRIX_PAGE = {"51_52.html": ("Matrix multiplication", "<p>How do I multiply a matrix by a vector?</p>",
+                              "<p>Take the dot product of each row of the matrix with the vector.</p>")}
+EIGEN_QUESTION = "Symmetric matrix eigenvalues"
+
+
+@pytest.fixture
+def full_text(tmp_path):
+    index_thread_pages(tmp_path / "pages", {**PAGES, **MATRIX_PAGE})
+    return lambda: {Post.objects.get(pk=post_id).source_id for post_id in
+                    questions._lexical_scores(None, EIGEN_QUESTION)}
+
+
+def test_the_posts_holding_any_of_the_rarest_stems_are_read(full_text):
+    assert full_text() == {"11", "12", "51", "52"}
+
+
+def test_when_the_rarest_stem_is_common_only_the_posts_holding_two_rare_stems_are_read(full_text, monkeypatch):
+    monkeypatch.setattr(questions, "RARE_TERMS", 3)
+    monkeypatch.setattr(questions, "RARE_POSTINGS", 1)  # every stem is "common" now
+    # the matrix thread holds "matrix" only; the eigenvalue thread holds all three
+    assert full_text() == {"11", "12"}
+
+
+def test_the_channel_never_reads_more_than_its_bound(full_text, monkeypatch):
+    monkeypatch.setattr(questions, "READ_AT_MOST", 1)
+    assert len(full_text()) == 1
+
+
+def test_a_stem_with_a_quote_is_one_lexeme():
+    assert questions._lexeme("o'neil") == "'o''neil'"

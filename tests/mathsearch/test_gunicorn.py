@@ -9,6 +9,7 @@ from urllib.parse import quote, urlencode
 
 import pytest
 
+from tests.app.factories import index_formulas
 from tests.conftest import REPO
 
 MAX_REQUEST_LINE_BYTES = 256 * 1024  # mathsearch/gunicorn.conf.py
@@ -45,9 +46,9 @@ def get(port: int, target: str, extra: str = "") -> tuple[int, dict, bytes]:
 
 
 @pytest.fixture
-def gunicorn(service_env, index_file):
+def gunicorn(service_env, tmp_path):
     """gunicorn as `make run` starts it (one process), over the test database holding a few formulas."""
-    index_file()
+    index_formulas(tmp_path / "formulas.txt")
     port = _free_port()
     env = {**service_env, "MATHSEARCH_ADDR": f"127.0.0.1:{port}", "MATHSEARCH_WEB_WORKERS": "1"}
     server = subprocess.Popen([sys.executable, "-m", "gunicorn", "-c", "mathsearch/gunicorn.conf.py"], cwd=REPO,

@@ -3,6 +3,7 @@ import pytest
 from django.contrib.auth.models import Permission
 
 from searchapp.models import Corpus, IndexJob
+from tests.app.factories import staff_user
 
 PAGES = [
     pytest.param("/admin/searchapp/feedback/by-query/", "view_feedback", id="feedback-by-query"),
@@ -20,9 +21,9 @@ def job(db, tmp_path):
 
 
 @pytest.fixture
-def bare_staff(django_user_model, client):
+def bare_staff(db, client):
     """A staff account with no permission at all."""
-    user = django_user_model.objects.create_user("grace", password="pw", is_staff=True)
+    user = staff_user("grace", password="pw")
     client.force_login(user)
     return client, user
 

@@ -3,8 +3,7 @@ from html import escape
 import pytest
 
 from searchapp.benchmarks import arqmath_answers
-from tests.app.conftest import write_thread_pages
-from tests.app.search.test_post_search import PAGES
+from tests.app.factories import PAGES, write_thread_pages
 
 pytestmark = pytest.mark.django_db
 

@@ -1,0 +1,35 @@
+"""`manage.py healthcheck`: the health report as JSON, exit status 1 when a dependency is down."""
+import json
+
+import pytest
+from django.core.management import call_command
+from django.db import connections
+
+from tests.app.factories import DEAD_BROKER, DEAD_DATABASE, run_manage
+
+
+def test_healthcheck_command_reports_unreachable_servers():
+    result = run_manage("healthcheck", DATABASE_URL=DEAD_DATABASE, REDIS_URL=DEAD_BROKER)
+    assert result.returncode == 1
+    assert json.loads(result.stdout)["down"] == ["database", "vector", "broker"]
+
+
+@pytest.mark.django_db
+def test_healthcheck_checks_a_configured_replica_and_names_it_when_down():
+    primary = connections["default"].settings_dict
+    url = f"postgresql://{primary['USER']}:@/{primary['NAME']}?host={primary['HOST']}&port={primary['PORT']}"
+    up = run_manage("healthcheck", DATABASE_URL=url, DATABASE_REPLICA_URL=url)
+    assert up.returncode == 0, up.stdout + up.stderr
+    assert json.loads(up.stdout)["checks"]["replica"]["detail"] == "answers, but is not a standby: searches read a primary"
+    down = run_manage("healthcheck", DATABASE_URL=url, DATABASE_REPLICA_URL=DEAD_DATABASE)
+    assert down.returncode == 1 and json.loads(down.stdout)["down"] == ["replica"]
+
+
+def test_healthcheck_and_healthz_agree(broker_down, admin_client, client, capsys):
+    with pytest.raises(SystemExit) as exit:
+        call_command("healthcheck")
+    command = json.loads(capsys.readouterr().out)
+    anonymous, staff = client.get("/healthz"), admin_client.get("/healthz")
+    assert exit.value.code == 1 and anonymous.status_code == staff.status_code == 503
+    assert anonymous.json() == {"status": "down", "down": ["broker"]}
+    assert staff.json() == command
