@@ -30,19 +30,20 @@ QUERIES = TOPICS / "topics.arqmath-2020-task2.txt"
 
 def build_corpus(data_dir: Path, progress=print) -> dict:
     """Index judged formulas and distractors into CORPUS; returns per-source job counts and the rate."""
-    sources = [
-        (data_dir / JUDGED / "visual_id_file.tsv", "visual_ids"),
-        (data_dir / JUDGED / "formulas_slt_string.tsv", "slt_tsv"),
-        (_topic_posts_jsonl(data_dir), "jsonl"),
-    ]
     report: dict[str, dict | float] = {}
     started, formulas = time.perf_counter(), 0
-    for path, format in sources:
-        job = run_job(start_index_job(path, format, CORPUS, enqueue=False))
-        progress(f"indexed {path.name}: {job.done} records, {job.failed} failed, {job.formulas_added} new formulas")
-        report[path.name] = {"records": job.done, "failed": job.failed, "formula_errors": job.formula_errors,
-                             "formulas_added": job.formulas_added}
-        formulas += job.done
+    with tempfile.TemporaryDirectory() as folder:  # the topic posts' file lives as long as its job runs
+        sources = [
+            (data_dir / JUDGED / "visual_id_file.tsv", "visual_ids"),
+            (data_dir / JUDGED / "formulas_slt_string.tsv", "slt_tsv"),
+            (_topic_posts_jsonl(data_dir, Path(folder)), "jsonl"),
+        ]
+        for path, format in sources:
+            job = run_job(start_index_job(path, format, CORPUS, enqueue=False))
+            progress(f"indexed {path.name}: {job.done} records, {job.failed} failed, {job.formulas_added} new formulas")
+            report[path.name] = {"records": job.done, "failed": job.failed, "formula_errors": job.formula_errors,
+                                 "formulas_added": job.formulas_added}
+            formulas += job.done
     seconds = time.perf_counter() - started
     report["index_records_per_s"] = round(formulas / seconds, 1)
     return report
@@ -54,16 +55,16 @@ def ensure_corpus(data_dir: Path, progress=print) -> None:
         build_corpus(data_dir, progress)
 
 
-def _topic_posts_jsonl(data_dir: Path) -> Path:
-    """The topic posts of all `*-origin.xml` files as one JSONL corpus file (a temporary file)."""
-    handle = tempfile.NamedTemporaryFile("w", suffix=".jsonl", delete=False, encoding="utf-8")
-    with handle:
-        for path in sorted((data_dir / TOPICS).glob("*-origin.xml")):
-            for number, topic in read_topic_xml(path).value.items():
+def _topic_posts_jsonl(data_dir: Path, folder: Path) -> Path:
+    """The topic posts of all `*-origin.xml` files as one JSONL corpus file in `folder`."""
+    path = folder / "topic-posts.jsonl"
+    with path.open("w", encoding="utf-8") as handle:
+        for topics in sorted((data_dir / TOPICS).glob("*-origin.xml")):
+            for number, topic in read_topic_xml(topics).value.items():
                 body = topic.title + "\n" + topic.question
-                handle.write(json.dumps({"id": f"topic-{path.name.split('-')[1]}-{number}",
+                handle.write(json.dumps({"id": f"topic-{topics.name.split('-')[1]}-{number}",
                                          "title": topic.title, "body": body}) + "\n")
-    return Path(handle.name)
+    return path
 
 
 def read_inputs(data_dir: Path, qrels_path: Path) -> tuple[dict, dict[str, str]]:

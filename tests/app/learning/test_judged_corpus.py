@@ -1,5 +1,7 @@
 """The judged ARQMath corpus on a miniature of its files: judged formulas answer with their visual ids, distractors
 with ids that cannot collide with one, and the judged topics are read through the real search path."""
+from pathlib import Path
+
 import pytest
 
 from ml.data.tolerant import MalformedFile
@@ -15,7 +17,7 @@ from searchapp.learning.judged_corpus import (
     read_inputs,
     visual_docs,
 )
-from searchapp.models import Formula
+from searchapp.models import Formula, IndexJob
 
 TOPIC_XML = """<?xml version="1.0" ?>
 <Topics>
@@ -64,6 +66,10 @@ def test_the_corpus_answers_with_visual_ids_and_distractors_with_d_ids(tmp_path)
     report = build_corpus(tmp_path, said.append)
     assert report["visual_id_file.tsv"]["records"] == 3 and report["visual_id_file.tsv"]["failed"] == 0
     assert len(said) == 3 and report["index_records_per_s"] > 0
+    # the topic posts were written to a file of their own for their job, and it is gone with the job
+    assert report["topic-posts.jsonl"]["failed"] == 0
+    topic_job = IndexJob.objects.get(path__endswith="topic-posts.jsonl")
+    assert topic_job.done == report["topic-posts.jsonl"]["records"] and not Path(topic_job.path).exists()
     formulas = {formula.latex: formula.pk for formula in Formula.objects.filter(corpus__name=CORPUS)}
     docs = visual_docs(list(formulas.values()))
     assert docs[formulas["x^2+1"]] == ["4", "11"]  # merged identical formulas stand for both, numbers in order
