@@ -44,17 +44,8 @@ PAGES = {
 }
 
 # Three threads as the Answers tab shows them: the first title holds a formula.
-QUESTION_PAGES = {
-    "11_12.html": (f"Eigenvalues of {formula_span(4, 'A^{T}=A')}", "<p>Why are the eigenvalues of a symmetric real matrix real?</p>",
-                   f"<p>Take an eigenvector v of the symmetric matrix with {formula_span(1, 'A^{T}=A')}; then the "
-                   "eigenvalue equals its conjugate, so every eigenvalue of a symmetric matrix is real.</p>"),
-    "21_22.html": ("Integral of a polynomial", "<p>How do I integrate a polynomial over the unit interval?</p>",
-                   f"<p>Use the power rule: {formula_span(2, INTEGRAL)} "
-                   "by the fundamental theorem of calculus.</p>"),
-    "31_32.html": ("Infinitely many primes", "<p>Why are there infinitely many prime numbers?</p>",
-                   f"<p>Euclid: multiply the primes and add one, {formula_span(3, PRODUCT)} "
-                   "has a prime factor not in the list.</p>"),
-}
+QUESTION_PAGES = {"11_12.html": (f"Eigenvalues of {formula_span(4, 'A^{T}=A')}", *PAGES["11_12.html"][1:]),
+                  "21_22.html": PAGES["21_22.html"], "31_32.html": PAGES["31_32.html"]}
 EIGEN_QUESTION = "Are the eigenvalues of a symmetric matrix real when $A^T = A$?"
 
 # The question-speed benchmark's threads: three questions, one with two answers (7 real posts), and questions to ask.
