@@ -265,7 +265,7 @@ def _nearest_in_words(posts, vector: np.ndarray, corpus: str | None) -> list[int
     HNSW index past WORDS_EXACT_BELOW."""
     sql, params = posts.filter(embedding__isnull=False).order_by().values_list("id", flat=True).query.sql_with_params()
     with transaction.atomic(using=search_database()), search_connection().cursor() as cursor:
-        if _corpus_posts(cursor, corpus) >= WORDS_EXACT_BELOW:
+        if _corpus_totals(cursor, corpus)[0] >= WORDS_EXACT_BELOW:
             cursor.execute("SET LOCAL hnsw.ef_search = %s", [WORDS_REACH])
             cursor.execute("WITH near AS MATERIALIZED (SELECT id, embedding <=> %s::halfvec AS distance"
                            " FROM searchapp_post WHERE embedding IS NOT NULL ORDER BY distance LIMIT %s)"
@@ -281,10 +281,15 @@ def _nearest_in_words(posts, vector: np.ndarray, corpus: str | None) -> list[int
         return [row[0] for row in cursor.fetchall()]
 
 
-def _corpus_posts(cursor, corpus: str | None) -> int:
-    cursor.execute("SELECT coalesce(sum(w.posts), 0)::bigint FROM searchapp_corpuswords w"
-                   f" JOIN searchapp_corpus c ON c.id = w.corpus_id WHERE {CORPUS_IS}", [corpus, corpus])
-    return cursor.fetchone()[0]
+def _corpus_totals(cursor, corpus: str | None) -> tuple[int, int]:
+    """The searched corpus's posts and their stems in all (all corpora's without one), as Postgres keeps them
+    (`CorpusWords`): one index read, where counting them took a pass over the corpus's words (70 ms for the 6,164
+    thread posts, and again whenever a post was added)."""
+    # sums are numeric in Postgres: cast back to integers
+    cursor.execute("SELECT coalesce(sum(w.posts), 0)::bigint, coalesce(sum(w.stems), 0)::bigint"
+                   f" FROM searchapp_corpuswords w JOIN searchapp_corpus c ON c.id = w.corpus_id WHERE {CORPUS_IS}",
+                   [corpus, corpus])
+    return cursor.fetchone()
 
 
 RARE_TERMS, RARE_POSTINGS = 8, 600
@@ -351,14 +356,9 @@ def _lexical_scores(corpus: str | None, text: str, ids: list[int] | None = None)
 
 
 def _statistics(cursor, corpus: str | None, terms: list[str]) -> tuple[int, float, dict[str, int]]:
-    """The corpus's posts, their mean length and the document frequency of each of `terms` that a post holds, as
-    Postgres keeps them (`CorpusWords`, `StemCount`): two index reads, where counting them took a pass over the
-    corpus's words (70 ms for the 6,164 thread posts, and again whenever a post was added)."""
-    # sums are numeric in Postgres: cast back to integers
-    cursor.execute("SELECT coalesce(sum(w.posts), 0)::bigint, coalesce(sum(w.stems), 0)::bigint"
-                   f" FROM searchapp_corpuswords w JOIN searchapp_corpus c ON c.id = w.corpus_id WHERE {CORPUS_IS}",
-                   [corpus, corpus])
-    documents, stems = cursor.fetchone()
+    """The corpus's posts, their mean length (`_corpus_totals`) and the document frequency of each of `terms` that a
+    post holds (`StemCount`, kept by the same triggers)."""
+    documents, stems = _corpus_totals(cursor, corpus)
     cursor.execute("SELECT s.stem, sum(s.posts)::bigint FROM searchapp_stemcount s"
                    f" JOIN searchapp_corpus c ON c.id = s.corpus_id WHERE s.stem = ANY(%s) AND {CORPUS_IS}"
                    " GROUP BY s.stem", [terms, corpus, corpus])
