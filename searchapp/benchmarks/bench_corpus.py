@@ -20,8 +20,8 @@ from ml.formula import ParseError, to_slt_string, tree_from_slt_string
 from ml.formula.augment import substitute_variables
 from ml.training.corpus import CorpusFormula, parse_formula, read_corpus, read_thread_formulas, read_wiki
 from searchapp.learning.judged_corpus import JUDGED
+from searchapp.learning.thread_judgments import PAGES
 
-THREADS = Path("arqmath/threads-mathdowsers")
 WIKI_FILE = Path("var/training-data/en-wiki-formulae-good.json")
 """Where `make wiki-formulas` puts the Wikipedia formulas (relative to the project)."""
 FORMULAS_PER_POST = 10
@@ -44,7 +44,7 @@ def real_sources(data_dir: Path, wiki_file: Path | None) -> list[tuple[str, Call
     sources = [
         ("arqmath_judged", lambda: read_corpus(data_dir / JUDGED / "visual_id_file.tsv", "visual_ids")),
         ("arqmath_collection", lambda: read_corpus(data_dir / JUDGED / "formulas_slt_string.tsv", "slt_strings")),
-        ("threads", lambda: read_thread_formulas(data_dir / THREADS)),
+        ("threads", lambda: read_thread_formulas(data_dir / PAGES)),
     ]
     if wiki_file is not None and wiki_file.is_file():
         sources.append(("wikipedia", lambda: read_wiki(wiki_file)))

@@ -2,8 +2,9 @@
 import json
 
 from ml.formula import parse_latex, to_slt_string
-from searchapp.benchmarks.bench_corpus import THREADS, bench_corpus, write_slt_tsv
+from searchapp.benchmarks.bench_corpus import bench_corpus, write_slt_tsv
 from searchapp.learning.judged_corpus import JUDGED
+from searchapp.learning.thread_judgments import PAGES
 
 
 def _data(tmp_path):
@@ -12,7 +13,7 @@ def _data(tmp_path):
     (judged / "visual_id_file.tsv").write_text("1\tNone\tx^2+1\n2\tNone\t\\frac{a}{b}\n3\tNone\t\\frac{\n",
                                                encoding="utf-8")
     (judged / "formulas_slt_string.tsv").write_text("10\t5\t[V!y]\n", encoding="utf-8")
-    (tmp_path / THREADS).mkdir(parents=True)
+    (tmp_path / PAGES).mkdir(parents=True)
     wiki = tmp_path / "wiki.json"
     wiki.write_text(json.dumps({"m1": "x^2+1", "m2": "\\sqrt{z}"}), encoding="utf-8")
     return tmp_path, wiki
