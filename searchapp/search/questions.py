@@ -62,6 +62,10 @@ however far down the corpus-wide shortlist it stands. On the development topics 
 from nDCG′ / MAP′ 0.650 / 0.443 to 0.665 / 0.442 at λ = 0.4 (0.650 / 0.439 to 0.659 / 0.432 at λ = 0.3); 100 posts
 gave 0.665 / 0.443, and scoring every formula of the corpus 0.665 / 0.442. The `formula` mode keeps the shortlisted
 scores: ranked by these it would score 0.642 / 0.427, the words having chosen which posts are scored whole."""
+FORMULA_POSTS = 1000
+"""Posts the formula channel adds to the candidates: those whose own formulas score best against the question's. A
+formula as common as $x$ or $n$ among the hits is held by a third of a large corpus, and reading every holder made
+the slowest questions read 20,000–33,000 posts at 100 k posts (p95 757 ms)."""
 MAX_QUESTION_FORMULAS = 8
 """The question's largest formulas that are searched (with only the 4 largest, nDCG′ / MAP′ of the answers fell from
 0.651 / 0.415 to 0.638 / 0.408 on the development topics)."""
@@ -148,7 +152,7 @@ def score_posts(posts, occurrences, formulas, question: Question, corpus: str | 
     hit_ids = sorted({formula_id for hits in formula_hits for formula_id in hits})
     shortlisted = list(occurrences.filter(formula_id__in=id_array(hit_ids)).values_list("post_id", "formula_id")) \
         if hit_ids else []
-    holding = {post_id for post_id, _ in shortlisted}
+    holding = _best_holders(shortlisted, formula_hits, FORMULA_POSTS)
     lexical = _lexical_scores(corpus, question.text, candidates)
     by_words = sorted(lexical, key=lexical.__getitem__, reverse=True)[:CHANNEL_SIZE]
     wanted = candidates
@@ -228,14 +232,32 @@ def _formula_scores(occurrences: list[tuple[int, int]], formula_hits: list[dict[
     return with_thread(scores[:len(ids)], thread, has_thread, THREAD_FORMULA_WEIGHT)
 
 
+def _best_holders(occurrences: list[tuple[int, int]], formula_hits: list[dict[int, float]], limit: int) -> set[int]:
+    """The `limit` posts of the (post, formula) `occurrences` whose own formulas score best (`formula_scores`, the
+    first of equals by id), reading each distinct formula's similarity once."""
+    if not occurrences:
+        return set()
+    pairs = np.array(occurrences, dtype=np.int64)
+    posts, post_of = np.unique(pairs[:, 0], return_inverse=True)
+    if len(posts) <= limit:
+        return set(posts.tolist())
+    formulas, formula_of = np.unique(pairs[:, 1], return_inverse=True)
+    similarity = [np.array([hits.get(formula_id, 0.0) for formula_id in formulas.tolist()], dtype=np.float32)[formula_of]
+                  for hits in formula_hits]
+    scores = formula_scores(post_of, similarity, len(posts))
+    return set(posts[np.argsort(-scores, kind="stable")[:limit]].tolist())
+
+
 def _best_formulas(occurrences: list[tuple[int, int]], formula_hits: list[dict[int, float]],
                    posts: set[int]) -> dict[int, int]:
     """Per post of `posts`, its formula most similar to one of the question's among its `occurrences` (the first of
     equals), for highlighting."""
     best: dict[int, tuple[float, int]] = {}
     for post_id, formula_id in occurrences:
+        if post_id not in posts:
+            continue
         value = max(hits.get(formula_id, 0.0) for hits in formula_hits)
-        if post_id in posts and value > best.get(post_id, (-1.0, 0))[0]:
+        if value > best.get(post_id, (-1.0, 0))[0]:
             best[post_id] = (value, formula_id)
     return {post_id: formula_id for post_id, (_, formula_id) in best.items()}
 

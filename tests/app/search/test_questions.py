@@ -124,6 +124,16 @@ def test_every_formula_of_the_posts_best_by_words_is_scored_not_only_the_shortli
     assert shown["62"] == pytest.approx(float(scores.formula[cubic_answer]))  # what SSEmb fused is what is shown
 
 
+def test_the_formula_channel_adds_the_holders_whose_own_formulas_score_best():
+    # posts 1-3 hold formulas 10-12; two question formulas: post 2 is best for both, post 3 for the second only
+    held = [(1, 10), (2, 11), (3, 12), (3, 10)]
+    hits = [{10: 0.2, 11: 0.9, 12: 0.1}, {10: 0.1, 11: 0.8, 12: 0.7}]
+    assert questions._best_holders(held, hits, 2) == {2, 3}
+    assert questions._best_holders(held, hits, 1) == {2}
+    assert questions._best_holders(held, hits, 3) == {1, 2, 3}
+    assert questions._best_holders([], hits, 3) == set()
+
+
 # The channels as a corpus grows: the posts nearest in words are ranked exactly in a small corpus, through the
 # posts' HNSW index past WORDS_EXACT_BELOW (exactly again when the index's reach holds too few of the searched
 # answers); the full-text channel reads a bounded number of posts however common the question's stems are.
