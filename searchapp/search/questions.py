@@ -150,8 +150,10 @@ def score_posts(posts, occurrences, formulas, question: Question, corpus: str | 
     a benchmark ranks every answer); `occurrences` and `formulas` are the querysets the formula channel reads."""
     formula_hits = _formula_hits(formulas, question.formulas, corpus)
     hit_ids = sorted({formula_id for hits in formula_hits for formula_id in hits})
-    shortlisted = list(occurrences.filter(formula_id__in=id_array(hit_ids)).values_list("post_id", "formula_id")) \
-        if hit_ids else []
+    # unordered, so Postgres reads (formula, post) pairs from one index alone (occurrence_formula_post): the rows
+    # themselves are wide (their LaTeX and context vector), and at 100 k posts a question's ~100,000 pairs took 90 ms
+    shortlisted = list(occurrences.filter(formula_id__in=id_array(hit_ids)).order_by()
+                       .values_list("post_id", "formula_id")) if hit_ids else []
     holding = _best_holders(shortlisted, formula_hits, FORMULA_POSTS)
     lexical = _lexical_scores(corpus, question.text, candidates)
     by_words = sorted(lexical, key=lexical.__getitem__, reverse=True)[:CHANNEL_SIZE]
@@ -172,7 +174,7 @@ def score_posts(posts, occurrences, formulas, question: Question, corpus: str | 
                         np.array([rows[i][2] is not None for i in ids], dtype=bool), THREAD_WEIGHT)
     best_by_words = np.argsort(-words, kind="stable")[:COMPLETED_POSTS]
     completed = {ids[i] for i in best_by_words} | {parents[i] for i in best_by_words if parents[i]}
-    around = list(occurrences.filter(post_id__in=id_array(completed)).values_list("post_id", "formula_id"))
+    around = list(occurrences.filter(post_id__in=id_array(completed)).order_by().values_list("post_id", "formula_id"))
     whole = _with_the_rest(formula_hits, formulas, question.formulas, {formula_id for _, formula_id in around})
     marf = _scores([rows[i][3] for i in ids]) if get_fusion() is not None else None
     unread = np.nan if candidates is None else 0.0  # given candidates were all read; a post without the words is 0
@@ -250,14 +252,15 @@ def _best_holders(occurrences: list[tuple[int, int]], formula_hits: list[dict[in
 
 def _best_formulas(occurrences: list[tuple[int, int]], formula_hits: list[dict[int, float]],
                    posts: set[int]) -> dict[int, int]:
-    """Per post of `posts`, its formula most similar to one of the question's among its `occurrences` (the first of
-    equals), for highlighting."""
+    """Per post of `posts`, its formula most similar to one of the question's among its `occurrences` (of equals,
+    the one stored first), for highlighting."""
     best: dict[int, tuple[float, int]] = {}
     for post_id, formula_id in occurrences:
         if post_id not in posts:
             continue
         value = max(hits.get(formula_id, 0.0) for hits in formula_hits)
-        if value > best.get(post_id, (-1.0, 0))[0]:
+        held = best.get(post_id, (-1.0, 0))
+        if value > held[0] or (value == held[0] and formula_id < held[1]):
             best[post_id] = (value, formula_id)
     return {post_id: formula_id for post_id, (_, formula_id) in best.items()}
 
