@@ -63,9 +63,9 @@ from nDCG′ / MAP′ 0.650 / 0.443 to 0.665 / 0.442 at λ = 0.4 (0.650 / 0.439 
 gave 0.665 / 0.443, and scoring every formula of the corpus 0.665 / 0.442. The `formula` mode keeps the shortlisted
 scores: ranked by these it would score 0.642 / 0.427, the words having chosen which posts are scored whole."""
 FORMULA_POSTS = 1000
-"""Posts the formula channel adds to the candidates: those whose own formulas score best against the question's. A
-formula as common as $x$ or $n$ among the hits is held by a third of a large corpus, and reading every holder made
-the slowest questions read 20,000–33,000 posts at 100 k posts (p95 757 ms)."""
+"""Posts the formula channel adds to the candidates: those whose own formulas score best against the question's. One
+small formula among the hits can be held by thousands of posts: reading every holder made the slowest questions read
+20,000–33,000 of 100 k posts (p95 757 ms)."""
 MAX_QUESTION_FORMULAS = 8
 """The question's largest formulas that are searched (with only the 4 largest, nDCG′ / MAP′ of the answers fell from
 0.651 / 0.415 to 0.638 / 0.408 on the development topics)."""
