@@ -67,8 +67,19 @@
     const hint = document.getElementById("formula-editor-hint");
     let shown = null;  // the field's value as #q last set it: the field has no edit of its own while it is this
     let inUse = field;  // where the palette inserts: the field, unless #q was focused last
+    let following = false;  // fromInput is setting the field: an input event MathLive sends meanwhile (a key typed
+    // a moment before, sent late) is not an edit, and must not write over what was just put in #q
 
     function fromInput() {
+      following = true;
+      try {
+        follow();
+      } finally {
+        following = false;
+      }
+    }
+
+    function follow() {
       const other = window.otherNotation ? window.otherNotation(input.value) : "";
       // a question in the one box (words with $…$ formulas) is no formula to edit: the editor steps aside
       const question = !other && input.value.indexOf("$") >= 0;
@@ -87,7 +98,7 @@
     }
 
     function fromField() {
-      if (field.readOnly || field.value === shown) return;  // #q holds MathML or the field only echoes it
+      if (following || field.readOnly || field.value === shown) return;  // #q holds MathML or the field only echoes it
       input.value = queryLatex(field.value);
       shown = null;
       input.dispatchEvent(new Event("preview"));  // search.js redraws the KaTeX preview and its error
