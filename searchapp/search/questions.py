@@ -154,13 +154,13 @@ def score_posts(posts, occurrences, formulas, question: Question, corpus: str | 
     # themselves are wide (their LaTeX and context vector), and at 100 k posts a question's ~100,000 pairs took 90 ms
     shortlisted = list(occurrences.filter(formula_id__in=id_array(hit_ids)).order_by()
                        .values_list("post_id", "formula_id")) if hit_ids else []
-    holding = _best_holders(shortlisted, formula_hits, FORMULA_POSTS)
     lexical = _lexical_scores(corpus, question.text, candidates)
     by_words = sorted(lexical, key=lexical.__getitem__, reverse=True)[:CHANNEL_SIZE]
     wanted = candidates
     if wanted is None:  # the answers of a question holding a hit too: its formulas count for them
         # (THREAD_FORMULA_WEIGHT); read apart by the parent index (`pk IN … OR parent IN …` filtered every post),
         # and kept to `posts` with the rest below
+        holding = _best_holders(shortlisted, formula_hits, FORMULA_POSTS)
         answering = posts.model.objects.filter(parent__in=id_array(holding)).values_list("id", flat=True) \
             if holding else []
         wanted = [*_nearest_in_words(posts, question.vector, corpus), *by_words, *holding, *answering]
