@@ -11,6 +11,7 @@ import json
 import time
 from collections import defaultdict
 from collections.abc import Callable, Iterable
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -25,7 +26,6 @@ from ml.data.records import IndexRecord, PostRecord, RecordError, SourceFormula
 from ml.formula import FormulaGraphs, ParseError, parse, slt_to_latex, to_slt_string, visual_key
 from ml.retrieval.structure import pack_terms, structure_terms, subtree_terms
 from ml.text import EncodedPost, text_encoder
-from ml.text.encoder import dense_threads
 from ml.text.marf import post_vector
 from ml.text.posts import body_span, post_text
 from searchapp.embedding import embed_graphs, get_fusion, node_labels
@@ -157,22 +157,34 @@ class ChunkOutcome:
 
 
 def _index_chunks(job: IndexJob, items: Iterable[IndexRecord | RecordError], progress: Progress) -> None:
-    """Read, prepare (parse, embed) and store each chunk in turn, each sized by the time the last one took.
+    """Read, prepare (parse, embed, fuse) and store each chunk in turn, each sized by the time the last one took,
+    while the text encoder reads the next chunk's posts on a thread of its own.
 
-    Storing chunk N on a second thread while chunk N+1 was prepared was measured slower on two cores
-    (260 vs 274 formulas/s at 100k): the threads contend for the GIL and for the cores Postgres needs.
+    The encoder spends its time in ONNX Runtime, which lets go of the GIL, so it keeps the cores busy while this
+    thread parses, embeds, fuses and stores: one after the other, the two cores were busy together only while the
+    encoder ran. Storing chunk N on a second thread while chunk N+1 was prepared was measured slower instead
+    (260 vs 274 formulas/s at 100k): those threads contend for the GIL and for the cores Postgres needs.
     The cycle collector waits for the chunk's end: paused per formula only, it ran after each parse and
     walked the worker's torch objects every time (parsing took 0.66 instead of 0.36 ms a formula).
     """
     items, size = iter(items), FIRST_CHUNK
-    while True:
-        started = time.perf_counter()
-        chunk = list(itertools.islice(items, size))
-        if not chunk:
-            return
-        with cycle_collection_paused():
-            progress(store_chunk(job.pk, prepare_chunk(job.corpus, chunk)))
-        size = next_chunk_size(len(chunk), time.perf_counter() - started)
+    chunk = list(itertools.islice(items, size))
+    if not chunk:
+        return
+    # made per job: a pool made before a worker process forks would hold a thread the child does not have
+    with ThreadPoolExecutor(max_workers=1, thread_name_prefix="index-text") as encoder:
+        words = _encode_ahead(encoder, job.corpus, chunk, set())
+        while True:
+            started = time.perf_counter()
+            following = list(itertools.islice(items, size))
+            # a post of this chunk is stored by it: the next chunk's copy of it is not encoded again
+            following_words = _encode_ahead(encoder, job.corpus, following, _post_ids(chunk)) if following else None
+            with cycle_collection_paused():
+                progress(store_chunk(job.pk, prepare_chunk(job.corpus, chunk, words)))
+            if following_words is None:
+                return
+            size = next_chunk_size(len(chunk), time.perf_counter() - started)
+            chunk, words = following, following_words
 
 
 def next_chunk_size(records: int, seconds: float) -> int:
@@ -198,7 +210,8 @@ class PreparedChunk:
     outcome: ChunkOutcome
 
 
-def prepare_chunk(corpus: Corpus, items: list[IndexRecord | RecordError]) -> PreparedChunk:
+def prepare_chunk(corpus: Corpus, items: list[IndexRecord | RecordError], words: Future[EncodedWords]) -> PreparedChunk:
+    """`words` are the chunk's posts as `_encode_ahead` encodes them, ready or on their way."""
     outcome = ChunkOutcome()
     records = [item for item in items if isinstance(item, IndexRecord)]
     for item in items:
@@ -212,26 +225,49 @@ def prepare_chunk(corpus: Corpus, items: list[IndexRecord | RecordError]) -> Pre
     stored = set(corpus.formulas.filter(visual_key__in=first_by_key).values_list("visual_key", flat=True))
     new = [item for key, item in first_by_key.items() if key not in stored]
     vectors = _timed(outcome, "embed", embed_graphs, [item.graphs for item in new])
-    texts = _timed(outcome, "text", _encode_texts, corpus, records)
+    texts, seconds = words.result()
+    outcome.timings["text"] += seconds  # the encoder's own time, on its thread
     fused = _timed(outcome, "fuse", _fuse_posts, corpus, parsed, new, vectors, texts)
     return PreparedChunk(len(items), records, parsed, new, vectors, texts, fused, outcome)
 
 
-def _encode_texts(corpus: Corpus, records: list[IndexRecord]) -> dict[str, EncodedPost]:
-    """The text vectors of the chunk's posts that have text and none stored yet, by source id."""
+EncodedWords = tuple[dict[str, EncodedPost], float]
+"""Text vectors by source id, and the seconds the encoder took for them."""
+
+
+def _encode_ahead(encoder: ThreadPoolExecutor, corpus: Corpus, items: list[IndexRecord | RecordError],
+                  pending: set[str]) -> Future[EncodedWords]:
+    """The text vectors of the posts of `items` that have text and none stored yet nor `pending`, encoded on
+    `encoder`'s thread, on one core: two posts at once, each on one core, went no faster (544 posts of 300 thread
+    pages in 10.5 s against 10.7), each encoded 1.4× as slowly beside the other. Which posts need them is read here,
+    since a connection belongs to its thread."""
+    texts, spans, ids = _to_encode(corpus, [item for item in items if isinstance(item, IndexRecord)], pending)
+    return encoder.submit(_encoded, texts, spans, ids)
+
+
+def _to_encode(corpus: Corpus, records: list[IndexRecord],
+               pending: set[str]) -> tuple[list[str], list[list[tuple[int, int]]], list[str]]:
+    """The texts of the posts with text and no stored vector (the first record of each, not `pending`), with their
+    formulas' spans and their source ids."""
     first: dict[str, IndexRecord] = {}
     for record in records:
-        if record.post.body.strip():
+        if record.post.body.strip() and record.post.source_id not in pending:
             first.setdefault(record.post.source_id, record)
     encoded = set(corpus.posts.filter(source_id__in=first, embedding__isnull=False).values_list("source_id", flat=True))
     todo = [record for source_id, record in first.items() if source_id not in encoded]
-    if not todo:
-        return {}
-    texts = [post_text(record.post.title, record.post.body) for record in todo]
-    spans = [[body_span(record.post.title, f.start, f.end) for f in record.formulas] for record in todo]
-    with dense_threads():
-        encoded_posts = text_encoder().encode(texts, spans)
-    return {record.post.source_id: post for record, post in zip(todo, encoded_posts)}
+    return ([post_text(record.post.title, record.post.body) for record in todo],
+            [[body_span(record.post.title, f.start, f.end) for f in record.formulas] for record in todo],
+            [record.post.source_id for record in todo])
+
+
+def _encoded(texts: list[str], spans: list[list[tuple[int, int]]], ids: list[str]) -> EncodedWords:
+    started = time.perf_counter()
+    encoded = text_encoder().encode(texts, spans) if texts else []
+    return dict(zip(ids, encoded)), time.perf_counter() - started
+
+
+def _post_ids(items: list[IndexRecord | RecordError]) -> set[str]:
+    return {item.post.source_id for item in items if isinstance(item, IndexRecord)}
 
 
 def store_chunk(job_id: int, prepared: PreparedChunk) -> IndexJob:
@@ -335,7 +371,7 @@ def _store_posts(corpus: Corpus, records: list[IndexRecord], texts: dict[str, En
 
 def _complete_stored_posts(corpus: Corpus, reused: dict, ids: dict[str, int], texts: dict[str, EncodedPost],
                            fused: dict[str, np.ndarray]) -> None:
-    """Posts stored before: the vectors this chunk computed (only for those without: `_encode_texts`) and their
+    """Posts stored before: the vectors this chunk computed (only for those without: `_to_encode`) and their
     question, when it is now in the corpus; what they hold already stays."""
     parents = dict(corpus.posts.filter(source_id__in={post.parent for post in reused.values() if post.parent})
                    .values_list("source_id", "id"))

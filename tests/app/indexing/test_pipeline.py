@@ -1,5 +1,7 @@
 import json
+import threading
 import time
+from concurrent.futures import Future
 
 import numpy as np
 import pytest
@@ -157,9 +159,9 @@ def test_a_job_commits_its_counters_every_chunk_sized_by_time(tmp_path, monkeypa
     """150 records at 10 ms each and a 0.1 s target: after the first chunk, at most 10 records between commits."""
     real_prepare, commits = pipeline.prepare_chunk, []
 
-    def slow_prepare(corpus, items):
+    def slow_prepare(corpus, items, words):
         time.sleep(0.01 * len(items))
-        return real_prepare(corpus, items)
+        return real_prepare(corpus, items, words)
 
     monkeypatch.setattr(pipeline, "prepare_chunk", slow_prepare)
     monkeypatch.setattr(pipeline, "CHUNK_SECONDS", 0.1)
@@ -234,6 +236,47 @@ def test_jsonl_answers_are_linked_to_the_question_they_name(index_file):
     assert dict(Post.objects.values_list("source_id", "parent__source_id")) == {"q1": None, "a1": "q1", "a2": None}
 
 
+def test_the_next_chunks_posts_are_encoded_on_another_thread_while_this_chunk_is_stored(index_file, monkeypatch):
+    events = []
+    real_encoded, real_store = pipeline._encoded, pipeline.store_chunk
+
+    def encoded(texts, spans, ids):
+        events.append(("encode", tuple(ids), threading.current_thread() is threading.main_thread()))
+        return real_encoded(texts, spans, ids)
+
+    def store(job_id, prepared):
+        events.append(("store", tuple(sorted(prepared.texts)), threading.current_thread() is threading.main_thread()))
+        return real_store(job_id, prepared)
+
+    monkeypatch.setattr(pipeline, "_encoded", encoded)
+    monkeypatch.setattr(pipeline, "store_chunk", store)
+    monkeypatch.setattr(pipeline, "FIRST_CHUNK", 1)
+    monkeypatch.setattr(pipeline, "CHUNK_SECONDS", 1e-6)  # a post a chunk
+    job = index_file([json.dumps({"id": str(i), "body": f"Post {i} holds $x^{i}$."}) for i in range(3)],
+                     name="posts.jsonl", format="jsonl")
+    assert (job.state, job.done) == ("done", 3) and job.timings["text"] > 0
+    assert [event for event in events if event[0] == "encode"] == [("encode", (str(i),), False) for i in range(3)]
+    stores = [event for event in events if event[0] == "store"]
+    assert stores == [("store", (str(i),), True) for i in range(3)]
+    # post 1 was on its way to the encoder before post 0 was stored
+    assert events.index(("encode", ("1",), False)) < events.index(stores[0])
+    assert Post.objects.filter(embedding__isnull=False).count() == 3
+
+
+def test_a_post_in_two_chunks_in_a_row_is_encoded_once(index_file, monkeypatch):
+    encoded, real_encoded = [], pipeline._encoded
+    monkeypatch.setattr(pipeline, "_encoded", lambda texts, spans, ids: encoded.extend(ids) or real_encoded(texts, spans, ids))
+    monkeypatch.setattr(pipeline, "FIRST_CHUNK", 1)
+    monkeypatch.setattr(pipeline, "CHUNK_SECONDS", 1e-6)
+    post = json.dumps({"id": "q", "title": "Roots", "body": "Solve $x^2 = 2$."})
+    job = index_file([post, post, json.dumps({"id": "a", "parent": "q", "body": "$x = \\sqrt{2}$"})],
+                     name="posts.jsonl", format="jsonl")
+    assert (job.state, job.done) == ("done", 3)
+    assert sorted(encoded) == ["a", "q"]
+    question = Post.objects.get(source_id="q")
+    assert question.embedding is not None and Post.objects.get(source_id="a").parent == question
+
+
 def test_thread_pages_become_questions_and_answers_with_text_vectors_and_formula_contexts(tmp_path):
     from tests.ml.factories import formula_span, thread_page
 
@@ -294,7 +337,9 @@ def test_a_chunk_prepared_before_the_codebook_was_refitted_is_not_stored(index_f
     path = tmp_path / "more.txt"
     path.write_text("q^2 + 1\n")
     job = start_index_job(path, "latex", "test", enqueue=False)
-    prepared = pipeline.prepare_chunk(job.corpus, list(pipeline.read_records(path, "latex")))
+    no_words: Future = Future()
+    no_words.set_result(({}, 0.0))  # formulas alone: no post to encode
+    prepared = pipeline.prepare_chunk(job.corpus, list(pipeline.read_records(path, "latex")), no_words)
     CodebookState.objects.update(fingerprint="0123456789abcdef")  # another process refitted it meanwhile
     with pytest.raises(CodebookMismatch, match="changed to 0123456789abcdef while this job ran.*holds no codebook"):
         pipeline.store_chunk(job.pk, prepared)
