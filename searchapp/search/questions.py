@@ -226,8 +226,7 @@ def _formula_scores(occurrences: list[tuple[int, int]], formula_hits: list[dict[
     index = {post_id: i for i, post_id in enumerate(scored)}
     # occurrences outside `scored` (other posts, other corpora) drop out here
     kept = [(post_id, formula_id) for post_id, formula_id in occurrences if post_id in index]
-    similarity = [np.array([hits.get(formula_id, 0.0) for _, formula_id in kept], dtype=np.float32)
-                  for hits in formula_hits]
+    similarity = _pair_similarities(np.array([formula_id for _, formula_id in kept], dtype=np.int64), formula_hits)
     scores = formula_scores(np.array([index[post_id] for post_id, _ in kept], dtype=np.int64), similarity, len(scored))
     thread = np.array([scores[index[parent]] if parent is not None else 0.0 for parent in parents], dtype=np.float32)
     has_thread = np.array([parent is not None for parent in parents], dtype=bool)
@@ -236,18 +235,23 @@ def _formula_scores(occurrences: list[tuple[int, int]], formula_hits: list[dict[
 
 def _best_holders(occurrences: list[tuple[int, int]], formula_hits: list[dict[int, float]], limit: int) -> set[int]:
     """The `limit` posts of the (post, formula) `occurrences` whose own formulas score best (`formula_scores`, the
-    first of equals by id), reading each distinct formula's similarity once."""
+    first of equals by id)."""
     if not occurrences:
         return set()
     pairs = np.array(occurrences, dtype=np.int64)
     posts, post_of = np.unique(pairs[:, 0], return_inverse=True)
     if len(posts) <= limit:
         return set(posts.tolist())
-    formulas, formula_of = np.unique(pairs[:, 1], return_inverse=True)
-    similarity = [np.array([hits.get(formula_id, 0.0) for formula_id in formulas.tolist()], dtype=np.float32)[formula_of]
-                  for hits in formula_hits]
-    scores = formula_scores(post_of, similarity, len(posts))
+    scores = formula_scores(post_of, _pair_similarities(pairs[:, 1], formula_hits), len(posts))
     return set(posts[np.argsort(-scores, kind="stable")[:limit]].tolist())
+
+
+def _pair_similarities(formula_ids: np.ndarray, formula_hits: list[dict[int, float]]) -> list[np.ndarray]:
+    """Per query formula, the similarity of each of `formula_ids` (0 outside its hits), looked up once per distinct
+    formula: a question's pairs repeat few formulas many times."""
+    formulas, formula_of = np.unique(formula_ids, return_inverse=True)
+    return [np.array([hits.get(formula_id, 0.0) for formula_id in formulas.tolist()], dtype=np.float32)[formula_of]
+            for hits in formula_hits]
 
 
 def _best_formulas(occurrences: list[tuple[int, int]], formula_hits: list[dict[int, float]],
