@@ -45,12 +45,14 @@ development topics w = 0.3 lifted `formula` from nDCG′ / MAP′ 0.554 / 0.364 
 0.651 / 0.432 to 0.657 / 0.441 (0.5: 0.600 / 0.396 and 0.652 / 0.430; 0.7: 0.588 / 0.386 and 0.648 / 0.416)."""
 CHANNEL_SIZE = 200
 """Posts each words channel adds to the candidates."""
-WORDS_EXACT_BELOW, WORDS_REACH = 20_000, 800
+WORDS_EXACT_BELOW, WORDS_REACH, WORDS_WIDER_REACH = 20_000, 800, 6_400
 """The nearest posts in words are found exactly (every post's distance, ~4 µs a post) in a corpus of fewer posts,
-and past it among the WORDS_REACH nearest posts of every corpus by the HNSW index, then exactly if fewer than
-CHANNEL_SIZE of those are the corpus's answers. Read through the index at every size, the thread pages' `formula`
-mode (which scores whole the answers best by words) moved nDCG′ 0.5838 → 0.5775, so the index waits until the scan
-costs more than the index loses (at 30 k posts the scan took 70 ms, the index 16)."""
+and past it among the WORDS_REACH nearest posts of every corpus by the HNSW index; when fewer than CHANNEL_SIZE of
+those are the corpus's answers (a question's nearest posts are often questions), among the WORDS_WIDER_REACH nearest,
+and only then exactly: at 300 k posts that scan took 1.7–2.1 s for the two slowest development questions, the wider
+reach 0.3–0.7 s with the same top 10. Read through the index at every size, the thread pages' `formula` mode (which
+scores whole the answers best by words) moved nDCG′ 0.5838 → 0.5775, so the index waits until the scan costs more
+than the index loses (at 30 k posts the scan took 70 ms, the index 16)."""
 FORMULA_SHORTLIST = 50
 """Formulas per representation each question formula scores exactly in the formula channel (a formula search's is
 400). With COMPLETED_POSTS it matters little: against 100, on the development topics, `ssemb` nDCG′ / MAP′
@@ -296,13 +298,16 @@ def _nearest_in_words(posts, vector: np.ndarray, corpus: str | None) -> list[int
     with transaction.atomic(using=search_database()), search_connection().cursor() as cursor:
         if _corpus_totals(cursor, corpus)[0] >= WORDS_EXACT_BELOW:
             cursor.execute("SET LOCAL hnsw.ef_search = %s", [WORDS_REACH])
-            cursor.execute("WITH near AS MATERIALIZED (SELECT id, embedding <=> %s::halfvec AS distance"
-                           " FROM searchapp_post WHERE embedding IS NOT NULL ORDER BY distance LIMIT %s)"
-                           f" SELECT id FROM near WHERE id IN ({sql}) ORDER BY distance LIMIT %s",
-                           [vector_literal(vector), WORDS_REACH, *params, CHANNEL_SIZE])
-            found = [row[0] for row in cursor.fetchall()]
-            if len(found) == CHANNEL_SIZE:
-                return found
+            for reach in (WORDS_REACH, WORDS_WIDER_REACH):
+                cursor.execute("WITH near AS MATERIALIZED (SELECT id, embedding <=> %s::halfvec AS distance"
+                               " FROM searchapp_post WHERE embedding IS NOT NULL ORDER BY distance LIMIT %s)"
+                               f" SELECT id FROM near WHERE id IN ({sql}) ORDER BY distance LIMIT %s",
+                               [vector_literal(vector), reach, *params, CHANNEL_SIZE])
+                found = [row[0] for row in cursor.fetchall()]
+                if len(found) == CHANNEL_SIZE:
+                    return found
+                # past ef_search, pgvector's index scan goes on until the LIMIT is met (near is ordered above)
+                cursor.execute("SET LOCAL hnsw.iterative_scan = relaxed_order")
         # every searched post's distance, then the nearest: a plain ORDER BY … LIMIT may be read through the index
         cursor.execute(f"WITH scored AS MATERIALIZED (SELECT id, embedding <=> %s::halfvec AS distance"
                        f" FROM searchapp_post WHERE id IN ({sql})) SELECT id FROM scored ORDER BY distance LIMIT %s",

@@ -150,31 +150,45 @@ def nearest(tmp_path, monkeypatch):
     def read() -> tuple[list[int], bool]:
         with CaptureQueriesContext(connection) as queries:
             found = questions._nearest_in_words(Post.objects.answers(), vector, None)
-        return found, any("near AS MATERIALIZED" in query["sql"] for query in queries.captured_queries)
+        sql = [query["sql"] for query in queries.captured_queries]
+        return found, any("near AS MATERIALIZED" in text for text in sql), any("scored AS MATERIALIZED" in text
+                                                                                for text in sql)
     return read
 
 
 def test_a_small_corpus_is_ranked_exactly(nearest):
-    found, through_index = nearest()
-    assert not through_index
+    found, through_index, exactly = nearest()
+    assert exactly and not through_index
     assert Post.objects.get(pk=found[0]).source_id == "12"  # the eigenvalue question's answer
 
 
 def test_past_the_exact_size_the_index_finds_the_same_nearest_answers(nearest, monkeypatch):
-    exact, _ = nearest()
+    exact, _, _ = nearest()
     monkeypatch.setattr(questions, "WORDS_EXACT_BELOW", 1)
-    found, through_index = nearest()
-    assert through_index
+    found, through_index, exactly = nearest()
+    assert through_index and not exactly
     assert found == exact
 
 
-def test_too_few_answers_within_the_index_reach_falls_back_to_the_exact_ranking(nearest, monkeypatch):
-    exact, _ = nearest()
+def test_too_few_answers_within_the_index_reach_are_looked_for_further_through_the_index(nearest, monkeypatch):
+    exact, _, _ = nearest()
     # the two posts nearest in words are the eigenvalue thread's question and answer: one answer only
     monkeypatch.setattr(questions, "WORDS_EXACT_BELOW", 1)
     monkeypatch.setattr(questions, "WORDS_REACH", 2)
-    found, through_index = nearest()
-    assert through_index
+    with connection.cursor() as cursor:  # read through HNSW as in a large corpus (ef_search 2: two posts a pass)
+        cursor.execute("SET enable_seqscan = off")
+    found, through_index, exactly = nearest()
+    assert through_index and not exactly
+    assert found == exact
+
+
+def test_too_few_answers_within_the_wider_reach_too_fall_back_to_the_exact_ranking(nearest, monkeypatch):
+    exact, _, _ = nearest()
+    monkeypatch.setattr(questions, "WORDS_EXACT_BELOW", 1)
+    monkeypatch.setattr(questions, "WORDS_REACH", 2)
+    monkeypatch.setattr(questions, "WORDS_WIDER_REACH", 2)
+    found, through_index, exactly = nearest()
+    assert through_index and exactly
     assert found == exact
 
 
