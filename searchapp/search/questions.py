@@ -295,6 +295,7 @@ def _nearest_in_words(posts, vector: np.ndarray, corpus: str | None) -> list[int
     """The CHANNEL_SIZE posts of `posts` nearest to `vector`: exactly while the corpus is small, through the posts'
     HNSW index past WORDS_EXACT_BELOW."""
     sql, params = posts.filter(embedding__isnull=False).order_by().values_list("id", flat=True).query.sql_with_params()
+    literal = vector_literal(vector)
     with transaction.atomic(using=search_database()), search_connection().cursor() as cursor:
         if _corpus_totals(cursor, corpus)[0] >= WORDS_EXACT_BELOW:
             cursor.execute("SET LOCAL hnsw.ef_search = %s", [WORDS_REACH])
@@ -302,7 +303,7 @@ def _nearest_in_words(posts, vector: np.ndarray, corpus: str | None) -> list[int
                 cursor.execute("WITH near AS MATERIALIZED (SELECT id, embedding <=> %s::halfvec AS distance"
                                " FROM searchapp_post WHERE embedding IS NOT NULL ORDER BY distance LIMIT %s)"
                                f" SELECT id FROM near WHERE id IN ({sql}) ORDER BY distance LIMIT %s",
-                               [vector_literal(vector), reach, *params, CHANNEL_SIZE])
+                               [literal, reach, *params, CHANNEL_SIZE])
                 found = [row[0] for row in cursor.fetchall()]
                 if len(found) == CHANNEL_SIZE:
                     return found
@@ -311,7 +312,7 @@ def _nearest_in_words(posts, vector: np.ndarray, corpus: str | None) -> list[int
         # every searched post's distance, then the nearest: a plain ORDER BY … LIMIT may be read through the index
         cursor.execute(f"WITH scored AS MATERIALIZED (SELECT id, embedding <=> %s::halfvec AS distance"
                        f" FROM searchapp_post WHERE id IN ({sql})) SELECT id FROM scored ORDER BY distance LIMIT %s",
-                       [vector_literal(vector), *params, CHANNEL_SIZE])
+                       [literal, *params, CHANNEL_SIZE])
         return [row[0] for row in cursor.fetchall()]
 
 

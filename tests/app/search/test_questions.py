@@ -147,7 +147,8 @@ def nearest(tmp_path, monkeypatch):
     monkeypatch.setattr(questions, "CHANNEL_SIZE", 2)
     vector = questions.read_question(QUESTION).vector
 
-    def read() -> tuple[list[int], bool]:
+    def read() -> tuple[list[int], bool, bool]:
+        """The nearest answers, whether the index was read, and whether every answer was scored."""
         with CaptureQueriesContext(connection) as queries:
             found = questions._nearest_in_words(Post.objects.answers(), vector, None)
         sql = [query["sql"] for query in queries.captured_queries]
@@ -170,25 +171,19 @@ def test_past_the_exact_size_the_index_finds_the_same_nearest_answers(nearest, m
     assert found == exact
 
 
-def test_too_few_answers_within_the_index_reach_are_looked_for_further_through_the_index(nearest, monkeypatch):
+@pytest.mark.parametrize("wider_reach, exactly_after", [(questions.WORDS_WIDER_REACH, False), (2, True)],
+                         ids=["found-further-through-the-index", "then-exactly"])
+def test_too_few_answers_within_the_index_reach_are_looked_for_further_then_exactly(nearest, monkeypatch, wider_reach,
+                                                                                   exactly_after):
     exact, _, _ = nearest()
     # the two posts nearest in words are the eigenvalue thread's question and answer: one answer only
     monkeypatch.setattr(questions, "WORDS_EXACT_BELOW", 1)
     monkeypatch.setattr(questions, "WORDS_REACH", 2)
+    monkeypatch.setattr(questions, "WORDS_WIDER_REACH", wider_reach)
     with connection.cursor() as cursor:  # read through HNSW as in a large corpus (ef_search 2: two posts a pass)
         cursor.execute("SET enable_seqscan = off")
     found, through_index, exactly = nearest()
-    assert through_index and not exactly
-    assert found == exact
-
-
-def test_too_few_answers_within_the_wider_reach_too_fall_back_to_the_exact_ranking(nearest, monkeypatch):
-    exact, _, _ = nearest()
-    monkeypatch.setattr(questions, "WORDS_EXACT_BELOW", 1)
-    monkeypatch.setattr(questions, "WORDS_REACH", 2)
-    monkeypatch.setattr(questions, "WORDS_WIDER_REACH", 2)
-    found, through_index, exactly = nearest()
-    assert through_index and exactly
+    assert through_index and exactly == exactly_after
     assert found == exact
 
 
