@@ -76,7 +76,7 @@ def benchmark(data_dir: Path, topics_paths: list[Path], qrels_paths: list[Path],
     runs: dict[str, dict] = {mode: {} for mode in (*MODES, *(f"ssemb@{w}" for w in WEIGHTS))}
     for number in sorted(qrels):
         progress(f"topic {number}")
-        scores = score_posts(posts, Occurrence.objects, Formula.objects, read_question(question_text(topics[number])),
+        scores = score_posts(posts, Formula.objects, read_question(question_text(topics[number])),
                              corpus, candidates)
         for mode in runs:
             mode_name, _, weight = mode.partition("@")

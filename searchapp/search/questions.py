@@ -68,6 +68,9 @@ FORMULA_POSTS = 1000
 """Posts the formula channel adds to the candidates: those whose own formulas score best against the question's. One
 small formula among the hits can be held by thousands of posts: reading every holder made the slowest questions read
 20,000–33,000 of 100 k posts (p95 757 ms)."""
+COMMON_FORMULA = FORMULA_POSTS
+"""Occurrences past which a formula is too common for the formula channel to list its holders
+(`_selective_holders`): as many as the channel adds (FORMULA_POSTS)."""
 MAX_QUESTION_FORMULAS = 8
 """The question's largest formulas that are searched (with only the 4 largest, nDCG′ / MAP′ of the answers fell from
 0.651 / 0.415 to 0.638 / 0.408 on the development topics)."""
@@ -146,26 +149,23 @@ def read_question(text: str) -> Question:
     return Question(text, formulas, unread, words)
 
 
-def score_posts(posts, occurrences, formulas, question: Question, corpus: str | None,
-                candidates: list[int] | None = None) -> PostScores:
+def score_posts(posts, formulas, question: Question, corpus: str | None,
+                candidates: list[int] | None = None, threads=None) -> PostScores:
     """Every score for the union of the channels' candidates among `posts` (or for the `candidates` given:
-    a benchmark ranks every answer); `occurrences` and `formulas` are the querysets the formula channel reads."""
+    a benchmark ranks every answer); `formulas` is the queryset the formula channel reads, `threads` the posts of
+    `posts`' threads, questions included, whose nearest in words the words channel reads (`posts` without it)."""
     formula_hits = _formula_hits(formulas, question.formulas, corpus)
-    hit_ids = sorted({formula_id for hits in formula_hits for formula_id in hits})
-    # unordered, so Postgres reads (formula, post) pairs from one index alone (occurrence_formula_post): the rows
-    # themselves are wide (their LaTeX and context vector), and at 100 k posts a question's ~100,000 pairs took 90 ms
-    shortlisted = list(occurrences.filter(formula_id__in=id_array(hit_ids)).order_by()
-                       .values_list("post_id", "formula_id")) if hit_ids else []
+    hit_ids = np.array(sorted({formula_id for hits in formula_hits for formula_id in hits}), dtype=np.int64)
     lexical = _lexical_scores(corpus, question.text, candidates)
     by_words = sorted(lexical, key=lexical.__getitem__, reverse=True)[:CHANNEL_SIZE]
     wanted = candidates
-    if wanted is None:  # the answers of a question holding a hit too: its formulas count for them
-        # (THREAD_FORMULA_WEIGHT); read apart by the parent index (`pk IN … OR parent IN …` filtered every post),
-        # and kept to `posts` with the rest below
-        holding = _best_holders(shortlisted, formula_hits, FORMULA_POSTS)
-        answering = posts.model.objects.filter(parent__in=id_array(holding)).values_list("id", flat=True) \
-            if holding else []
-        wanted = [*_nearest_in_words(posts, question.vector, corpus), *by_words, *holding, *answering]
+    if wanted is None:  # the answers of a question holding a hit or near in words too: its formulas and words
+        # count for them (THREAD_FORMULA_WEIGHT, THREAD_WEIGHT); read apart by the parent index (`pk IN … OR parent
+        # IN …` filtered every post), and kept to `posts` with the rest below
+        holding = _best_holders(_selective_holders(hit_ids), formula_hits, FORMULA_POSTS)
+        near = _nearest_in_words(posts if threads is None else threads, question.vector, corpus)
+        answering = posts.model.objects.filter(parent__in=id_array({*holding, *near})).values_list("id", flat=True)
+        wanted = [*near, *by_words, *holding, *answering]
     rows = {post_id: (parent, own, thread, marf, (url, source_id) if url else None)
             for post_id, parent, own, thread, marf, url, source_id
             in posts.filter(pk__in=id_array(set(wanted))).annotate(**_similarities(question)).values_list(
@@ -174,17 +174,18 @@ def score_posts(posts, occurrences, formulas, question: Question, corpus: str | 
     parents = [rows[i][0] for i in ids]
     words = with_thread(_scores([rows[i][1] for i in ids]), _scores([rows[i][2] for i in ids]),
                         np.array([rows[i][2] is not None for i in ids], dtype=bool), THREAD_WEIGHT)
-    best_by_words = np.argsort(-words, kind="stable")[:COMPLETED_POSTS]
-    completed = {ids[i] for i in best_by_words} | {parents[i] for i in best_by_words if parents[i]}
-    around = list(occurrences.filter(post_id__in=id_array(completed)).order_by().values_list("post_id", "formula_id"))
-    whole = _with_the_rest(formula_hits, formulas, question.formulas, {formula_id for _, formula_id in around})
+    shortlisted = _held_formulas({*ids, *(parent for parent in parents if parent is not None)}, hit_ids)
+    formula_alone = _formula_scores(shortlisted, formula_hits, ids, parents)
+    best = np.union1d(np.argsort(-words, kind="stable")[:COMPLETED_POSTS],
+                      np.argsort(-ssemb(formula_alone, words), kind="stable")[:COMPLETED_POSTS])
+    around = _held_formulas({ids[i] for i in best} | {parents[i] for i in best if parents[i]})
+    whole = _with_the_rest(formula_hits, formulas, question.formulas, set(around[:, 1].tolist()))
     marf = _scores([rows[i][3] for i in ids]) if get_fusion() is not None else None
     unread = np.nan if candidates is None else 0.0  # given candidates were all read; a post without the words is 0
     return PostScores(ids, [rows[i][4] for i in ids], words,
                       np.array([lexical.get(post_id, unread) for post_id in ids], dtype=np.float32),
-                      _formula_scores(list(set(shortlisted) | set(around)), whole, ids, parents),
-                      _formula_scores(shortlisted, formula_hits, ids, parents), marf,
-                      _best_formulas(shortlisted, formula_hits, set(ids)))
+                      _formula_scores(np.concatenate([shortlisted, around]), whole, ids, parents), formula_alone, marf,
+                      _best_formulas(shortlisted, formula_hits, ids))
 
 
 def read_bm25(scores: PostScores, question: Question, corpus: str | None, indices) -> None:
@@ -220,27 +221,51 @@ def _scores(values: list[float | None]) -> np.ndarray:
     return np.array([value or 0.0 for value in values], dtype=np.float32)
 
 
-def _formula_scores(occurrences: list[tuple[int, int]], formula_hits: list[dict[int, float]], ids: list[int],
+def _formula_scores(pairs: np.ndarray, formula_hits: list[dict[int, float]], ids: list[int],
                     parents: list[int | None]) -> np.ndarray:
-    """Per post of `ids`, its formulas' score (`formula_scores`) weighed with its question's
-    (THREAD_FORMULA_WEIGHT); a formula missing from a query formula's hits counts 0 for it."""
-    scored = ids + sorted({parent for parent in parents if parent is not None} - set(ids))
-    index = {post_id: i for i, post_id in enumerate(scored)}
-    # occurrences outside `scored` (other posts, other corpora) drop out here
-    kept = [(post_id, formula_id) for post_id, formula_id in occurrences if post_id in index]
-    similarity = _pair_similarities(np.array([formula_id for _, formula_id in kept], dtype=np.int64), formula_hits)
-    scores = formula_scores(np.array([index[post_id] for post_id, _ in kept], dtype=np.int64), similarity, len(scored))
-    thread = np.array([scores[index[parent]] if parent is not None else 0.0 for parent in parents], dtype=np.float32)
+    """Per post of `ids`, its formulas' score (`formula_scores`) from the (post, formula) `pairs`, weighed with its
+    question's (THREAD_FORMULA_WEIGHT); a formula missing from a query formula's hits counts 0 for it."""
+    scored = np.array(sorted({*ids, *(parent for parent in parents if parent is not None)}), dtype=np.int64)
+    kept = pairs[np.isin(pairs[:, 0], scored)]  # pairs of other posts drop out here
+    scores = formula_scores(np.searchsorted(scored, kept[:, 0]), _pair_similarities(kept[:, 1], formula_hits),
+                            len(scored))
+    own = scores[np.searchsorted(scored, np.array(ids, dtype=np.int64))]
     has_thread = np.array([parent is not None for parent in parents], dtype=bool)
-    return with_thread(scores[:len(ids)], thread, has_thread, THREAD_FORMULA_WEIGHT)
+    thread = scores[np.searchsorted(scored, np.array([parent or 0 for parent in parents], dtype=np.int64))]
+    return with_thread(own, np.where(has_thread, thread, 0.0).astype(np.float32), has_thread, THREAD_FORMULA_WEIGHT)
 
 
-def _best_holders(occurrences: list[tuple[int, int]], formula_hits: list[dict[int, float]], limit: int) -> set[int]:
-    """The `limit` posts of the (post, formula) `occurrences` whose own formulas score best (`formula_scores`, the
-    first of equals by id)."""
-    if not occurrences:
-        return set()
-    pairs = np.array(occurrences, dtype=np.int64)
+def _selective_holders(hit_ids: np.ndarray) -> np.ndarray:
+    """(post, formula) pairs of the hits held at most COMMON_FORMULA times. A hit held more often (`n`, `x^2`,
+    `f(x)` in a large corpus) names too many posts to choose from: like a stop word, it still scores the posts the
+    channels find (`_held_formulas`), but does not list its holders. Each hit's index read stops one row past the
+    bound, so a common formula costs COMMON_FORMULA + 1 index entries, not its 18,000 holders: at 300 k posts the
+    slowest questions read 270,000–530,000 pairs, 60–130 ms of transfer alone."""
+    if not len(hit_ids):
+        return np.zeros((0, 2), dtype=np.int64)
+    with search_connection().cursor() as cursor:
+        cursor.execute("SELECT o.post_id, o.formula_id FROM unnest(%s::bigint[]) AS hit(id) CROSS JOIN LATERAL"
+                       " (SELECT post_id, formula_id FROM searchapp_occurrence WHERE formula_id = hit.id LIMIT %s) o",
+                       [hit_ids.tolist(), COMMON_FORMULA + 1])
+        pairs = np.array(cursor.fetchall(), dtype=np.int64).reshape(-1, 2)
+    formulas, counts = np.unique(pairs[:, 1], return_counts=True)
+    return pairs[np.isin(pairs[:, 1], formulas[counts <= COMMON_FORMULA])]
+
+
+def _held_formulas(posts: set[int], among: np.ndarray | None = None) -> np.ndarray:
+    """(post, formula) pairs of the formulas the `posts` hold (only those `among` these, if given): one read of the
+    (post, position, formula) index alone. The candidates hold ~40 formulas each, few of them hits: at 300 k posts
+    reading all of them took 50–60 ms, mostly moving rows."""
+    with search_connection().cursor() as cursor:
+        cursor.execute("SELECT post_id, formula_id FROM searchapp_occurrence WHERE post_id = ANY(%s)"
+                       + (" AND formula_id = ANY(%s)" if among is not None else ""),
+                       [sorted(posts)] + ([among.tolist()] if among is not None else []))
+        return np.array(cursor.fetchall(), dtype=np.int64).reshape(-1, 2)
+
+
+def _best_holders(pairs: np.ndarray, formula_hits: list[dict[int, float]], limit: int) -> set[int]:
+    """The `limit` posts of the (post, formula) `pairs` whose own formulas score best (`formula_scores`, the first
+    of equals by id)."""
     posts, post_of = np.unique(pairs[:, 0], return_inverse=True)
     if len(posts) <= limit:
         return set(posts.tolist())
@@ -256,19 +281,16 @@ def _pair_similarities(formula_ids: np.ndarray, formula_hits: list[dict[int, flo
             for hits in formula_hits]
 
 
-def _best_formulas(occurrences: list[tuple[int, int]], formula_hits: list[dict[int, float]],
-                   posts: set[int]) -> dict[int, int]:
-    """Per post of `posts`, its formula most similar to one of the question's among its `occurrences` (of equals,
-    the one stored first), for highlighting."""
-    best: dict[int, tuple[float, int]] = {}
-    for post_id, formula_id in occurrences:
-        if post_id not in posts:
-            continue
-        value = max(hits.get(formula_id, 0.0) for hits in formula_hits)
-        held = best.get(post_id, (-1.0, 0))
-        if value > held[0] or (value == held[0] and formula_id < held[1]):
-            best[post_id] = (value, formula_id)
-    return {post_id: formula_id for post_id, (_, formula_id) in best.items()}
+def _best_formulas(pairs: np.ndarray, formula_hits: list[dict[int, float]], posts: list[int]) -> dict[int, int]:
+    """Per post of `posts`, its formula most similar to one of the question's among the (post, formula) `pairs` (of
+    equals, the lowest id), for highlighting."""
+    pairs = pairs[np.isin(pairs[:, 0], np.array(posts, dtype=np.int64))]
+    if not len(pairs) or not formula_hits:
+        return {}
+    value = np.max(_pair_similarities(pairs[:, 1], formula_hits), axis=0)
+    order = np.lexsort((pairs[:, 1], -value, pairs[:, 0]))  # by post, then best first, then lowest id
+    first = order[np.r_[True, pairs[order[1:], 0] != pairs[order[:-1], 0]]]
+    return dict(zip(pairs[first, 0].tolist(), pairs[first, 1].tolist()))
 
 
 def _formula_hits(formulas, queries: list[Query], corpus: str | None) -> list[dict[int, float]]:

@@ -18,8 +18,8 @@ def test_a_search_reads_the_database_a_pinned_number_of_times(index_file):
         results = Formula.objects.search(query, k=5, shortlist_size=2, corpus="big")
         present(results)
     statements = [q["sql"].split()[0].upper() for q in captured.captured_queries]
-    # ids-if-small, savepoint, corpus id, 2 × (ef_search, nearest centroids, posting lists), structure matches,
-    # release, candidate matrices, people's feedback on the query and its logged pages, hit rows, hit posts, hit
-    # occurrence counts
-    assert len(statements) == 17, statements
+    # ids-if-small, savepoint, corpus id, 2 × (ef_search, nearest centroids, posting lists), common sub-expressions,
+    # structure matches, release, candidate matrices, people's feedback on the query and its logged pages, hit rows,
+    # hit posts, hit occurrence counts
+    assert len(statements) == 18, statements
     assert 1 <= len(results.hits) == min(5, results.candidates)

@@ -5,6 +5,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from searchapp.models import Formula
+from searchapp.search import candidates
 from searchapp.search.query import parse_queries
 
 pytestmark = pytest.mark.django_db
@@ -38,9 +39,27 @@ def test_several_queries_share_one_first_stage_and_score_as_each_alone(index_fil
     alone = [Formula.objects.scored_candidates(query, 2, "big") for query in queries]
     with CaptureQueriesContext(connection) as captured:
         together = Formula.objects.scored_candidates_of(queries, 2, "big")
-    # ids-if-small, savepoint, corpus id, 2 × (ef_search, nearest centroids, posting lists), 2 × structure matches,
-    # release, candidate matrices
-    assert len(captured.captured_queries) == 13
+    # ids-if-small, savepoint, corpus id, 2 × (ef_search, nearest centroids, posting lists), common sub-expressions,
+    # 2 × structure matches, release, candidate matrices
+    assert len(captured.captured_queries) == 14
     for one, batched in zip(alone, together):
         assert one.ids == batched.ids
         assert all(np.allclose(one.parts[name], batched.parts[name]) for name in ("slg", "opg"))
+
+
+def test_a_sub_expression_most_formulas_share_selects_no_structure_matches(index_file, monkeypatch):
+    """`x^2` is a stop word of the structure channel once more than COMMON_SUBTREE formulas share it: a query's
+    matches are then those sharing its rarer sub-expressions, as the planner's statistics tell them apart."""
+    index_file([f"x^{{2}} + {n}" for n in range(40)] + [r"\frac{x^{2}}{7} + 9"], corpus="common")
+    (query,), _ = parse_queries([r"\frac{x^{2}}{7} + 9"])
+    with connection.cursor() as cursor:
+        cursor.execute("ANALYZE searchapp_formula")
+        monkeypatch.setattr(candidates, "COMMON_SUBTREE", 20)
+        common = candidates.common_subtrees(cursor)
+        every = candidates.structure_matches(cursor, query.terms, 200, None, set())
+        rare = candidates.structure_matches(cursor, query.terms, 200, None, common)
+        monkeypatch.setattr(candidates, "COMMON_SUBTREE", 100)
+        assert candidates.common_subtrees(cursor) == set()  # nothing is shared by more than 100 formulas
+    exact = Formula.objects.get(latex=r"\frac{x^{2}}{7} + 9").pk
+    assert common and len(every) == 41  # sharing x^2, every formula joins
+    assert rare == [exact]  # by its rare sub-expressions, only the formula itself

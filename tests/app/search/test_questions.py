@@ -1,4 +1,5 @@
 """The question search (`searchapp.search.questions`): its modes, its channels and how they grow with a corpus."""
+import numpy as np
 import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
@@ -116,7 +117,7 @@ def test_every_formula_of_the_posts_best_by_words_is_scored_not_only_the_shortli
     monkeypatch.setattr(candidates, "STRUCTURE_CANDIDATES", 0)
     question = questions.read_question(r"What is the area under a cubic on the unit interval, as "
                                           r"$\int_0^1 x^2 \, dx = \frac{1}{3}$ is under a parabola?")
-    scores = questions.score_posts(Post.objects.answers(), Occurrence.objects, Formula.objects, question, None)
+    scores = questions.score_posts(Post.objects.answers(), Formula.objects, question, None)
     cubic_answer = scores.ids.index(Post.objects.get(source_id="62").pk)
     assert scores.formula_alone[cubic_answer] == 0  # the channel never shortlisted its formula
     assert scores.formula[cubic_answer] > 0.3  # but the answer is among the best by words, so it is scored whole
@@ -126,13 +127,41 @@ def test_every_formula_of_the_posts_best_by_words_is_scored_not_only_the_shortli
 
 def test_the_formula_channel_adds_the_holders_whose_own_formulas_score_best():
     # posts 1-3 hold formulas 10-12; two question formulas: post 2 is best for both, post 3 for the second only
-    held = [(1, 10), (2, 11), (3, 12), (3, 10)]
+    held = np.array([(1, 10), (2, 11), (3, 12), (3, 10)])
     hits = [{10: 0.2, 11: 0.9, 12: 0.1}, {10: 0.1, 11: 0.8, 12: 0.7}]
     assert questions._best_holders(held, hits, 2) == {2, 3}
     assert questions._best_holders(held, hits, 1) == {2}
     assert questions._best_holders(held, hits, 3) == {1, 2, 3}
-    assert questions._best_holders([], hits, 3) == set()
+    assert questions._best_holders(np.zeros((0, 2), dtype=np.int64), hits, 3) == set()
 
+
+
+def test_a_formula_held_more_often_than_the_bound_lists_no_holders_but_still_scores_the_posts_found(threads,
+                                                                                                   monkeypatch):
+    held = Occurrence.objects.values_list("formula_id", flat=True)
+    counts = {formula: list(held).count(formula) for formula in set(held)}
+    common, rare = max(counts, key=counts.get), min(counts, key=counts.get)
+    assert counts[common] > counts[rare]
+    monkeypatch.setattr(questions, "COMMON_FORMULA", counts[rare])
+    listed = questions._selective_holders(np.array([common, rare]))
+    assert set(listed[:, 1].tolist()) == {rare}  # the common one is a stop formula: its holders are not listed
+    assert sorted(map(tuple, listed.tolist())) == sorted(Occurrence.objects.filter(formula_id=rare)
+                                                         .values_list("post_id", "formula_id"))
+    holders = set(Occurrence.objects.filter(formula_id=common).values_list("post_id", flat=True))
+    pairs = questions._held_formulas(holders, np.array([common]))
+    assert set(pairs[:, 1].tolist()) == {common}  # of the posts' formulas, only the hits are read
+    scores = questions._formula_scores(pairs, [{common: 0.9}], sorted(holders), [None] * len(holders))
+    assert scores.tolist() == pytest.approx([0.9] * len(holders))  # found otherwise, a holder still scores by it
+    completed = min(holders)
+    whole = questions._held_formulas({completed})
+    assert sorted(whole[:, 1].tolist()) == sorted(
+        Occurrence.objects.filter(post_id=completed).values_list("formula_id", flat=True))  # every formula it holds
+
+
+def test_the_formula_highlighted_is_the_posts_most_similar_the_lowest_id_of_equals():
+    pairs = np.array([(1, 10), (1, 11), (2, 12), (2, 13), (3, 14)])
+    hits = [{10: 0.2, 11: 0.9, 12: 0.5}, {13: 0.5, 14: 0.1}]
+    assert questions._best_formulas(pairs, hits, [1, 2]) == {1: 11, 2: 12}
 
 # The channels as a corpus grows: the posts nearest in words are ranked exactly in a small corpus, through the
 # posts' HNSW index past WORDS_EXACT_BELOW (exactly again when the index's reach holds too few of the searched
