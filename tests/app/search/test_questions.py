@@ -125,6 +125,39 @@ def test_every_formula_of_the_posts_best_by_words_is_scored_not_only_the_shortli
     assert shown["62"] == pytest.approx(float(scores.formula[cubic_answer]))  # what SSEmb fused is what is shown
 
 
+
+def test_every_formula_of_the_posts_best_by_their_shortlisted_formulas_is_scored_too(tmp_path, monkeypatch):
+    product, factorial, cubes, squares = r"\prod_{k=1}^{n}k", r"n!=n(n-1)!", r"\sum_{k=1}^{n}k^{3}", r"\sum_{k=1}^{n}k^{2}"
+    index_thread_pages(tmp_path / "pages", {**PAGES, "71_72.html": (
+        "Three formulas", "<p>What are these?</p>",
+        f"<p>{formula_span(7, product)}, {formula_span(8, factorial)} and {formula_span(9, cubes)}.</p>"),
+        "81_82.html": ("Squares", "<p>And this?</p>", f"<p>{formula_span(10, squares)}.</p>")})
+    # each question formula shortlists its own copy only: the cubes of 72 are not a hit of the squares
+    monkeypatch.setattr(questions, "FORMULA_SHORTLIST", 1)
+    monkeypatch.setattr(candidates, "STRUCTURE_CANDIDATES", 0)
+    monkeypatch.setattr(questions, "COMPLETED_POSTS", 1)
+    question = questions.read_question(f"Are the eigenvalues of a symmetric matrix real? Compare ${product}$, "
+                                       f"${factorial}$ and ${squares}$.")
+    scores = questions.score_posts(Post.objects.answers(), Formula.objects, question, None)
+    three = scores.ids.index(Post.objects.get(source_id="72").pk)
+    assert int(np.argmax(scores.text)) != three  # not the best by words
+    assert int(np.argmax(questions.ssemb(scores.formula_alone, scores.text))) == three  # the best by its hits
+    assert scores.formula[three] > scores.formula_alone[three] + 0.01  # so its cubes were scored against the squares
+
+
+def test_the_answers_of_the_questions_nearest_in_words_are_candidates(tmp_path, monkeypatch):
+    index_thread_pages(tmp_path / "pages", {**PAGES, "51_52.html": (
+        "An irrational root", "<p>Why is the square root of two irrational?</p>",
+        "<p>Thanks, that settles it.</p>"), "61_62.html": (
+        "Surds", "<p>What is a surd?</p>", "<p>An irrational root, such as the square root of two.</p>")})
+    monkeypatch.setattr(questions, "CHANNEL_SIZE", 2)
+    question = questions.read_question("Why is the square root of two irrational?")
+    # an answer sharing no word with the question, but its question: the nearest posts are 62 and 51
+    unrelated = Post.objects.get(source_id="52").pk
+    alone = questions.score_posts(Post.objects.answers(), Formula.objects, question, None)
+    threads = questions.score_posts(Post.objects.answers(), Formula.objects, question, None, threads=Post.objects.all())
+    assert unrelated not in alone.ids and unrelated in threads.ids
+
 def test_the_formula_channel_adds_the_holders_whose_own_formulas_score_best():
     # posts 1-3 hold formulas 10-12; two question formulas: post 2 is best for both, post 3 for the second only
     held = np.array([(1, 10), (2, 11), (3, 12), (3, 10)])
