@@ -121,7 +121,8 @@ class PostQuerySet(models.QuerySet):
         started = time.perf_counter()
         question = read_question(question) if isinstance(question, str) else question
         threads = self.filter(corpus__name=corpus) if corpus else self
-        scores = score_posts(threads.answers(), Formula.objects, question, corpus, threads=threads)
+        scores = score_posts(threads.answers(), Formula.objects, question, corpus, threads=threads,
+                             full_text=mode == "bm25")
         if scores.mode_used(mode) == "bm25":
             read_bm25(scores, question, corpus, range(len(scores.ids)))
         evidence = evidence_for(Feedback.objects, "post", question_key(question.text), question.text)

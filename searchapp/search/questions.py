@@ -158,13 +158,17 @@ def read_question(text: str) -> Question:
 
 
 def score_posts(posts, formulas, question: Question, corpus: str | None,
-                candidates: list[int] | None = None, threads=None) -> PostScores:
+                candidates: list[int] | None = None, threads=None, full_text: bool = True) -> PostScores:
     """Every score for the union of the channels' candidates among `posts` (or for the `candidates` given:
     a benchmark ranks every answer); `formulas` is the queryset the formula channel reads, `threads` the posts of
-    `posts`' threads, questions included, whose nearest in words the words channel reads (`posts` without it)."""
+    `posts`' threads, questions included, whose nearest in words the words channel reads (`posts` without it).
+    Without `full_text`, the full-text channel adds no candidates and reads no BM25 (`read_bm25` reads it for the
+    posts shown): the modes but `bm25` rank by other scores, and at 300 k posts the channel added 1 of the 600
+    posts that scoring every post exactly puts in the default mode's top 10 (60 development questions), and took
+    64 ms a question (128 ms for the slowest 20)."""
     formula_hits = _formula_hits(formulas, question.formulas, corpus)
     hit_ids = np.array(sorted({formula_id for hits in formula_hits for formula_id in hits}), dtype=np.int64)
-    lexical = _lexical_scores(corpus, question.text, candidates)
+    lexical = _lexical_scores(corpus, question.text, candidates) if full_text else {}
     by_words = sorted(lexical, key=lexical.__getitem__, reverse=True)[:CHANNEL_SIZE]
     wanted = candidates
     if wanted is None:  # the answers of a question holding a hit or near in words too: its formulas and words
