@@ -20,6 +20,16 @@ def test_answers_are_ranked_by_the_questions_words(threads, mode):
     assert results.hits[0].post.parent.title == "Eigenvalues of a symmetric matrix"
 
 
+
+@pytest.mark.parametrize("mode, channel", [("ssemb", False), ("text", False), ("formula", False), ("bm25", True)])
+def test_only_the_bm25_mode_reads_the_full_text_channel_and_every_mode_shows_the_hits_bm25(threads, mode, channel):
+    with CaptureQueriesContext(connection) as queries:
+        results = Post.objects.search("Are the eigenvalues of a symmetric matrix always real?", k=2, mode=mode)
+    rare_posts = [query for query in queries.captured_queries if "p.words @@" in query["sql"]]
+    assert bool(rare_posts) == channel
+    assert all(hit.parts["bm25"] >= 0 for hit in results.hits)  # read for the hits shown (NaN never shown)
+    assert results.hits[0].parts["bm25"] > 0
+
 def test_the_formula_mode_ranks_by_the_questions_formulas_and_names_the_matched_formula(threads):
     results = Post.objects.search(r"What is $\int_0^1 x^2 \, dx$ ?", k=3, mode="formula")
     best = results.hits[0]
