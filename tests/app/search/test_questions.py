@@ -117,14 +117,18 @@ def test_bm25_statistics_follow_the_posts_as_corpora_are_indexed_again_emptied_a
     assert _statistics(None) == (0, 0.0, {}) and not StemCount.objects.exists()
 
 
-def test_every_formula_of_the_posts_best_by_words_is_scored_not_only_the_shortlisted(tmp_path, monkeypatch):
+@pytest.fixture
+def own_copies_only(monkeypatch):
+    """Each question formula shortlists its own copy only, and no formula by shared sub-expressions."""
+    monkeypatch.setattr(questions, "FORMULA_SHORTLIST", 1)
+    monkeypatch.setattr(candidates, "STRUCTURE_CANDIDATES", 0)
+
+
+def test_every_formula_of_the_posts_best_by_words_is_scored_not_only_the_shortlisted(tmp_path, own_copies_only):
     cubic = r"\int_{0}^{2}t^{3}\,dt=4"
     index_thread_pages(tmp_path / "pages", {**PAGES, "61_62.html": (
         "Area under a cubic", "<p>What is the area under a cubic on the unit interval?</p>",
         f"<p>Integrate: {formula_span(6, cubic)}.</p>")})
-    # the question's formula shortlists its own copy only, and no formula by shared sub-expressions
-    monkeypatch.setattr(questions, "FORMULA_SHORTLIST", 1)
-    monkeypatch.setattr(candidates, "STRUCTURE_CANDIDATES", 0)
     question = questions.read_question(r"What is the area under a cubic on the unit interval, as "
                                           r"$\int_0^1 x^2 \, dx = \frac{1}{3}$ is under a parabola?")
     scores = questions.score_posts(Post.objects.answers(), Formula.objects, question, None)
@@ -135,17 +139,14 @@ def test_every_formula_of_the_posts_best_by_words_is_scored_not_only_the_shortli
     assert shown["62"] == pytest.approx(float(scores.formula[cubic_answer]))  # what SSEmb fused is what is shown
 
 
-
-def test_every_formula_of_the_posts_best_by_their_shortlisted_formulas_is_scored_too(tmp_path, monkeypatch):
+def test_every_formula_of_the_posts_best_by_their_shortlisted_formulas_is_scored_too(tmp_path, own_copies_only,
+                                                                                    monkeypatch):
     product, factorial, cubes, squares = r"\prod_{k=1}^{n}k", r"n!=n(n-1)!", r"\sum_{k=1}^{n}k^{3}", r"\sum_{k=1}^{n}k^{2}"
     index_thread_pages(tmp_path / "pages", {**PAGES, "71_72.html": (
         "Three formulas", "<p>What are these?</p>",
         f"<p>{formula_span(7, product)}, {formula_span(8, factorial)} and {formula_span(9, cubes)}.</p>"),
         "81_82.html": ("Squares", "<p>And this?</p>", f"<p>{formula_span(10, squares)}.</p>")})
-    # each question formula shortlists its own copy only: the cubes of 72 are not a hit of the squares
-    monkeypatch.setattr(questions, "FORMULA_SHORTLIST", 1)
-    monkeypatch.setattr(candidates, "STRUCTURE_CANDIDATES", 0)
-    monkeypatch.setattr(questions, "COMPLETED_POSTS", 1)
+    monkeypatch.setattr(questions, "COMPLETED_POSTS", 1)  # the cubes of 72 are not a hit of the squares
     question = questions.read_question(f"Are the eigenvalues of a symmetric matrix real? Compare ${product}$, "
                                        f"${factorial}$ and ${squares}$.")
     scores = questions.score_posts(Post.objects.answers(), Formula.objects, question, None)
