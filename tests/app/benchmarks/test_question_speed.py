@@ -19,6 +19,7 @@ def test_a_tiny_benchmark_indexes_pages_then_variants_and_reports_every_number(p
     assert set(report["ingest"]["pages"]["stages"]) >= {"parse", "embed", "text", "store", "merge"}
     assert 0 < report["p50_ms"] <= report["p95_ms"] <= report["p99_ms"]
     assert set(report["modes"]) == set(question_speed.MODES)
+    assert report["cold_pass"]["mode_used"] == question_speed.DEFAULT_MODE and report["cold_pass"]["p50"] > 0
     # at 16 posts the channels hold every post: the search is exhaustive, and must agree with the exact scores
     assert report["overlap_at_10"] == 1.0 and report["overlap_questions"] == 2
     assert report["all_bytes_per_post"] > report["bytes_per_post"]["searchapp_post"] > 0
