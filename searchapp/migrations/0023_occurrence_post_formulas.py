@@ -19,16 +19,16 @@ class Migration(migrations.Migration):
     operations = [
         migrations.SeparateDatabaseAndState(
             database_operations=[
-                migrations.RunSQL(
+                migrations.RunSQL(  # undone with the constraint below, which takes the index with it
                     f"CREATE UNIQUE INDEX CONCURRENTLY IF NOT EXISTS {NEW} ON searchapp_occurrence"
-                    " (post_id, position) INCLUDE (formula_id)",
-                    f"CREATE INDEX CONCURRENTLY IF NOT EXISTS {KEY_INDEX} ON searchapp_occurrence (post_id)"),
+                    " (post_id, position) INCLUDE (formula_id)", migrations.RunSQL.noop),
                 migrations.RunSQL(
                     "ALTER TABLE searchapp_occurrence DROP CONSTRAINT occurrence_unique_position,"
                     f" ADD CONSTRAINT occurrence_unique_position UNIQUE USING INDEX {NEW}",
                     "ALTER TABLE searchapp_occurrence DROP CONSTRAINT occurrence_unique_position,"
                     " ADD CONSTRAINT occurrence_unique_position UNIQUE (post_id, position)"),
-                migrations.RunSQL(f"DROP INDEX CONCURRENTLY IF EXISTS {KEY_INDEX}", migrations.RunSQL.noop),
+                migrations.RunSQL(f"DROP INDEX CONCURRENTLY IF EXISTS {KEY_INDEX}",
+                                  f"CREATE INDEX CONCURRENTLY IF NOT EXISTS {KEY_INDEX} ON searchapp_occurrence (post_id)"),
             ],
             state_operations=[
                 migrations.RemoveConstraint(model_name="occurrence", name="occurrence_unique_position"),

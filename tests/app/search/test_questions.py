@@ -20,7 +20,6 @@ def test_answers_are_ranked_by_the_questions_words(threads, mode):
     assert results.hits[0].post.parent.title == "Eigenvalues of a symmetric matrix"
 
 
-
 @pytest.mark.parametrize("mode, channel", [("ssemb", False), ("text", False), ("formula", False), ("bm25", True)])
 def test_only_the_bm25_mode_reads_the_full_text_channel_and_every_mode_shows_the_hits_bm25(threads, mode, channel):
     with CaptureQueriesContext(connection) as queries:
@@ -29,6 +28,7 @@ def test_only_the_bm25_mode_reads_the_full_text_channel_and_every_mode_shows_the
     assert bool(rare_posts) == channel
     assert all(hit.parts["bm25"] >= 0 for hit in results.hits)  # read for the hits shown (NaN never shown)
     assert results.hits[0].parts["bm25"] > 0
+
 
 def test_the_formula_mode_ranks_by_the_questions_formulas_and_names_the_matched_formula(threads):
     results = Post.objects.search(r"What is $\int_0^1 x^2 \, dx$ ?", k=3, mode="formula")
@@ -169,6 +169,7 @@ def test_the_answers_of_the_questions_nearest_in_words_are_candidates(tmp_path, 
     threads = questions.score_posts(Post.objects.answers(), Formula.objects, question, None, threads=Post.objects.all())
     assert unrelated not in alone.ids and unrelated in threads.ids
 
+
 def test_the_formula_channel_adds_the_holders_whose_own_formulas_score_best():
     # posts 1-3 hold formulas 10-12; two question formulas: post 2 is best for both, post 3 for the second only
     held = np.array([(1, 10), (2, 11), (3, 12), (3, 10)])
@@ -206,6 +207,7 @@ def test_the_formula_highlighted_is_the_posts_most_similar_the_lowest_id_of_equa
     pairs = np.array([(1, 10), (1, 11), (2, 12), (2, 13), (3, 14)])
     hits = [{10: 0.2, 11: 0.9, 12: 0.5}, {13: 0.5, 14: 0.1}]
     assert questions._best_formulas(pairs, hits, [1, 2]) == {1: 11, 2: 12}
+
 
 # The channels as a corpus grows: the posts nearest in words are ranked exactly in a small corpus, through the
 # posts' HNSW index past WORDS_EXACT_BELOW (exactly again when the index's reach holds too few of the searched
