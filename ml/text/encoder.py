@@ -22,7 +22,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ml.text.onnx_file import INPUTS, PACKAGE, is_current, onnx_path
+from ml.text.onnx_file import INPUT, PACKAGE, is_current, onnx_path
 
 TEXT_DIM = 384
 MAX_TOKENS = 256
@@ -125,8 +125,7 @@ class TextEncoder:
         """A text's token vectors (tokens, TEXT_DIM), character offsets (tokens, 2) and mask (all true)."""
         encoding = self.tokenizer.encode(text)
         ids = np.array([encoding.ids], dtype=np.int64)
-        feed = dict(zip(INPUTS, (ids, np.ones_like(ids), np.zeros_like(ids))))
-        tokens = self._session(THREADS if _batch_work.get() else 1).run(None, feed)[0][0]
+        tokens = self._session(THREADS if _batch_work.get() else 1).run(None, {INPUT: ids})[0][0]
         return tokens, np.array(encoding.offsets, dtype=np.int64).reshape(-1, 2), np.ones(len(tokens), dtype=bool)
 
     def _session(self, threads: int):

@@ -5,7 +5,8 @@
 `make setup` and the Docker image run it. The steps are fixed (`ml.text.onnx_file.RECIPE` counts their versions),
 so the same package and tools write the same bytes:
 
-1. torch.onnx.export of the packaged BertModel (opset 17, TorchScript exporter) with dynamic batch and length;
+1. torch.onnx.export of the packaged BertModel (opset 17, TorchScript exporter), its token ids the one input, with
+   dynamic batch and length;
 2. onnxruntime's dynamic quantisation of every MatMul and Gather weight to int8, one scale per output channel.
 
 One scale per channel is what keeps the vectors: per tensor, a post's vector moved by a cosine of 0.93 on average
@@ -26,7 +27,7 @@ import warnings
 from contextlib import contextmanager
 from pathlib import Path
 
-from ml.text.onnx_file import INPUTS, OUTPUT, is_current, onnx_path, provenance, provenance_file
+from ml.text.onnx_file import INPUT, OUTPUT, is_current, onnx_path, provenance, provenance_file
 
 
 def export(path: Path | None = None, force: bool = False) -> bool:
@@ -72,16 +73,19 @@ def _export_fp32(target: Path) -> None:
     os.environ.setdefault("HF_HUB_OFFLINE", "1")  # a local folder; never ask the network
     transformers_logging.disable_progress_bar()
     bert = AutoModel.from_pretrained(str(model_dir())).eval()
-    example = tuple(torch.ones(2, 16, dtype=torch.long) for _ in INPUTS)
-    axes = {name: {0: "batch", 1: "tokens"} for name in (*INPUTS, OUTPUT)}
+    axes = {name: {0: "batch", 1: "tokens"} for name in (INPUT, OUTPUT)}
     with torch.inference_mode():
-        torch.onnx.export(_last_hidden_state(bert), example, str(target), input_names=list(INPUTS),
+        torch.onnx.export(_last_hidden_state(bert), (torch.ones(1, 16, dtype=torch.long),), str(target),
+                          input_names=[INPUT],
                           output_names=[OUTPUT], dynamic_axes=axes, opset_version=17, dynamo=False)
 
 
 def _last_hidden_state(bert):
-    """BertModel with positional inputs and one output: its own forward takes more arguments than the exporter
-    matches by position."""
+    """BertModel with the token ids as its one input and one output.
+
+    The encoder runs each text alone and unpadded, so an attention mask would be all ones and the token types all
+    zeros (BERT's defaults). Without the mask the graph has no masking steps (`Where`, `IsNaN`): on 200 thread posts
+    27.1 ms a post against 36.3, the same vectors (cosine 1.0000 at worst)."""
     import torch
 
     class LastHiddenState(torch.nn.Module):
@@ -89,9 +93,8 @@ def _last_hidden_state(bert):
             super().__init__()
             self.bert = bert
 
-        def forward(self, input_ids, attention_mask, token_type_ids):
-            return self.bert(input_ids=input_ids, attention_mask=attention_mask,
-                             token_type_ids=token_type_ids).last_hidden_state
+        def forward(self, input_ids):
+            return self.bert(input_ids=input_ids).last_hidden_state
 
     return LastHiddenState().eval()
 

