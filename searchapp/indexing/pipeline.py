@@ -46,6 +46,10 @@ few queries) stays a few percent."""
 MAX_CHUNK = 5000
 """Records a chunk holds at most, however fast they go: what it keeps in memory at once stays bounded."""
 MAX_KEPT_ERRORS = 100
+ENCODER_THREADS = 2
+"""Threads that encode the next chunk's posts while this one is prepared and stored, each running its posts one at a
+time on one core (ONNX Runtime lets go of the GIL). On two cores, 200 thread posts went 1.85× as fast on two threads
+as on one; in a job, where the job's own thread shares the cores, 1.12× (`_index_chunks`)."""
 
 
 JOB_LOCK_CLASS = 7401
@@ -158,11 +162,13 @@ class ChunkOutcome:
 
 def _index_chunks(job: IndexJob, items: Iterable[IndexRecord | RecordError], progress: Progress) -> None:
     """Read, prepare (parse, embed, fuse) and store each chunk in turn, each sized by the time the last one took,
-    while the text encoder reads the next chunk's posts on a thread of its own.
+    while the text encoder reads the next chunk's posts on threads of its own.
 
     The encoder spends its time in ONNX Runtime, which lets go of the GIL, so it keeps the cores busy while this
     thread parses, embeds, fuses and stores: one after the other, the two cores were busy together only while the
-    encoder ran. Storing chunk N on a second thread while chunk N+1 was prepared was measured slower instead
+    encoder ran. With this thread busy beside them, two encoder threads still beat one: 300 thread pages (544 posts)
+    at 25.6-26.8 against 23.1-23.6 posts/s, three rounds each on an AVX-512 machine, which the three threads then
+    keep fully busy. Storing chunk N on a second thread while chunk N+1 was prepared was measured slower instead
     (260 vs 274 formulas/s at 100k): those threads contend for the GIL and for the cores Postgres needs.
     The cycle collector waits for the chunk's end: paused per formula only, it ran after each parse and
     walked the worker's torch objects every time (parsing took 0.66 instead of 0.36 ms a formula).
@@ -172,7 +178,7 @@ def _index_chunks(job: IndexJob, items: Iterable[IndexRecord | RecordError], pro
     if not chunk:
         return
     # made per job: a pool made before a worker process forks would hold a thread the child does not have
-    with ThreadPoolExecutor(max_workers=1, thread_name_prefix="index-text") as encoder:
+    with ThreadPoolExecutor(max_workers=ENCODER_THREADS, thread_name_prefix="index-text") as encoder:
         words = _encode_ahead(encoder, job.corpus, chunk, set())
         while True:
             started = time.perf_counter()
@@ -210,7 +216,7 @@ class PreparedChunk:
     outcome: ChunkOutcome
 
 
-def prepare_chunk(corpus: Corpus, items: list[IndexRecord | RecordError], words: Future[EncodedWords]) -> PreparedChunk:
+def prepare_chunk(corpus: Corpus, items: list[IndexRecord | RecordError], words: WordsAhead) -> PreparedChunk:
     """`words` are the chunk's posts as `_encode_ahead` encodes them, ready or on their way."""
     outcome = ChunkOutcome()
     records = [item for item in items if isinstance(item, IndexRecord)]
@@ -226,7 +232,7 @@ def prepare_chunk(corpus: Corpus, items: list[IndexRecord | RecordError], words:
     new = [item for key, item in first_by_key.items() if key not in stored]
     vectors = _timed(outcome, "embed", embed_graphs, [item.graphs for item in new])
     texts, seconds = words.result()
-    outcome.timings["text"] += seconds  # the encoder's own time, on its thread
+    outcome.timings["text"] += seconds  # the encoder's own time, summed over its threads
     fused = _timed(outcome, "fuse", _fuse_posts, corpus, parsed, new, vectors, texts)
     return PreparedChunk(len(items), records, parsed, new, vectors, texts, fused, outcome)
 
@@ -235,14 +241,32 @@ EncodedWords = tuple[dict[str, EncodedPost], float]
 """Text vectors by source id, and the seconds the encoder took for them."""
 
 
+@dataclass
+class WordsAhead:
+    """A chunk's posts on their way through the encoder's threads, a share on each."""
+
+    shares: list[Future[EncodedWords]]
+
+    def result(self) -> EncodedWords:
+        """The vectors of every share, once all are encoded, and the encoder's seconds summed over its threads."""
+        texts: dict[str, EncodedPost] = {}
+        seconds = 0.0
+        for share in self.shares:
+            encoded, spent = share.result()
+            texts.update(encoded)
+            seconds += spent
+        return texts, seconds
+
+
 def _encode_ahead(encoder: ThreadPoolExecutor, corpus: Corpus, items: list[IndexRecord | RecordError],
-                  pending: set[str]) -> Future[EncodedWords]:
+                  pending: set[str]) -> WordsAhead:
     """The text vectors of the posts of `items` that have text and none stored yet nor `pending`, encoded on
-    `encoder`'s thread, on one core: two posts at once, each on one core, went no faster (544 posts of 300 thread
-    pages in 10.5 s against 10.7), each encoded 1.4× as slowly beside the other. Which posts need them is read here,
-    since a connection belongs to its thread."""
+    `encoder`'s threads, each on one core, every ENCODER_THREADS-th post on each. Which posts need them is read
+    here, since a connection belongs to its thread."""
     texts, spans, ids = _to_encode(corpus, [item for item in items if isinstance(item, IndexRecord)], pending)
-    return encoder.submit(_encoded, texts, spans, ids)
+    return WordsAhead([encoder.submit(_encoded, texts[i::ENCODER_THREADS], spans[i::ENCODER_THREADS],
+                                      ids[i::ENCODER_THREADS])
+                       for i in range(min(ENCODER_THREADS, len(texts)))])
 
 
 def _to_encode(corpus: Corpus, records: list[IndexRecord],

@@ -263,6 +263,22 @@ def test_the_next_chunks_posts_are_encoded_on_another_thread_while_this_chunk_is
     assert Post.objects.filter(embedding__isnull=False).count() == 3
 
 
+def test_a_chunks_posts_are_shared_between_the_encoder_threads(index_file, monkeypatch):
+    shares, real_encoded = [], pipeline._encoded
+
+    def encoded(texts, spans, ids):
+        shares.append((tuple(ids), threading.current_thread().name.startswith("index-text")))
+        return real_encoded(texts, spans, ids)
+
+    monkeypatch.setattr(pipeline, "_encoded", encoded)
+    monkeypatch.setattr(pipeline, "FIRST_CHUNK", 4)
+    job = index_file([json.dumps({"id": str(i), "body": f"Post {i} holds $x^{i}$."}) for i in range(4)],
+                     name="posts.jsonl", format="jsonl")
+    assert (job.state, job.done) == ("done", 4)
+    assert sorted(shares) == [(("0", "2"), True), (("1", "3"), True)]
+    assert Post.objects.filter(embedding__isnull=False).count() == 4
+
+
 def test_a_post_in_two_chunks_in_a_row_is_encoded_once(index_file, monkeypatch):
     encoded, real_encoded = [], pipeline._encoded
     monkeypatch.setattr(pipeline, "_encoded", lambda texts, spans, ids: encoded.extend(ids) or real_encoded(texts, spans, ids))
