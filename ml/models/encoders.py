@@ -1,17 +1,23 @@
-"""R-GCN node encoders for Symbol Layout Graphs and Operator Graphs (In+Out, DESIGN.md §3)."""
+"""R-GCN node encoders for Symbol Layout Graphs and Operator Graphs (In+Out, DESIGN.md §3).
+
+PyG is imported where an encoder is built, not with this module: its import takes ~2.5 s (it loads torch._dynamo
+and transformers), which every `manage.py` command and process paid through the admin's imports, models or not.
+"""
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass
+from typing import TYPE_CHECKING
 
 import torch
 import torch.nn.functional as F
 from torch import nn
-from torch_geometric.data import Batch
-from torch_geometric.nn import RGCNConv
 
 from ml.formula.tree import NODE_TYPES
 from ml.models.features import GraphBatch, NodeFeaturizer
 from ml.models.graphs import NUM_OPT_RELATIONS, NUM_SLT_RELATIONS
+
+if TYPE_CHECKING:
+    from torch_geometric.data import Batch
 
 
 @dataclass(frozen=True)
@@ -46,6 +52,8 @@ class FormulaEncoder(nn.Module):
     """
 
     def __init__(self, num_relations: int, num_values: int, config: EncoderConfig) -> None:
+        from torch_geometric.nn import RGCNConv
+
         super().__init__()
         self.type_embedding = nn.Embedding(len(NODE_TYPES), config.dim)
         self.value_embedding = nn.Embedding(num_values, config.dim)

@@ -12,13 +12,16 @@ from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import torch
-from torch_geometric.data import Data
 
 from ml.formula.augment import MASK_VALUE, WILDCARD
 from ml.formula.tree import Tree, node_value
 from ml.models.graphs import directed_edges, node_type_ids, tree_to_pyg
+
+if TYPE_CHECKING:
+    from torch_geometric.data import Data
 
 SPECIAL_VALUES = (MASK_VALUE, node_value(WILDCARD))
 """Always in the vocabulary, so augmentation tokens never share a bucket with real symbols."""

@@ -6,9 +6,12 @@ relation type, so every node receives messages.
 from __future__ import annotations
 
 from functools import cache, lru_cache
+from typing import TYPE_CHECKING
 
 import torch
-from torch_geometric.data import Data
+
+if TYPE_CHECKING:
+    from torch_geometric.data import Data
 
 from ml.formula.tree import NODE_TYPES, SLT_EDGE_LABELS, Tree, node_type
 
@@ -33,6 +36,8 @@ def tree_to_pyg(tree: Tree) -> Data:
 
     Reverse edges follow the forward ones; node ids are the tree's pre-order indices.
     """
+    from torch_geometric.data import Data  # see ml.models.encoders: PyG loads where a graph is built
+
     sources, targets, types = directed_edges(tree)
     return Data(
         edge_index=torch.tensor([sources, targets], dtype=torch.long).reshape(2, -1),

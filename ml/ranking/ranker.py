@@ -12,12 +12,15 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-import lightgbm
 import numpy as np
 
 from ml.ranking.features import FEATURES
 from ml.retrieval.score_fusion import fuse
+
+if TYPE_CHECKING:
+    import lightgbm  # imported where a ranker is trained or loaded: with scikit-learn, 1.1 s of every process's start
 
 MODEL_FILE = "model.txt"
 REPORT_FILE = "ranker.json"
@@ -97,6 +100,8 @@ class Ranker:
 
 def fit(topics: list[TrainingTopic], capacity: Capacity, seed: int = 0) -> Ranker:
     """LambdaMART on the topics' judged candidates (topics with fewer than two candidates teach no order)."""
+    import lightgbm
+
     usable = [topic for topic in topics if len(topic.grades) >= 2]
     if not usable:
         raise ValueError("no topic has two judged candidates to order")
@@ -118,6 +123,8 @@ def base_scores(features: np.ndarray) -> np.ndarray:
 
 def load(directory: Path) -> Ranker:
     """The ranker saved in `directory`; RankerError if it is unreadable or its features are not today's."""
+    import lightgbm
+
     report = read_report(directory)
     try:
         booster = lightgbm.Booster(model_file=str(directory / MODEL_FILE))
