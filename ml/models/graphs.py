@@ -10,10 +10,10 @@ from typing import TYPE_CHECKING
 
 import torch
 
+from ml.formula.tree import NODE_TYPES, SLT_EDGE_LABELS, Tree, node_type
+
 if TYPE_CHECKING:
     from torch_geometric.data import Data
-
-from ml.formula.tree import NODE_TYPES, SLT_EDGE_LABELS, Tree, node_type
 
 MAX_OPT_POSITION = 8
 """OPT argument positions 0..7 get their own relation; later positions share position 7."""
