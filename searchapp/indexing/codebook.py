@@ -51,17 +51,34 @@ def ensure_codebook_loaded(repost: bool = False) -> None:
                 f"the index was built with codebook {state.fingerprint if state else '?'} but the model's codebook is "
                 f"{codebook.fingerprint}: index every corpus again with this model (`python manage.py reindex --sync`)")
         for representation, model in CENTROID_MODELS.items():
-            model._default_manager.all().delete()
-            rows = codebook.centroids[representation]
-            cursor.execute(
-                f"INSERT INTO {model._meta.db_table} (number, embedding)"
-                " SELECT n - 1, e::halfvec FROM unnest(%s::text[]) WITH ORDINALITY AS t(e, n)",
-                [[vector_literal(row) for row in rows]])
+            _load_centroids(cursor, model, codebook.centroids[representation], build_index_after=not repost)
         _post_stored_formulas(cursor)
         CodebookState.objects.all().delete()
         CodebookState.objects.create(fingerprint=codebook.fingerprint)
     if repost:
         vacuum_postings()
+
+
+def _load_centroids(cursor, model, rows: np.ndarray, build_index_after: bool) -> None:
+    """Replace a centroid table's rows with `rows`.
+
+    Built in one pass after the rows are in, the HNSW index takes a third of the time that inserting into it row by
+    row does (0.8 against 2.2 s for 4,096 centroids here). Dropping it locks the table against searches until the
+    transaction ends, so that is done only when no search can be using it (`build_index_after`): not while a refit
+    posts every stored formula again in the same transaction.
+    """
+    model._default_manager.all().delete()
+    indexes = model._meta.indexes if build_index_after else []
+    with connection.schema_editor() as editor:
+        for index in indexes:
+            editor.remove_index(model, index)
+    cursor.execute(
+        f"INSERT INTO {model._meta.db_table} (number, embedding)"
+        " SELECT n - 1, e::halfvec FROM unnest(%s::text[]) WITH ORDINALITY AS t(e, n)",
+        [[vector_literal(row) for row in rows]])
+    with connection.schema_editor() as editor:
+        for index in indexes:
+            editor.add_index(model, index)
 
 
 def require_loaded_codebook(cursor) -> None:
