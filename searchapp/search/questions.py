@@ -328,10 +328,11 @@ def _with_the_rest(formula_hits: list[dict[int, float]], formulas, queries: list
 def _nearest_in_words(posts, vector: np.ndarray, corpus: str | None) -> list[int]:
     """The CHANNEL_SIZE posts of `posts` nearest to `vector`: exactly while the corpus is small, through the posts'
     HNSW index past WORDS_EXACT_BELOW."""
-    sql, params = posts.filter(embedding__isnull=False).order_by().values_list("id", flat=True).query.sql_with_params()
+    searched = posts.filter(embedding__isnull=False).order_by()
     literal = vector_literal(vector)
     with transaction.atomic(using=search_database()), search_connection().cursor() as cursor:
         if _corpus_totals(cursor, corpus)[0] >= WORDS_EXACT_BELOW:
+            sql, params = searched.values_list("id", flat=True).query.sql_with_params()
             cursor.execute("SET LOCAL hnsw.ef_search = %s", [WORDS_REACH])
             for reach in (WORDS_REACH, WORDS_WIDER_REACH):
                 cursor.execute("WITH near AS MATERIALIZED (SELECT id, embedding <=> %s::halfvec AS distance"
@@ -343,10 +344,14 @@ def _nearest_in_words(posts, vector: np.ndarray, corpus: str | None) -> list[int
                     return found
                 # past ef_search, pgvector's index scan goes on until the LIMIT is met (near is ordered above)
                 cursor.execute("SET LOCAL hnsw.iterative_scan = relaxed_order")
-        # every searched post's distance, then the nearest: a plain ORDER BY … LIMIT may be read through the index
-        cursor.execute(f"WITH scored AS MATERIALIZED (SELECT id, embedding <=> %s::halfvec AS distance"
-                       f" FROM searchapp_post WHERE id IN ({sql})) SELECT id FROM scored ORDER BY distance LIMIT %s",
-                       [literal, *params, CHANNEL_SIZE])
+        # Every searched post's distance, taken in their own scan, then the nearest: a plain ORDER BY … LIMIT may be
+        # read through the index. Joined back by id (`id IN (…)`), Postgres misjudged the corpus's share and
+        # fetched each post again through the primary key (10 k posts: 54 ms, against 12).
+        distances = searched.annotate(distance=RawSQL("searchapp_post.embedding <=> %s::halfvec", [literal],
+                                                      output_field=FloatField()))
+        sql, params = distances.values_list("id", "distance").query.sql_with_params()
+        cursor.execute(f"WITH scored AS MATERIALIZED ({sql}) SELECT id FROM scored ORDER BY distance LIMIT %s",
+                       [*params, CHANNEL_SIZE])
         return [row[0] for row in cursor.fetchall()]
 
 

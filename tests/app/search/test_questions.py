@@ -292,3 +292,16 @@ def test_the_channel_never_reads_more_than_its_bound(full_text, monkeypatch):
 
 def test_a_stem_with_a_quote_is_one_lexeme():
     assert questions._lexeme("o'neil") == "'o''neil'"
+
+
+def test_a_long_posts_vectors_stay_in_its_row_where_the_exact_scan_reads_them(tmp_path):
+    """Long text goes to the TOAST table; the vectors every question search reads do not (migration 0024)."""
+    letters = np.random.default_rng(0).choice(list("abcdefghijklmnopqrstuvwxyz "), size=9000)
+    text = "".join(letters)  # random letters: Postgres cannot compress them into the row
+    index_thread_pages(tmp_path, {"11_12.html": (text[:400], f"<p>{text[:4000]}</p>", f"<p>{text[4000:]}</p>")})
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT count(*), count(pg_column_toast_chunk_id(body)), count(pg_column_toast_chunk_id(embedding)),"
+                       " count(pg_column_toast_chunk_id(fused)), count(fused) FROM searchapp_post")
+        posts, long_bodies, embeddings_out, fused_out, fused = cursor.fetchone()
+    assert posts == long_bodies == 2 and fused == 2
+    assert embeddings_out == fused_out == 0
