@@ -63,3 +63,15 @@ def test_a_sub_expression_most_formulas_share_selects_no_structure_matches(index
     exact = Formula.objects.get(latex=r"\frac{x^{2}}{7} + 9").pk
     assert common and len(every) == 41  # sharing x^2, every formula joins
     assert rare == [exact]  # by its rare sub-expressions, only the formula itself
+
+
+def test_equal_node_vectors_are_looked_up_once_and_each_row_gets_their_centroids():
+    """The codebook is loaded for the session (tests/conftest.py); each row as alone, in the order of the rows."""
+    vectors = np.random.default_rng(0).standard_normal((3, 64)).astype(np.float32)
+    rows = vectors[[0, 1, 0, 2, 1]]
+    with CaptureQueriesContext(connection) as captured, connection.cursor() as cursor:
+        together = candidates.nearest_centroids(cursor, "slg", rows, 4)
+        alone = [candidates.nearest_centroids(cursor, "slg", vectors[[i]], 4) for i in range(3)]
+    assert captured.captured_queries[1]["sql"].count('"[') == 3  # the distinct vectors sent, one literal each
+    expected = [(row, centroid, cosine) for row, i in enumerate([0, 1, 0, 2, 1]) for _, centroid, cosine in alone[i]]
+    assert together == expected and len(together) == 5 * 4
