@@ -55,8 +55,33 @@ class Fusion(nn.Module):
         """
         has_formula = formula_mask.any(dim=1)
         weights = context_mask.float()[..., None]
-        words = (context * weights).sum(dim=1) / weights.sum(dim=1).clamp(min=1)
         heard = self._heard(context, weights, formula, formula_mask | ~has_formula[:, None])
+        return self._output(context, weights, heard, has_formula)
+
+    def shared_context(self, context: torch.Tensor, nodes: torch.Tensor, owner: torch.Tensor,
+                       count: int) -> torch.Tensor:
+        """`forward` of `count` formulas with one context (n_c, TEXT_DIM), every token real: their nodes
+        (N, formula_dim) concatenated unpadded, `owner` (N,) each node's formula. The softmax runs over each
+        formula's own nodes, where `forward` pads every formula to the largest of the batch: 4.5× the nodes of a
+        thread post's formulas, in the scores, their mask and their softmax."""
+        query = self._query(context[None])[0]  # (heads, n_c, formula_dim)
+        scores = query @ nodes.T  # (heads, n_c, N)
+        index = owner.expand_as(scores)
+        peak = scores.new_full((*scores.shape[:2], count), float("-inf")).scatter_reduce(2, index, scores, "amax")
+        exponents = (scores - peak.gather(2, index)).exp()
+        totals = torch.zeros_like(peak).scatter_add(2, index, exponents)
+        attended = (exponents / totals.gather(2, index)).mean(dim=1)  # (heads, N): softmax per formula, token mean
+        weighted = attended.T[..., None] * self._values(nodes)  # (N, heads, size)
+        pooled = weighted.new_zeros(count, *weighted.shape[1:]).index_add(0, owner, weighted)
+        heard = self.attention.out_proj(pooled.reshape(count, TEXT_DIM))
+        has_formula = torch.bincount(owner, minlength=count) > 0
+        return self._output(context[None], torch.ones(1, len(context), 1), heard, has_formula)
+
+    def _output(self, context: torch.Tensor, weights: torch.Tensor, heard: torch.Tensor,
+                has_formula: torch.Tensor) -> torch.Tensor:
+        """O pooled: the gated FFN of the pooled attention plus the words' mean, unit length (the words alone for a
+        row without formula nodes)."""
+        words = (context * weights).sum(dim=1) / weights.sum(dim=1).clamp(min=1)
         fused = self.gate(heard) * self.ffn(heard)
         return nn.functional.normalize(torch.where(has_formula[:, None], fused, torch.zeros_like(fused)) + words, dim=-1)
 
@@ -65,27 +90,37 @@ class Fusion(nn.Module):
         """The attention's output (MHA, Q = context, K = V = formula) mean-pooled over the context's tokens.
 
         Written out from `self.attention`'s weights rather than calling it, so that the work is done once where
-        MHA repeats it. Per head, q·kᵀ = (c·W_qᵀ + b_q)(f·W_kᵀ + b_k)ᵀ; the terms without f are the same for every
-        node of a formula and leave the softmax over its nodes unchanged, so the scores are (c·W_qᵀW_k + b_q·W_k)·fᵀ:
-        the context meets the formulas in their 64 dimensions, once for all of them, with no key projection. The
-        pooling comes before the values and the output projection (both linear): the mean of softmax(q·k)·v over
-        tokens is the mean attention times v. Against nn.MultiheadAttention on each (post, formula) this made fusing
-        a post's formulas ~10× cheaper, pooling the attention another quarter, and the folded scores 1.4× again
-        (13.7 → 9.9 ms a post of 16 formulas on one thread; the same vectors to 1e-7).
+        MHA repeats it (`_query`). The pooling comes before the values and the output projection (both linear): the
+        mean of softmax(q·k)·v over tokens is the mean attention times v. Against nn.MultiheadAttention on each
+        (post, formula) this made fusing a post's formulas ~10× cheaper, pooling the attention another quarter, and
+        the folded scores 1.4× again (13.7 → 9.9 ms a post of 16 formulas on one thread; the same vectors to 1e-7).
         """
-        attention, heads, formula_dim = self.attention, self.config.heads, self.config.formula_dim
-        size = TEXT_DIM // heads
-        q_bias, _, v_bias = attention.in_proj_bias.chunk(3)
-        w_q = attention.q_proj_weight.view(heads, size, TEXT_DIM)
-        w_k = attention.k_proj_weight.view(heads, size, formula_dim)
-        query = (context[:, None] @ (w_q.transpose(1, 2) @ w_k) + q_bias.view(heads, 1, size) @ w_k) / size ** 0.5
-        scores = query @ formula[:, None].transpose(-1, -2)  # (b, heads, n_c, n_f)
+        scores = self._query(context) @ formula[:, None].transpose(-1, -2)  # (b, heads, n_c, n_f)
         scores = scores.masked_fill(~keys[:, None, None, :], float("-inf"))
         token_weights = weights[:, None]  # (b or 1, 1, n_c, 1)
         attended = (scores.softmax(dim=-1) * token_weights).sum(dim=2) / token_weights.sum(dim=2).clamp(min=1)
-        values = (formula @ attention.v_proj_weight.T + v_bias).view(formula.shape[0], formula.shape[1], heads, size)
+        values = self._values(formula)  # (b, n_f, heads, size)
         pooled = (attended[:, :, None, :] @ values.transpose(1, 2))[:, :, 0]  # (b, heads, size)
-        return attention.out_proj(pooled.reshape(pooled.shape[0], TEXT_DIM))
+        return self.attention.out_proj(pooled.reshape(pooled.shape[0], TEXT_DIM))
+
+    def _query(self, context: torch.Tensor) -> torch.Tensor:
+        """(b, heads, n_c, formula_dim): each head's queries met with its key projection. Per head, q·kᵀ =
+        (c·W_qᵀ + b_q)(f·W_kᵀ + b_k)ᵀ; the terms without f are the same for every node of a formula and leave the
+        softmax over its nodes unchanged, so the scores are (c·W_qᵀW_k + b_q·W_k)·fᵀ: the context meets the formulas
+        in their 64 dimensions, once for all of them, with no key projection."""
+        attention, heads, formula_dim = self.attention, self.config.heads, self.config.formula_dim
+        size = TEXT_DIM // heads
+        q_bias = attention.in_proj_bias.chunk(3)[0]
+        w_q = attention.q_proj_weight.view(heads, size, TEXT_DIM)
+        w_k = attention.k_proj_weight.view(heads, size, formula_dim)
+        return (context[:, None] @ (w_q.transpose(1, 2) @ w_k) + q_bias.view(heads, 1, size) @ w_k) / size ** 0.5
+
+    def _values(self, formula: torch.Tensor) -> torch.Tensor:
+        """(…, n_f, heads, size): each node's value in every head."""
+        heads = self.config.heads
+        v_bias = self.attention.in_proj_bias.chunk(3)[2]
+        values = formula @ self.attention.v_proj_weight.T + v_bias
+        return values.view(*formula.shape[:-1], heads, TEXT_DIM // heads)
 
 
 def padded(rows: list[np.ndarray], dim: int) -> tuple[torch.Tensor, torch.Tensor]:
@@ -104,9 +139,10 @@ def fuse_pairs(fusion: Fusion, tokens: np.ndarray, formulas: list[np.ndarray]) -
     """(len(formulas), TEXT_DIM): one text's token vectors fused with each of its formulas' node vectors in turn."""
     if not formulas:
         return np.zeros((0, TEXT_DIM), np.float32)
-    context, context_mask = padded([tokens], TEXT_DIM)  # one context, shared by every formula
-    formula, formula_mask = padded(formulas, fusion.config.formula_dim)
-    return fusion(context, context_mask, formula, formula_mask).numpy()
+    owner = np.repeat(np.arange(len(formulas)), [len(nodes) for nodes in formulas])
+    nodes = np.concatenate(formulas).astype(np.float32).reshape(-1, fusion.config.formula_dim)
+    return fusion.shared_context(torch.from_numpy(np.ascontiguousarray(tokens, dtype=np.float32)),
+                                 torch.from_numpy(nodes), torch.from_numpy(owner), len(formulas)).numpy()
 
 
 def post_vector(fusion: Fusion, tokens: np.ndarray, formulas: list[np.ndarray]) -> np.ndarray:
