@@ -16,8 +16,10 @@ from psycopg.types import TypeInfo
 
 def id_array(ids) -> RawSQL:
     """`pk__in` operand as one array parameter: Django would send hundreds of separate parameters
-    (measured: ~3 ms more per query for 700 candidates)."""
-    return RawSQL("SELECT unnest(%s::bigint[])", [list(ids)])
+    (measured: ~3 ms more per query for 700 candidates). Sent as one text literal: psycopg adapts a list element by
+    element (1.8 ms for 2,000 ids, against 0.3 ms joined), which cost a question search 4 ms of its ~190 (10 k posts,
+    198 questions, alternating)."""
+    return RawSQL("SELECT unnest(%s::bigint[])", ["{" + ",".join(map(str, ids)) + "}"])
 
 
 def binary_rows(values) -> list[tuple]:

@@ -17,6 +17,15 @@ def test_an_id_list_is_one_array_parameter(indexed):
     assert found == wanted and "unnest" in captured.captured_queries[0]["sql"]
 
 
+@pytest.mark.parametrize("ids", [set(), {7}, np.array([3, 1, 2], dtype=np.int64), range(2**40, 2**40 + 3)],
+                         ids=["none", "a set", "numpy ids", "past int4"])
+def test_any_iterable_of_ids_is_one_literal(ids):
+    with connection.cursor() as cursor:
+        sql, params = id_array(ids).as_sql(None, connection)
+        cursor.execute(sql, params)
+        assert sorted(row[0] for row in cursor.fetchall()) == sorted(int(i) for i in ids)
+
+
 def test_binary_rows_hold_blobs_as_bytes_and_are_logged_like_any_read(indexed):
     values = Formula.objects.order_by("pk").values_list("pk", "latex")
     with CaptureQueriesContext(connection) as captured:
