@@ -58,24 +58,21 @@ class Fusion(nn.Module):
         heard = self._heard(context, weights, formula, formula_mask | ~has_formula[:, None])
         return self._output(context, weights, heard, has_formula)
 
-    def shared_context(self, context: torch.Tensor, nodes: torch.Tensor, owner: torch.Tensor,
-                       count: int) -> torch.Tensor:
-        """`forward` of `count` formulas with one context (n_c, TEXT_DIM), every token real: their nodes
-        (N, formula_dim) concatenated unpadded, `owner` (N,) each node's formula. The softmax runs over each
-        formula's own nodes, where `forward` pads every formula to the largest of the batch: 4.5× the nodes of a
-        thread post's formulas, in the scores, their mask and their softmax."""
+    def shared_context(self, context: torch.Tensor, nodes: torch.Tensor, lengths: torch.Tensor) -> torch.Tensor:
+        """`forward` of len(lengths) formulas with one context (n_c, TEXT_DIM), every token real: their nodes
+        (N, formula_dim) concatenated unpadded, formula by formula, `lengths` each one's count. The softmax runs over
+        each formula's own nodes (segment reductions, as `ml.training.loss` does), where `forward` pads every formula
+        to the largest of the batch: 4.5× the nodes of a thread post's formulas, in the scores, their mask and their
+        softmax."""
         query = self._query(context[None])[0]  # (heads, n_c, formula_dim)
-        scores = query @ nodes.T  # (heads, n_c, N)
-        index = owner.expand_as(scores)
-        peak = scores.new_full((*scores.shape[:2], count), float("-inf")).scatter_reduce(2, index, scores, "amax")
-        exponents = (scores - peak.gather(2, index)).exp()
-        totals = torch.zeros_like(peak).scatter_add(2, index, exponents)
-        attended = (exponents / totals.gather(2, index)).mean(dim=1)  # (heads, N): softmax per formula, token mean
-        weighted = attended.T[..., None] * self._values(nodes)  # (N, heads, size)
-        pooled = weighted.new_zeros(count, *weighted.shape[1:]).index_add(0, owner, weighted)
-        heard = self.attention.out_proj(pooled.reshape(count, TEXT_DIM))
-        has_formula = torch.bincount(owner, minlength=count) > 0
-        return self._output(context[None], torch.ones(1, len(context), 1), heard, has_formula)
+        scores = (query @ nodes.T).permute(2, 0, 1).contiguous()  # (N, heads, n_c)
+        peak = torch.segment_reduce(scores, "max", lengths=lengths, axis=0).repeat_interleave(lengths, dim=0)
+        exponents = (scores - peak).exp()
+        totals = torch.segment_reduce(exponents, "sum", lengths=lengths, axis=0).repeat_interleave(lengths, dim=0)
+        attended = (exponents / totals).mean(dim=2)  # (N, heads): softmax per formula, mean over the tokens
+        pooled = torch.segment_reduce(attended[..., None] * self._values(nodes), "sum", lengths=lengths, axis=0)
+        heard = self.attention.out_proj(pooled.reshape(len(lengths), TEXT_DIM))
+        return self._output(context[None], torch.ones(1, len(context), 1), heard, lengths > 0)
 
     def _output(self, context: torch.Tensor, weights: torch.Tensor, heard: torch.Tensor,
                 has_formula: torch.Tensor) -> torch.Tensor:
@@ -139,10 +136,9 @@ def fuse_pairs(fusion: Fusion, tokens: np.ndarray, formulas: list[np.ndarray]) -
     """(len(formulas), TEXT_DIM): one text's token vectors fused with each of its formulas' node vectors in turn."""
     if not formulas:
         return np.zeros((0, TEXT_DIM), np.float32)
-    owner = np.repeat(np.arange(len(formulas)), [len(nodes) for nodes in formulas])
     nodes = np.concatenate(formulas).astype(np.float32).reshape(-1, fusion.config.formula_dim)
     return fusion.shared_context(torch.from_numpy(np.ascontiguousarray(tokens, dtype=np.float32)),
-                                 torch.from_numpy(nodes), torch.from_numpy(owner), len(formulas)).numpy()
+                                 torch.from_numpy(nodes), torch.tensor([len(nodes) for nodes in formulas])).numpy()
 
 
 def post_vector(fusion: Fusion, tokens: np.ndarray, formulas: list[np.ndarray]) -> np.ndarray:
