@@ -36,8 +36,8 @@ def shared_data() -> Path:
 @pytest.fixture(scope="session")
 def django_db_setup(django_db_setup, django_db_blocker):
     """The test database as a deployed one is: the model's codebook loaded once, not by the first job of each test
-    (8,192 centroids into two HNSW indexes, then rolled back). pytest-django runs the tests that flush
-    the database (transactional ones) after all the others, so only those load it again when they index."""
+    (8,192 centroids into two HNSW indexes, then rolled back). pytest-django runs the tests that flush the database
+    (transactional ones) after all the others, so only those load it again when they index."""
     from searchapp.indexing.codebook import ensure_codebook_loaded
 
     with django_db_blocker.unblock():

@@ -11,11 +11,16 @@ CHECK = ("import django, sys\n"
          "print(*sorted(name for name in sys.modules if name.startswith('searchapp.benchmarks')))")
 
 
-def test_the_site_imports_no_benchmark():
+def _printed(code: str) -> str:
+    """What `code` prints in a fresh Python process with the site's settings."""
     env = {**os.environ, "DJANGO_SETTINGS_MODULE": "mathsearch.settings"}
-    run = subprocess.run([sys.executable, "-c", CHECK], cwd=REPO, env=env, capture_output=True, text=True, timeout=120)
+    run = subprocess.run([sys.executable, "-c", code], cwd=REPO, env=env, capture_output=True, text=True, timeout=120)
     assert run.returncode == 0, run.stderr
-    assert run.stdout.split() == []
+    return run.stdout
+
+
+def test_the_site_imports_no_benchmark():
+    assert _printed(CHECK).split() == []
 
 
 def test_a_process_imports_pyg_and_lightgbm_only_when_it_builds_a_model():
@@ -32,7 +37,4 @@ def test_a_process_imports_pyg_and_lightgbm_only_when_it_builds_a_model():
              "from ml.ranking.ranker import load\n"
              "load(Path('models/ranker'))\n"
              "print(*heavy(), sep=',')\n")
-    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "mathsearch.settings"}
-    run = subprocess.run([sys.executable, "-c", check], cwd=REPO, env=env, capture_output=True, text=True, timeout=120)
-    assert run.returncode == 0, run.stderr
-    assert run.stdout.splitlines() == ["", "lightgbm,torch_geometric"]
+    assert _printed(check).splitlines() == ["", "lightgbm,torch_geometric"]
