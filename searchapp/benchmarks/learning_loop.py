@@ -43,6 +43,8 @@ MIN_OFFLINE_GAP = 0.03
 """Pairs of rankers whose MAP′ differ by at least this much are the comparisons interleaving must get right."""
 COMPARISONS_PER_PAIR = 20
 METRICS = ("map_prime", "p10_prime", "ndcg_prime")
+RELEVANT = 2
+"""The lowest grade MAP′ and P′@10 count as relevant (`ml.evaluation.metrics.evaluate`'s threshold)."""
 
 
 @dataclass(frozen=True)
@@ -63,13 +65,14 @@ def benchmark(data_dir: Path, qrels_path: Path, sessions: int, seed: int, model:
     Impression.objects.all().delete()
     with tempfile.TemporaryDirectory() as rankers, override_settings(
             MATHSEARCH_CORPUS_RANKERS_DIR=Path(rankers), MATHSEARCH_FEEDBACK_PER_MINUTE=10**9):
-        before = measure(topics)
+        before, served = measure(topics)
         agreement = interleaving_agreement(topics, model, seed, progress)
         progress(f"before: clicked P′@10 {before['clicked']['p10_prime']:.4f}, "
                  f"unclicked P′@10 {before['unclicked']['p10_prime']:.4f}; simulating {sessions} sessions …")
         rounds = simulate(topics, sessions, model, seed, progress)
-        after = measure(topics)
-    return report(topics, sessions, model, before, after, rounds, agreement)
+        after, _ = measure(topics)
+        best = reachable(topics, served, shown_docs(topics))
+    return report(topics, sessions, model, before, after, best, rounds, agreement)
 
 
 def split_topics(qrels: dict, queries: dict[str, str], seed: int) -> Topics:
@@ -80,12 +83,12 @@ def split_topics(qrels: dict, queries: dict[str, str], seed: int) -> Topics:
     return Topics(qrels, {topic: queries[topic] for topic in qrels}, sorted(names[:half]), sorted(names[half:]))
 
 
-def measure(topics: Topics) -> dict[str, dict]:
+def measure(topics: Topics) -> tuple[dict[str, dict], dict[str, list[tuple[str, float]]]]:
     """MAP′, P′@10 and nDCG′ (with per-topic values) of each half as the search ranks it for everyone now: in the
-    site's default order, by the ranker the corpus uses (the shipped one, or one the loop installed)."""
+    site's default order, by the ranker the corpus uses (the shipped one, or one the loop installed); and that run."""
     run, _ = arqmath1.run_queries(topics.qrels, topics.queries, k=DEPTH, fusion=LEARNED)
     return {half: evaluate({t: run[t] for t in names}, {t: topics.qrels[t] for t in names})
-            for half, names in (("clicked", topics.clicked), ("unclicked", topics.unclicked))}
+            for half, names in (("clicked", topics.clicked), ("unclicked", topics.unclicked))}, run
 
 
 def simulate(topics: Topics, sessions: int, model: ClickModel, seed: int,
@@ -206,19 +209,49 @@ def ideal(topics: Topics, names: list[str]) -> dict:
     return rounded(evaluate(run, {topic: topics.qrels[topic] for topic in names}))
 
 
-def report(topics: Topics, sessions: int, model: ClickModel, before: dict, after: dict, rounds: list[dict],
-           agreement: dict) -> dict:
+def shown_docs(topics: Topics) -> dict[str, set[str]]:
+    """Per clicked topic, the judged visual ids (or distractor ids) of every formula its logged pages showed."""
+    shown = {}
+    for topic in topics.clicked:
+        pages = Impression.objects.filter(query=topics.queries[topic].strip()).values_list("formula_ids", flat=True)
+        formulas = sorted({formula for page in pages for formula in page})
+        shown[topic] = {doc for docs in judged_corpus.visual_docs(formulas).values() for doc in docs}
+    return shown
+
+
+def reachable(topics: Topics, served: dict[str, list[tuple[str, float]]], shown: dict[str, set[str]]) -> dict:
+    """The best that people's feedback could make of the clicked topics' `served` rankings: feedback reaches only
+    results people were `shown`, so each topic's shown relevant formulas (grade ≥ 2, best first) go to the top and its
+    other shown results to the bottom, while the results nobody saw keep their order between them. A bound on
+    MAP′ and P′@10 while the ranker stays (one the loop installs may reorder the unseen), tighter than `ideal` when
+    relevant formulas stand below the pages people read."""
+    best = {}
+    for topic in topics.clicked:
+        judged, seen = topics.qrels[topic], shown[topic]
+        docs = [doc for doc, _ in served[topic]]
+        found = sorted((doc for doc in docs if doc in seen and judged.get(doc, 0) >= RELEVANT),
+                       key=lambda doc: -judged[doc])
+        passed = [doc for doc in docs if doc in seen and judged.get(doc, 0) < RELEVANT]
+        ranked = found + [doc for doc in docs if doc not in seen] + passed
+        best[topic] = [(doc, float(len(ranked) - rank)) for rank, doc in enumerate(ranked)]
+    return rounded(evaluate(best, {topic: topics.qrels[topic] for topic in topics.clicked}))
+
+
+def report(topics: Topics, sessions: int, model: ClickModel, before: dict, after: dict, best: dict,
+           rounds: list[dict], agreement: dict) -> dict:
     halves: dict[str, dict] = {}
     for half in ("clicked", "unclicked"):
         delta = paired_intervals(after[half]["per_topic"], before[half]["per_topic"], METRICS)
         halves[half] = {"topics": len(getattr(topics, half)), "before": rounded(before[half]),
                         "after": rounded(after[half]), "ideal": ideal(topics, getattr(topics, half)),
+                        **({"reachable": best} if half == "clicked" else {}),
                         "delta": {m: [round(d.mean, 4), round(d.lo, 4), round(d.hi, 4)] for m, d in delta.items()}}
     return {
         "sessions": sessions, "click_model": model.describe(), "shown": SHOWN, "pages": PAGES, "round_every": ROUND_EVERY,
         "clicked_p10_before": halves["clicked"]["before"]["p10_prime"],
         "clicked_p10_after": halves["clicked"]["after"]["p10_prime"],
         "clicked_p10_ideal": halves["clicked"]["ideal"]["p10_prime"],
+        "clicked_p10_reachable": best["p10_prime"],
         "unclicked_p10_before": halves["unclicked"]["before"]["p10_prime"],
         "unclicked_p10_after": halves["unclicked"]["after"]["p10_prime"],
         "interleaving_agreement": agreement["rate"],

@@ -54,5 +54,7 @@ class Command(BaseCommand):
             self.stdout.write(f"{half} topics ({part['topics']}): " + ", ".join(
                 f"{metric} {part['before'][metric]:.4f} → {part['after'][metric]:.4f} "
                 f"(Δ {mean:+.4f} [{lo:+.4f}, {hi:+.4f}])" for metric, (mean, lo, hi) in part["delta"].items()))
+        self.stdout.write(f"clicked topics at best: P′@10 {report['clicked_p10_reachable']:.4f} by feedback on the results "
+                          f"people were shown, {report['clicked_p10_ideal']:.4f} by any ranking of the judged pools")
         self.stdout.write(f"interleaving picked the better ranker in {report['interleaving_agreement']} of "
                           f"comparisons ({report['interleaving']['comparisons']} in all)")

@@ -63,3 +63,28 @@ def test_the_ideal_ranking_of_a_judged_pool_scores_what_its_relevant_formulas_al
     topics = learning_loop.split_topics(qrels, {"B.1": "x", "B.2": "y"}, seed=0)
     assert learning_loop.ideal(topics, ["B.1", "B.2"])["p10_prime"] == 0.1  # two relevant of B.1, none of B.2: (0.2 + 0) / 2
     assert learning_loop.ideal(topics, ["B.1"])["map_prime"] == 1.0
+
+
+def test_feedback_at_best_lifts_the_shown_relevant_formulas_and_leaves_the_unseen_in_their_order():
+    qrels = {"B.1": {"a": 0, "b": 3, "c": 2, "d": 2, "e": 1}, "B.2": {"f": 2}}
+    topics = learning_loop.Topics(qrels, {"B.1": "x", "B.2": "y"}, clicked=["B.1"], unclicked=["B.2"])
+    served = {"B.1": [(doc, 0.0) for doc in ("a", "e", "c", "z", "d", "b")]}  # z is unjudged
+    best = learning_loop.reachable(topics, served, {"B.1": {"a", "e", "c", "z"}})  # d and b were never shown
+    # c (shown, relevant) first; d, b unseen in their order; a, e, z (shown, not relevant) last: c d b a e
+    assert best["map_prime"] == round((1 + 1 + 1) / 3, 4)
+    assert best["p10_prime"] == 0.3
+    nobody_saw = learning_loop.reachable(topics, served, {"B.1": set()})
+    # the served order, z unjudged and so left out (prime metrics): a e c d b
+    assert nobody_saw["map_prime"] == round((1 / 3 + 2 / 4 + 3 / 5) / 3, 4)
+
+
+@pytest.mark.django_db
+def test_the_shown_formulas_of_a_topic_are_read_from_its_logged_pages(index_file):
+    index_file(LATEX, corpus=judged_corpus.CORPUS)
+    topics = learning_loop.Topics({"B.1": {}, "B.2": {}}, {"B.1": "x^2 + y^2 ", "B.2": "z"}, clicked=["B.1"],
+                                  unclicked=["B.2"])
+    learning_loop.one_session(Client(), "x^2 + y^2", lambda formula: 0, ClickModel(attractiveness=(0.0,), eta=0.0),
+                              np.random.default_rng(0))
+    shown = Impression.objects.values_list("formula_ids", flat=True)
+    expected = {doc for docs in judged_corpus.visual_docs([f for page in shown for f in page]).values() for doc in docs}
+    assert len(expected) == 20 and learning_loop.shown_docs(topics) == {"B.1": expected}
