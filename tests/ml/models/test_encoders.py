@@ -1,9 +1,10 @@
 import pytest
 import torch
 from torch_geometric.data import Batch
+from torch_geometric.nn import RGCNConv
 
 from ml.formula.tree import Node, Tree
-from ml.models.encoders import EncoderConfig, FormulaEncoder, NodeEncoderModel
+from ml.models.encoders import EncoderConfig, FormulaEncoder, NodeEncoderModel, relational_mean
 from ml.models.features import NodeFeaturizer
 
 FEATURIZER = NodeFeaturizer(("x", "y", "+", "plus"), buckets=4)
@@ -47,6 +48,22 @@ def test_receptive_field_is_number_of_layers(layers, same_root):
 def test_edge_relation_matters():
     superscript, subscript = encode(chain("V!x", "V!y", edge="a")), encode(chain("V!x", "V!y", edge="b"))
     assert not torch.allclose(superscript[0], subscript[0], atol=1e-4)
+
+
+def test_the_one_pass_layer_gives_rgcnconvs_own_output_and_gradients():
+    torch.manual_seed(0)
+    layer = RGCNConv(6, 5, num_relations=4, aggr="mean", root_weight=True)
+    torch.nn.init.normal_(layer.bias)  # PyG starts it at zero, which would not show a bias left out
+    x = torch.randn(7, 6, requires_grad=True)
+    # node 6 has no edge; node 0 hears node 1 twice on relation 2 and node 2 once on relation 0
+    edge_index = torch.tensor([[1, 1, 2, 3, 4, 0], [0, 0, 0, 2, 2, 5]])
+    edge_type = torch.tensor([2, 2, 0, 1, 3, 1])
+    theirs = layer(x, edge_index, edge_type)
+    ours = relational_mean(layer, x, edge_index, edge_type)
+    assert torch.allclose(ours, theirs, atol=1e-6)
+    their_grads = torch.autograd.grad(theirs.square().sum(), [x, layer.weight, layer.root, layer.bias])
+    our_grads = torch.autograd.grad(ours.square().sum(), [x, layer.weight, layer.root, layer.bias])
+    assert all(torch.allclose(a, b, atol=1e-5) for a, b in zip(our_grads, their_grads))
 
 
 def test_batched_equals_one_by_one():
