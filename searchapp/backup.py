@@ -77,9 +77,12 @@ def restore(path: Path) -> None:
             raise BackupError("pg_restore or psql started without its pipe")
         psql_read_all = _feed(script, script.stdout, apply.stdin)
         script.stdout.close()  # a pg_restore still writing stops too
-        suspects = [("pg_restore", script, script_errors), ("psql", apply, apply_errors)]
-        for tool, process, errors in suspects if psql_read_all else reversed(suspects):
-            if process.wait():
+        # Both are waited for before either is judged: a psql still running its statements holds the locks of its
+        # transaction, and whatever the caller does next (the test suite's flush did) would wait on them or deadlock.
+        ended = [(tool, process.wait(), errors) for tool, process, errors in
+                 [("pg_restore", script, script_errors), ("psql", apply, apply_errors)]]
+        for tool, code, errors in ended if psql_read_all else reversed(ended):
+            if code:
                 errors.seek(0)
                 raise BackupError(f"{tool} failed, nothing was changed: {_first_line(errors.read())}")
 

@@ -1,5 +1,8 @@
 """Backup and restore on the real (test) database: a round trip brings every row back exactly."""
 
+import subprocess
+from pathlib import Path
+
 import pytest
 from django.core.management import CommandError, call_command
 from django.db import connection
@@ -44,15 +47,27 @@ def test_restore_brings_back_every_row_after_changes_and_deletions(index_file, s
 
 
 @pytest.mark.django_db(transaction=True)
-def test_a_backup_cut_short_changes_nothing(tmp_path):
+def test_a_backup_cut_short_changes_nothing_and_its_tools_have_ended(tmp_path, monkeypatch):
+    started = []
+
+    class Recorded(subprocess.Popen):
+        def __init__(self, *args, **kwargs):
+            super().__init__(*args, **kwargs)
+            started.append(self)
+
     Corpus.objects.create(name="dumped")
     backup = tmp_path / "db.dump"
     call_command("backup", str(backup))
     backup.write_bytes(backup.read_bytes()[:-2000])  # its table of contents is whole, some data is gone
     Corpus.objects.create(name="added-after-the-backup")
     before = snapshot()
+    monkeypatch.setattr(subprocess, "Popen", Recorded)
     with pytest.raises(CommandError, match="pg_restore failed, nothing was changed: "):
         call_command("restore", str(backup), yes=True)
+    # psql ran the statements the cut backup held: had it still been running, its transaction's locks would meet
+    # whatever comes next (the flush after this test deadlocked with them once)
+    assert [Path(process.args[0]).name for process in started][-2:] == ["pg_restore", "psql"]
+    assert all(process.returncode is not None for process in started)
     assert snapshot() == before
 
 
