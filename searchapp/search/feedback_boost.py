@@ -63,7 +63,8 @@ SHOWN_SCALE = 8.0
 looked chose weighs 8 × 0.8 = 6.4 (as six "relevant" judgments), one nobody chose −1.6."""
 MIN_LOOKS = 3.0
 """Examination mass (Σ θ over a result's pages, the looks it likely had) from which its click rate counts: one page
-without a click must not reshuffle a query's results. Below it, each click counts as one person's (`click_weight`)."""
+without a click must not reshuffle a query's results. Below it, clicks on its logged pages move it nothing yet
+(`tally`); only a click without a logged page counts alone, by its rank (`click_weight`)."""
 FULL_LOOKS = 10.0
 """Looks from which the click rate counts fully; between MIN_LOOKS and this, in proportion."""
 CLICK, RELEVANT, NOT_RELEVANT = "click", "relevant", "not_relevant"
