@@ -21,6 +21,8 @@ from ml.data.ranking import Qrels, Run
 METRICS = ("ndcg_prime", "map_prime", "p10_prime", "judged_at_10")
 METRIC_LABELS = {"ndcg_prime": "nDCG′", "map_prime": "MAP′", "p10_prime": "P′@10"}
 """The three prime metrics as reports name them."""
+RELEVANT_GRADE = 2
+"""The lowest grade MAP′ and P′@10 count as relevant, as ARQMath does."""
 ARQMATH_DEPTH = 1000
 """ARQMath runs return at most 1000 results a topic; deeper results are ignored, as trec_eval -M 1000 does."""
 
@@ -48,7 +50,7 @@ def average_precision(hits: list[bool], relevant_total: int) -> float:
     return total / relevant_total
 
 
-def topic_metrics(ranked: list[str], judgments: dict[str, int], threshold: int = 2,
+def topic_metrics(ranked: list[str], judgments: dict[str, int], threshold: int = RELEVANT_GRADE,
                   cutoff: int | None = None) -> dict[str, float]:
     """The four metrics for one topic; `ranked` is the unfiltered run's doc ids, best first."""
     grades = [judgments[doc] for doc in ranked if doc in judgments]
@@ -67,7 +69,7 @@ def mean_metrics(per_topic: dict[str, dict[str, float]]) -> dict[str, float]:
     return {name: sum(scores[name] for scores in per_topic.values()) / count if count else 0.0 for name in METRICS}
 
 
-def evaluate(run: Run, qrels: Qrels, threshold: int = 2, cutoff: int | None = None,
+def evaluate(run: Run, qrels: Qrels, threshold: int = RELEVANT_GRADE, cutoff: int | None = None,
              depth: int = ARQMATH_DEPTH) -> dict:
     """Prime metrics of `run` (lists already in rank order) averaged over the qrels topics.
 

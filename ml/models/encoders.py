@@ -89,7 +89,7 @@ def relational_mean(layer: RGCNConv, x: torch.Tensor, edge_index: torch.Tensor, 
     per_relation = torch.einsum("nd,rde->nre", x, layer.weight)  # (N, R, out)
     source, target = edge_index
     slot = target * relations + edge_type
-    neighbours = torch.bincount(slot, minlength=nodes * relations)[slot].clamp(min=1).unsqueeze(1).to(x.dtype)
+    neighbours = torch.bincount(slot, minlength=nodes * relations)[slot].unsqueeze(1).to(x.dtype)  # each edge counts itself
     return (x @ layer.root + layer.bias).index_add(0, target, per_relation[source, edge_type] / neighbours)
 
 

@@ -138,7 +138,7 @@ def fuse_pairs(fusion: Fusion, tokens: np.ndarray, formulas: list[np.ndarray]) -
         return np.zeros((0, TEXT_DIM), np.float32)
     nodes = np.concatenate(formulas).astype(np.float32).reshape(-1, fusion.config.formula_dim)
     return fusion.shared_context(torch.from_numpy(np.ascontiguousarray(tokens, dtype=np.float32)),
-                                 torch.from_numpy(nodes), torch.tensor([len(nodes) for nodes in formulas])).numpy()
+                                 torch.from_numpy(nodes), torch.tensor([len(formula) for formula in formulas])).numpy()
 
 
 def post_vector(fusion: Fusion, tokens: np.ndarray, formulas: list[np.ndarray]) -> np.ndarray:

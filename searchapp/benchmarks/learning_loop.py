@@ -22,7 +22,7 @@ from django.test import Client, override_settings
 from ml.data.ranking import rank_by_score
 from ml.evaluation.bootstrap import paired_intervals
 from ml.evaluation.click_simulation import ClickModel
-from ml.evaluation.metrics import evaluate, rounded
+from ml.evaluation.metrics import RELEVANT_GRADE, evaluate, rounded
 from ml.ranking.interleaving import BETTER, UNDECIDED, WORSE, credit, outcome, team_draft, verdict
 from ml.retrieval.score_fusion import FUSIONS
 from searchapp.benchmarks import arqmath1
@@ -43,8 +43,6 @@ MIN_OFFLINE_GAP = 0.03
 """Pairs of rankers whose MAP′ differ by at least this much are the comparisons interleaving must get right."""
 COMPARISONS_PER_PAIR = 20
 METRICS = ("map_prime", "p10_prime", "ndcg_prime")
-RELEVANT = 2
-"""The lowest grade MAP′ and P′@10 count as relevant (`ml.evaluation.metrics.evaluate`'s threshold)."""
 
 
 @dataclass(frozen=True)
@@ -229,9 +227,9 @@ def reachable(topics: Topics, served: dict[str, list[tuple[str, float]]], shown:
     for topic in topics.clicked:
         judged, seen = topics.qrels[topic], shown[topic]
         docs = [doc for doc, _ in served[topic]]
-        found = sorted((doc for doc in docs if doc in seen and judged.get(doc, 0) >= RELEVANT),
+        found = sorted((doc for doc in docs if doc in seen and judged.get(doc, 0) >= RELEVANT_GRADE),
                        key=lambda doc: -judged[doc])
-        passed = [doc for doc in docs if doc in seen and judged.get(doc, 0) < RELEVANT]
+        passed = [doc for doc in docs if doc in seen and judged.get(doc, 0) < RELEVANT_GRADE]
         ranked = found + [doc for doc in docs if doc not in seen] + passed
         best[topic] = [(doc, float(len(ranked) - rank)) for rank, doc in enumerate(ranked)]
     return rounded(evaluate(best, {topic: topics.qrels[topic] for topic in topics.clicked}))

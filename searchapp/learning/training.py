@@ -15,7 +15,7 @@ from django.conf import settings
 
 from ml.evaluation.baselines import random_baseline
 from ml.evaluation.bootstrap import paired_intervals
-from ml.evaluation.metrics import METRIC_LABELS, evaluate, rounded
+from ml.evaluation.metrics import METRIC_LABELS, RELEVANT_GRADE, evaluate, rounded
 from ml.ranking.click_model import Propensities
 from ml.ranking.cross_validation import (
     DELTA_METRICS,
@@ -35,7 +35,6 @@ from searchapp.learning.clicks import feedback_grades
 from searchapp.learning.judged import judged_topics
 from searchapp.learning.ranker_history import HISTORY_KEPT, without_it
 
-RELEVANT_GRADE = 2
 EXTRA_WEIGHT = 2.0
 """How much an ARQMath-2 topic counts against a development topic in training: 2 cross-validated best of 0.25–8
 (models/ranker/README.md), within the noise of the folds."""
