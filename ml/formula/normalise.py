@@ -52,6 +52,8 @@ _MIN_AFFIXED_NAME = 3
 def canonical(text: str) -> str:
     """`text` with composed characters, no invisible format characters (U+2061 function application, soft
     hyphens, direction marks) and each character replaced by its canonical alias."""
+    if text.isascii():  # no ASCII character composes, is a format character or has an alias
+        return text
     text = unicodedata.normalize("NFC", text)
     return "".join(CHAR_ALIASES.get(char, char) for char in text
                    if char.isascii() or unicodedata.category(char) != "Cf")
