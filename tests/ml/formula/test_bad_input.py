@@ -1,5 +1,6 @@
 """Any input either parses or raises ParseError with a kind and a position, within 100 ms (on a slower machine,
 within a few times an ordinary formula as long), never anything else."""
+import functools
 import time
 
 import pytest
@@ -74,8 +75,9 @@ def _timed(parse, text: str) -> tuple[float, FormulaGraphs | None, ParseError | 
     return time.thread_time() - start, result, error
 
 
+@functools.cache
 def _ordinary(parse) -> str:
-    """The long sum `x+x+…` in `parse`'s notation, near its length limit."""
+    """The long sum `x+x+…` in `parse`'s notation, near its length limit (built once: the SLT string takes a parse)."""
     latex = _near_limit("x+")
     return {
         parse_latex: latex,
