@@ -206,6 +206,9 @@ MATHSEARCH_UPLOAD_DIR = VAR_DIR / "uploads"
 MATHSEARCH_FEEDBACK_PER_MINUTE = env_int("MATHSEARCH_FEEDBACK_PER_MINUTE", 30)
 # How far feedback may move a result, in spreads of its query's top scores (searchapp.search.feedback_boost); 0: never
 MATHSEARCH_FEEDBACK_BOOST = env_float("MATHSEARCH_FEEDBACK_BOOST", 1.0)
+# Places from rank 11 on that a query asked often gives to candidates its pages have hardly shown
+# (searchapp.search.exploration); 0: none
+MATHSEARCH_EXPLORE_PLACES = env_int("MATHSEARCH_EXPLORE_PLACES", 2)
 # Searches a web process runs at once, and how long one may wait for a turn before it is answered 503.
 MATHSEARCH_SEARCH_SLOTS = env_int("MATHSEARCH_SEARCH_SLOTS", 2)
 MATHSEARCH_QUEUE_SECONDS = env_int("MATHSEARCH_QUEUE_SECONDS", 5)

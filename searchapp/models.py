@@ -23,6 +23,7 @@ from ml.text import TEXT_DIM
 from searchapp.search.candidates import PROBES, SHORTLIST_SIZE, candidate_ids_of
 from searchapp.search.context import CONTEXT_WEIGHT, context_similarity, context_vector, with_context
 from searchapp.search.duplicates import first_of_each, with_copies
+from searchapp.search.exploration import explored
 from searchapp.search.feedback_boost import boosted, evidence_for
 from searchapp.search.patterns import pattern_matches
 from searchapp.search.query import Query, parse_query
@@ -208,7 +209,8 @@ class FormulaQuerySet(models.QuerySet):
 
     def search(self, query: Query | str, k: int = 10, offset: int = 0, fusion: str = DEFAULT_ORDER, corpus: str | None = None,
                probes: int = PROBES, shortlist_size: int = SHORTLIST_SIZE, context: str = "",
-               context_weight: float = CONTEXT_WEIGHT, interleave: Interleave | None = None) -> SearchResults:
+               context_weight: float = CONTEXT_WEIGHT, interleave: Interleave | None = None,
+               explore: int = 0) -> SearchResults:
         """The `k` formulas of this queryset most similar to `query` after `offset` (DESIGN.md §4).
 
         A string is read as LaTeX (`ml.formula.ParseError` if it cannot be); candidates come from the codebook's
@@ -220,7 +222,9 @@ class FormulaQuerySet(models.QuerySet):
         surrounds the formula the user looks for) are fused with the words around each candidate's occurrences
         (`searchapp.search.context`); the hits' `parts` then carry their "context" similarity. With `interleave`,
         the hits are its team-draft interleaving of this order and its candidate ranker's, which gets every
-        adjustment made to the ranker's scores here too; the results' `teams` say who placed each hit.
+        adjustment made to the ranker's scores here too; the results' `teams` say who placed each hit. Otherwise, with
+        `explore` places, a query asked often shows as many candidates its logs have hardly shown from rank 11 on
+        (`searchapp.search.exploration`); their hits are `explored`.
         """
         if fusion not in ORDERS:
             raise ValueError(f"unknown fusion {fusion!r}; choose one of {', '.join(ORDERS)}")
@@ -240,11 +244,14 @@ class FormulaQuerySet(models.QuerySet):
         exact[list(patterns)] = True
         distinct, copies = first_of_each(np.lexsort((-scores, ~exact)), scored.keys)  # exact matches of a pattern first
         candidates = len(distinct)
-        teams = ""
+        teams, trying = "", set[int]()
         if interleave is not None:
             rival = interleave.rival_scores(query, ordering, scored.candidates) + (scores - ordering.scores)
             distinct, teams = interleave.merge(distinct, rival, exact, offset + min(k, MAX_K))
             teams = teams[offset:]
+        elif explore and not patterns:
+            looks = np.array([evidence[i].looks if i in evidence else 0.0 for i in scored.ids])
+            distinct, trying = explored(distinct, looks, explore)
         order = distinct[offset:offset + min(k, MAX_K)]
         by_id = Formula.objects.select_related("corpus").defer("slg_matrix", "opg_matrix", "structure").in_bulk(
             [scored.ids[i] for i in with_copies(order, copies)])
@@ -254,7 +261,7 @@ class FormulaQuerySet(models.QuerySet):
             hits.append(SearchHit(formula, float(scores[i]), {name: float(part[i]) for name, part in parts.items()}, rank,
                                   alignment(query.vectors, query.labels, formula.node_labels, scored.decoded, i),
                                   ordering.signals(i), [by_id[scored.ids[j]] for j in copies.get(i, ())],
-                                  patterns.get(i), feedback.get(i)))
+                                  patterns.get(i), feedback.get(i), i in trying))
         return SearchResults(query, ordering.order, hits, candidates, (time.perf_counter() - started) * 1000, teams)
 
     def scored_candidates(self, query: Query, size: int, corpus: str | None = None, probes: int = PROBES) -> Scored:

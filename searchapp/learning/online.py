@@ -37,11 +37,12 @@ def served_search(query: Query, text: str, person: Person, *, k: int = 10, offse
                   fusion: str = DEFAULT_ORDER, corpus: str | None = None, context: str = "",
                   share: float | None = None) -> Served:
     """`Formula.objects.search` of `query` (typed as `text`) for `person`, interleaved with the corpus's candidate on
-    `share` of searches (default: settings.MATHSEARCH_INTERLEAVE_SHARE), and logged."""
+    `share` of searches (default: settings.MATHSEARCH_INTERLEAVE_SHARE), exploring on the others
+    (settings.MATHSEARCH_EXPLORE_PLACES), and logged."""
     share = settings.MATHSEARCH_INTERLEAVE_SHARE if share is None else share
     interleave = interleave_for(text, person, fusion, corpus, context, share)
     results = Formula.objects.search(query, k=k, offset=offset, fusion=fusion, corpus=corpus, context=context,
-                                     interleave=interleave)
+                                     interleave=interleave, explore=settings.MATHSEARCH_EXPLORE_PLACES)
     candidate = interleave.candidate.id if interleave else ""
     return Served(results, log_impression(results, text, corpus, offset, person, candidate))
 

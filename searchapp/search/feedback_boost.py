@@ -81,11 +81,19 @@ class Evidence:
     """People who clicked it and judged it neither way."""
     pages: int = 0
     """Logged pages that showed it for the query (`shown_evidence`)."""
+    looks: float = 0.0
+    """How many times it was likely looked at on them (Σ θ of their ranks): below MIN_LOOKS its click rate weighs
+    nothing yet, and exploration may show it (`searchapp.search.exploration`)."""
     weight: float = 0.0
     """The evidence E: +1 and −1 per judgment; its click rate on the pages that showed it (`shown_evidence`); each
     click without a logged page weighed by `click_weight`."""
     boost: float = 0.0
     """What it added to the result's score in this search (negative: lowered)."""
+
+    @property
+    def said(self) -> bool:
+        """Whether anyone said anything of it yet: a result only shown, too few times to count, has no say."""
+        return bool(self.relevant or self.not_relevant or self.clicked or self.weight)
 
     @property
     def explanation(self) -> str:
@@ -120,11 +128,12 @@ def evidence_for(feedback, result: str, key: str, text: str, impressions=None) -
     return tally(rows, shown)
 
 
-def shown_evidence(impressions, key: str, chosen: set[tuple[int, int]]) -> dict[int, tuple[float, int]]:
-    """{formula id: (evidence, pages)} from the latest PAGES_READ logged pages of the query's `key`, `chosen` the
-    (page, formula) clicks on them: each shown formula's IPW click rate (`ml.ranking.click_model.ipw_relevance`,
-    under the propensities the logs gave) against NEUTRAL_RELEVANCE, in people's worth, once it had MIN_LOOKS looks.
-    So results people looked at and passed over go down, and those they chose, however low, go up."""
+def shown_evidence(impressions, key: str, chosen: set[tuple[int, int]]) -> dict[int, tuple[float, int, float]]:
+    """{formula id: (evidence, pages, looks)} for every formula the latest PAGES_READ logged pages of the query's
+    `key` showed, `chosen` the (page, formula) clicks on them: its IPW click rate (`ml.ranking.click_model.
+    ipw_relevance`, under the propensities the logs gave) against NEUTRAL_RELEVANCE, in people's worth, once it had
+    MIN_LOOKS looks (0 before). So results people looked at and passed over go down, and those they chose, however
+    low, go up."""
     pages = impressions.filter(query_key=key).order_by("-id").values_list("pk", "formula_ids", "offset")[:PAGES_READ]
     seen: dict[int, tuple[list[int], list[bool]]] = {}
     for pk, formulas, offset in pages:
@@ -136,13 +145,13 @@ def shown_evidence(impressions, key: str, chosen: set[tuple[int, int]]) -> dict[
     found = {}
     for formula, (ranks, clicks) in seen.items():
         rate, looks = ipw_relevance(ranks, clicks, propensities)
-        if looks >= MIN_LOOKS:
-            found[formula] = (min(looks / FULL_LOOKS, 1.0) * SHOWN_SCALE * (rate - NEUTRAL_RELEVANCE), len(ranks))
+        counted = min(looks / FULL_LOOKS, 1.0) * SHOWN_SCALE * (rate - NEUTRAL_RELEVANCE) if looks >= MIN_LOOKS else 0.0
+        found[formula] = (counted, len(ranks), looks)
     return found
 
 
 def tally(rows: Iterable[tuple[int, int | None, str, str, int, int | None]],
-          shown: dict[int, tuple[float, int]]) -> dict[int, Evidence]:
+          shown: dict[int, tuple[float, int, float]]) -> dict[int, Evidence]:
     """Evidence per result from (result id, user id, session key, kind, rank, page) rows, latest first, and what the
     logged pages say (`shown`): a person (the user, else the session) counts once per result, by their latest
     judgment, else by their deepest click. A click on a logged page weighs only through its pages' click rate: one
@@ -168,16 +177,17 @@ def tally(rows: Iterable[tuple[int, int | None, str, str, int, int | None]],
             before = found.get(person[0], Evidence())
             weight = click_weight(rank) if rank else 0.0
             found[person[0]] = replace(before, clicked=before.clicked + 1, weight=before.weight + weight)
-    for result, (weight, pages) in shown.items():
+    for result, (weight, pages, looks) in shown.items():
         before = found.get(result, Evidence())
-        found[result] = replace(before, pages=pages, weight=before.weight + weight)
+        found[result] = replace(before, pages=pages, looks=looks, weight=before.weight + weight)
     return found
 
 
 def boosted(scores: np.ndarray, ids: list[int], evidence: dict[int, Evidence],
             strength: float | None = None) -> tuple[np.ndarray, dict[int, Evidence]]:
     """The candidates' `scores` (rows of `ids`) with each one's evidence added (module docstring), and the evidence
-    of the candidates that have some, by candidate index, with its `boost`. Unchanged without evidence."""
+    of the candidates that have some say (`Evidence.said`), by candidate index, with its `boost`. Unchanged without
+    evidence."""
     if not evidence or not len(scores):
         return scores, {}
     beta = settings.MATHSEARCH_FEEDBACK_BOOST if strength is None else strength
@@ -187,7 +197,7 @@ def boosted(scores: np.ndarray, ids: list[int], evidence: dict[int, Evidence],
     scores = scores.astype(np.float64, copy=True)
     found = {}
     for i, result in enumerate(ids):
-        if result in evidence:
+        if result in evidence and evidence[result].said:
             lift = beta * max(spread, MIN_SPREAD) * math.tanh(evidence[result].weight / EVIDENCE_SCALE)
             scores[i] += lift
             found[i] = replace(evidence[result], boost=lift)

@@ -33,6 +33,8 @@ class SearchHit:
     """For a query with query variables, when this formula holds it exactly: (variable, the LaTeX in its place)."""
     feedback: Evidence | None = None
     """What people said of it for this query, and how far that moved it (`searchapp.search.feedback_boost`)."""
+    explored: bool = False
+    """Shown higher than it ranks, for people to judge: few have seen it for this query (`searchapp.search.exploration`)."""
 
     @property
     def formula_id(self) -> int:

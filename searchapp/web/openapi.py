@@ -281,7 +281,9 @@ SCHEMAS = {
                                           "contribution": NUMBER})},
             "posts": {"type": "array", "description": "the first posts it occurs in", "items": _ref("schemas", "Snippet")},
             "occurrences": {"type": "integer", "description": "how often it occurs in all, `posts` shows the first"},
-            "feedback": PEOPLE})}}),
+            "feedback": PEOPLE,
+            "explored": {"type": "boolean", "description": "shown higher than it ranks (from rank 11 on) because few "
+                         "people have seen it for this often-asked query: a click on it tells whether it should rise"}})}}),
     "Post": _object({
         "id": INTEGER, "source_id": STRING, "corpus": STRING, "title": STRING,
         "body": {"type": "string", "description": "the text, its formulas written $…$ where they stand"},

@@ -128,6 +128,7 @@ def results_dict(results: SearchResults, items: list[ResultItem]) -> dict:
                 "posts": [asdict(snippet) for snippet in item.snippets],
                 "occurrences": item.occurrences,
                 "feedback": feedback_dict(item.hit.feedback),
+                "explored": item.hit.explored,
             }
             for item in items
         ],

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import math
 import re
+from itertools import takewhile
 from urllib.parse import parse_qs, urlencode, urlsplit
 
 from django.http import HttpRequest, QueryDict
@@ -105,11 +106,12 @@ MIN_DROP and DROP_RATIO times the typical (median) drop between the others. On t
 
 def cut_of(items: list, pattern: bool) -> int | None:
     """How many of the first page's `items` are the good matches (None: no clear end on this page). For a query with
-    variables, the formulas that hold the pattern (ranked first); else the place of a marked drop in score."""
+    variables, the formulas that hold the pattern (ranked first); else the place of a marked drop in score among the
+    items above those shown to learn (`SearchHit.explored`), which stand higher than their scores."""
     if pattern:
         held = sum(item.hit.bindings is not None for item in items)
         return held if 0 < held < len(items) else None
-    scores = [item.hit.score for item in items]
+    scores = [item.hit.score for item in takewhile(lambda item: not item.hit.explored, items)]
     drops = [above - below for above, below in zip(scores, scores[1:])]
     if len(drops) < 2:
         return None

@@ -29,3 +29,11 @@ def test_for_a_pattern_the_good_matches_are_those_holding_it():
     assert cut_of(_items([0.8, 0.7, 0.95, 0.6], held), pattern=True) == 2
     assert cut_of(_items([0.8, 0.7], [[("x", "n")], [("x", "k")]]), pattern=True) is None  # all hold it
     assert cut_of(_items([0.8, 0.7], [None, None]), pattern=True) is None  # none does
+
+
+def test_results_shown_to_learn_do_not_mark_where_the_good_matches_end():
+    items = _items([0.9, 0.89, 0.88, 0.87, 0.3, 0.29, 0.86])
+    for item in items[4:6]:
+        item.hit.explored = True  # ranks 5 and 6 stand above their scores
+    assert cut_of(items, pattern=False) is None  # the even slope above them has no end
+    assert cut_of(_items([0.9, 0.89, 0.88, 0.87, 0.3, 0.29, 0.86]), pattern=False) == 4
