@@ -129,6 +129,8 @@ def test_what_people_shown_a_result_chose_or_passed_over_moves_it_once_they_look
     shown = [Formula.objects.get(latex=latex) for latex in (r"a^2 + b^2 = c^2", r"\sin^2 x + \cos^2 x = 1")]
     log_page(QUERY, shown, clicked=[1], session="one")  # one page: too few looks to say anything
     assert (rank_of(r"a^2 + b^2 = c^2"), rank_of(r"\sin^2 x + \cos^2 x = 1")) == (first, chosen)
+    once = Formula.objects.search(QUERY, k=10, fusion="f1").hits[first - 1]
+    assert once.feedback is None  # shown once and passed over: it has a look, but no say
     for person in range(12):  # the first result passed over by all, the second chosen by all
         log_page(" x^{2}+y^{2}=z^{2} ".strip(), shown, clicked=[1], session=f"p{person}")
     hits = {hit.formula.latex: hit for hit in Formula.objects.search(QUERY, k=10, fusion="f1").hits}
