@@ -24,8 +24,8 @@ FIRST_PLACE = 10
 FROM_PLACE = 20
 """Candidates from rank 21 on are explored: those above it are already shown on the second page of ten."""
 DEEPEST = 100
-"""How far down the ranking exploration looks: candidates below rank 100 score too far from the top to be worth a
-place even if someone chose them (`feedback_boost`: a boost spans one top-30 spread)."""
+"""How far down the ranking exploration looks: a boost spans one top-30 spread (`feedback_boost`), so a result chosen
+from further down could rise only so far, and the looks it took would be spent where they move little."""
 ASKED_OFTEN = FULL_LOOKS
 """Likely looks of a query's most seen result from which the query counts as asked often: ten or so searches."""
 
@@ -37,5 +37,6 @@ def explored(order: list[int], looks: np.ndarray, places: int) -> tuple[list[int
     if places <= 0 or len(order) <= FROM_PLACE or looks.max() < ASKED_OFTEN:
         return order, set()
     chosen = [i for i in order[FROM_PLACE:DEEPEST] if looks[i] < MIN_LOOKS][:places]
-    rest = [i for i in order if i not in set(chosen)]
-    return rest[:FIRST_PLACE] + chosen + rest[FIRST_PLACE:], set(chosen)
+    moved = set(chosen)
+    rest = [i for i in order if i not in moved]
+    return rest[:FIRST_PLACE] + chosen + rest[FIRST_PLACE:], moved
