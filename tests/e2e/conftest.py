@@ -75,6 +75,17 @@ def indexed(transactional_db, tmp_path):
     return index
 
 
+AXE = REPO / "node_modules" / "axe-core" / "axe.min.js"
+"""Installed by `make setup` (package.json's devDependencies); never served by the site."""
+
+
+@pytest.fixture
+def axe(page):
+    if not AXE.is_file():
+        skip_unless_ci(f"axe-core not installed at {AXE}; run make setup")
+    page.context.add_init_script(path=str(AXE))  # injected by the browser, so the site's CSP does not apply to it
+
+
 @pytest.fixture
 def console_errors(page) -> list[str]:
     """Errors the page logs (CSP violations and missing files, the site's icon among them) and uncaught exceptions."""

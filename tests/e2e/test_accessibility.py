@@ -7,13 +7,11 @@ import pytest
 
 from searchapp.models import Feedback, Formula, Post
 from tests.app.factories import index_thread_pages
-from tests.conftest import REPO, skip_unless_ci
+from tests.e2e.factories import page_problems
 from tests.ml.factories import formula_span
 
 pytestmark = pytest.mark.e2e
 
-AXE = REPO / "node_modules" / "axe-core" / "axe.min.js"
-"""Installed by `make setup` (package.json's devDependencies); never served by the site."""
 VIEWPORTS = {"laptop": {"width": 1366, "height": 768}, "phone": {"width": 390, "height": 844}}
 LONG_SUM = " + ".join(f"\\frac{{x_{{{n}}}^{{{n}}}}}{{{n}!}}" for n in range(1, 30))
 LONG_WORD = "Supercalifragilistic" * 6
@@ -41,34 +39,11 @@ def site(transactional_db, tmp_path):
                  f"/formula/{formula.pk}", f"/post/{question.pk}", "/posts"]
 
 
-@pytest.fixture
-def axe(page):
-    if not AXE.is_file():
-        skip_unless_ci(f"axe-core not installed at {AXE}; run make setup")
-    page.context.add_init_script(path=str(AXE))  # injected by the browser, so the site's CSP does not apply to it
-
-
-def _problems(page, path: str) -> list[str]:
-    page.goto(path)
-    page.wait_for_load_state("load")
-    report = page.evaluate("axe.run(document, {resultTypes: ['violations']})")
-    shown = path[:60]
-    problems = [f"{shown}: {v['id']} ({v['impact']}) at {[node['target'] for node in v['nodes'][:3]]}"
-                for v in report["violations"] if v["impact"] in ("serious", "critical")]
-    overflow = page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")
-    if overflow > 0:
-        widest = page.evaluate("""[...document.querySelectorAll('body *')].filter(e => !e.closest('.katex-mathml')
-            && e.getBoundingClientRect().right > document.documentElement.clientWidth + 1)
-            .slice(0, 4).map(e => e.tagName + '.' + e.className)""")
-        problems.append(f"{shown}: scrolls sideways by {overflow} px, past the edge: {widest}")
-    return problems
-
-
 @pytest.mark.parametrize("size", VIEWPORTS)
 def test_public_pages_pass_axe_and_fit_the_screen(page, axe, site, size):
     page.set_viewport_size(VIEWPORTS[size])
     _, paths = site
-    assert [problem for path in paths for problem in _problems(page, path)] == []
+    assert [problem for path in paths for problem in page_problems(page, path)] == []
 
 
 @pytest.mark.parametrize("size", VIEWPORTS)
@@ -76,4 +51,4 @@ def test_staff_pages_pass_axe_and_fit_the_screen(staff_login, axe, site, size):
     staff_login.set_viewport_size(VIEWPORTS[size])
     job, _ = site
     paths = ["/admin/searchapp/indexjob/upload/", f"/admin/searchapp/indexjob/{job.pk}/live/"]
-    assert [problem for path in paths for problem in _problems(staff_login, path)] == []
+    assert [problem for path in paths for problem in page_problems(staff_login, path)] == []
