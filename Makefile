@@ -54,3 +54,5 @@ texlive-docs:
 	# science alone too: the reader is measured on it (python -m ml.evaluation.document_parsing var/texlive/science)
 	dpkg-deb -x $(TEXLIVE_DIR)/texlive-science-doc_*.deb $(TEXLIVE_DIR)/science
 	find $(TEXLIVE_DIR)/root $(TEXLIVE_DIR)/science -name '*.tex.gz' -exec gunzip -f {} +
+	# the .tex files of both packages alone, for `bench_documents var/texlive/tex` (no manuals' HTML or Markdown)
+	rm -rf $(TEXLIVE_DIR)/tex && cd $(TEXLIVE_DIR)/root && find . -name '*.tex' -exec cp --parents {} ../tex \;

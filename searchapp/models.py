@@ -25,6 +25,7 @@ from searchapp.search.context import CONTEXT_WEIGHT, context_similarity, context
 from searchapp.search.duplicates import first_of_each, with_copies
 from searchapp.search.exploration import explored
 from searchapp.search.feedback_boost import boosted, evidence_for
+from searchapp.search.notation import corpus_macros
 from searchapp.search.patterns import pattern_matches
 from searchapp.search.query import Query, parse_query
 from searchapp.search.query_keys import KEY_CHARS, feedback_key, question_key, searched_key
@@ -67,6 +68,10 @@ class Corpus(models.Model):
     name = models.SlugField(max_length=CORPUS_NAME_CHARS, unique=True)
     description = models.TextField(blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
+    macros = models.JSONField(default=dict, blank=True,
+                              help_text="its documents' own LaTeX macros, the most common definition of each "
+                                        "(name → ml.data.documents.latex_macros.Macro.to_json()): queries are read "
+                                        "with them")
 
     objects = CorpusQuerySet.as_manager()
 
@@ -115,12 +120,13 @@ class PostQuerySet(models.QuerySet):
 
     def search(self, question: Question | str, k: int = 10, offset: int = 0, mode: str = DEFAULT_MODE,
                corpus: str | None = None, weight: float = DEFAULT_FORMULA_WEIGHT) -> PostResults:
-        """The `k` answers of this queryset after `offset` that best answer `question` (text with `$…$` formulas),
-        by words and formulas combined as `mode` says (`searchapp.search.questions`)."""
+        """The `k` answers of this queryset after `offset` that best answer `question` (text with `$…$` formulas, read
+        with `corpus`'s macros), by words and formulas combined as `mode` says (`searchapp.search.questions`)."""
         if mode not in MODES:
             raise ValueError(f"unknown mode {mode!r}; choose one of {', '.join(MODES)}")
         started = time.perf_counter()
-        question = read_question(question) if isinstance(question, str) else question
+        if isinstance(question, str):
+            question = read_question(question, corpus_macros(question, corpus, Corpus.objects))
         threads = self.filter(corpus__name=corpus) if corpus else self
         scores = score_posts(threads.answers(), Formula.objects, question, corpus, threads=threads,
                              full_text=mode == "bm25")
@@ -139,8 +145,31 @@ class PostQuerySet(models.QuerySet):
         return PostResults(question, scores.mode_used(mode), hits, len(distinct), (time.perf_counter() - started) * 1000)
 
 
+class SourceDocument(models.Model):
+    """A document of a corpus as it was last indexed (the `documents` format): what indexing the same folder again
+    compares with, so that an unchanged document is skipped and a changed or removed one is replaced whole."""
+
+    corpus = models.ForeignKey(Corpus, on_delete=models.CASCADE, related_name="documents")
+    origin = models.CharField(max_length=1000, help_text="what was indexed: a path given to index_corpus, or an "
+                                                         "upload's file name")
+    path = models.CharField(max_length=200, help_text="the document's id: its main file, relative to the origin")
+    files = models.JSONField(default=dict, help_text="the files it was read from: relative path → sha256")
+    macros = models.JSONField(default=dict, blank=True, help_text="the macros it defines (name → Macro.to_json())")
+    job = models.ForeignKey("IndexJob", on_delete=models.SET_NULL, null=True, blank=True, related_name="+",
+                            help_text="the job that last stored it: a resumed job skips what it stored itself")
+    indexed_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["corpus", "origin", "path"], name="document_unique_path")]
+
+    def __str__(self) -> str:
+        return self.path
+
+
 class Post(models.Model):
     corpus = models.ForeignKey(Corpus, on_delete=models.CASCADE, related_name="posts")
+    document = models.ForeignKey(SourceDocument, on_delete=models.CASCADE, null=True, blank=True,
+                                 related_name="posts", help_text="the document it is a section of")
     source_id = models.CharField(max_length=200, help_text="The post's id in its source file.")
     title = models.CharField(max_length=500, blank=True)
     body = models.TextField(blank=True, help_text="text with its formulas written $…$ where they stand")
@@ -213,7 +242,8 @@ class FormulaQuerySet(models.QuerySet):
                explore: int = 0) -> SearchResults:
         """The `k` formulas of this queryset most similar to `query` after `offset` (DESIGN.md §4).
 
-        A string is read as LaTeX (`ml.formula.ParseError` if it cannot be); candidates come from the codebook's
+        A string is read as LaTeX, with `corpus`'s macros (`searchapp.search.notation`; `ml.formula.ParseError` if it
+        cannot be); candidates come from the codebook's
         posting lists and from shared sub-expressions, or are the whole queryset when it is no larger than a
         shortlist (then exact scoring is as cheap, and complete). `fusion` orders them: the learned ranker
         (`searchapp.search.ranking`), or a dense fusion of the mean cosines, in [-1, 1]. A query with query variables
@@ -229,7 +259,8 @@ class FormulaQuerySet(models.QuerySet):
         if fusion not in ORDERS:
             raise ValueError(f"unknown fusion {fusion!r}; choose one of {', '.join(ORDERS)}")
         started = time.perf_counter()
-        query = parse_query(query) if isinstance(query, str) else query
+        if isinstance(query, str):
+            query = parse_query(query, macros=corpus_macros(query, corpus, Corpus.objects))
         scored = self.scored_candidates(query, max(shortlist_size, offset + k), corpus, probes)
         ordering = order_candidates(fusion, query, scored.candidates, corpus)
         scores, parts = ordering.scores, scored.parts
@@ -368,6 +399,7 @@ class Occurrence(models.Model):
     start = models.PositiveIntegerField(default=0, help_text="where the formula's $…$ starts in the post's body")
     end = models.PositiveIntegerField(default=0, help_text="where it ends; 0 for a formula of the title")
     anchor = models.CharField(max_length=100, blank=True, help_text="its name in its document (a LaTeX \\label)")
+    number = models.CharField(max_length=20, blank=True, help_text="the number its document prints for it (2.14)")
     context = HalfVectorField(dimensions=TEXT_DIM, null=True, blank=True,
                               help_text="the words around the formula embedded by the text encoder, unit length")
 
@@ -483,7 +515,7 @@ class IndexJob(models.Model):
         SLT_TSV = "slt_tsv", "Tangent SLT strings TSV"
         LATEX_LINES = "latex", "LaTeX, one formula per line"
         MSE_HTML = "mse_html", "Math StackExchange thread pages (HTML)"
-        DOCUMENTS = "documents", "Documents: LaTeX, Markdown, notebooks, web pages (a file, a folder or a zip)"
+        DOCUMENTS = "documents", "Documents: LaTeX, Markdown, notebooks, web pages (a file, a folder, a zip or a tar.gz)"
 
     FORMAT_HELP = {
         Format.JSONL: 'one <code>{"id", "title", "body", "url", "tags"}</code> a line, formulas written '
@@ -497,8 +529,11 @@ class IndexJob(models.Model):
         Format.MSE_HTML: "a page, or a <code>.zip</code> of pages: each page's question (title, tags, text, "
                          "comments) and its answer.",
         Format.DOCUMENTS: "LaTeX papers or projects, Markdown notes, Jupyter notebooks, web pages with MathML, KaTeX "
-                          "or MathJax; one file, or a folder as a <code>.zip</code>. Each section becomes a post; a "
-                          "project's own macros are expanded and its <code>\\input</code> files followed.",
+                          "or MathJax; one file, or a folder as a <code>.zip</code>, or arXiv's <code>.tar.gz</code> "
+                          "source. Each section becomes a post; a project's own macros are expanded and its "
+                          "<code>\\input</code> files followed. Uploading a file of the same name again keeps the "
+                          "corpus in sync with it: unchanged documents are skipped, changed ones replaced, and "
+                          "those no longer in it removed.",
     }
     """What the upload page says of each format (markup): every one of `Format`, which the page lists."""
 
@@ -509,6 +544,14 @@ class IndexJob(models.Model):
     total = models.PositiveIntegerField(null=True, blank=True, help_text="records in the file; empty until the job, "
                                                                          "in the worker, has counted them")
     counted = models.PositiveIntegerField(default=0, help_text="records counted so far, while the job counts them")
+    origin = models.CharField(max_length=1000, blank=True,
+                              help_text="documents: what the documents are kept in sync with (SourceDocument.origin)")
+    files_total = models.PositiveIntegerField(null=True, blank=True, help_text="documents: files in the upload")
+    files_read = models.PositiveIntegerField(default=0, help_text="documents: files read or found unchanged")
+    bytes_total = models.PositiveBigIntegerField(default=0, help_text="documents: bytes of those files")
+    bytes_read = models.PositiveBigIntegerField(default=0)
+    unchanged = models.PositiveIntegerField(default=0, help_text="documents found unchanged since their last indexing")
+    removed = models.PositiveIntegerField(default=0, help_text="documents gone from the upload, and their posts")
     cursor = models.PositiveIntegerField(default=0, help_text="records processed so far")
     done = models.PositiveIntegerField(default=0, help_text="records indexed")
     failed = models.PositiveIntegerField(default=0, help_text="records that failed")
@@ -541,7 +584,9 @@ class IndexJob(models.Model):
 
     @property
     def progress(self) -> str:
-        """Records processed of all, as lists and commands show it."""
+        """Records processed of all (a documents upload: files read of all), as lists and commands show it."""
+        if self.files_total is not None:
+            return f"{self.files_read} / {self.files_total} files"
         return f"{self.cursor} / {f'counting… ({self.counted} so far)' if self.total is None else self.total}"
 
     @property

@@ -6,7 +6,7 @@ from celery.signals import worker_process_init, worker_ready
 from django.db import connection
 
 from searchapp.embedding import warm_up
-from searchapp.indexing.pipeline import run_job, running_job_ids
+from searchapp.indexing.jobs import run_job, running_job_ids
 from searchapp.indexing.uploads import release_upload
 from searchapp.models import IndexJob
 

@@ -44,6 +44,8 @@ class SourceFormula:
     end: int = 0
     anchor: str = ""
     """The name a document gave the formula (LaTeX `\\label{eq:x}`), or empty."""
+    number: str = ""
+    """The number its document prints for it (`2.14`), or empty."""
 
     def __post_init__(self) -> None:
         if self.notation not in NOTATIONS:

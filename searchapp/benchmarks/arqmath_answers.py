@@ -22,7 +22,7 @@ from ml.formula import ParseError
 from ml.retrieval.post_scores import DEFAULT_FORMULA_WEIGHT
 from searchapp.benchmarks.arqmath1 import percentiles
 from searchapp.indexing.actions import start_index_job
-from searchapp.indexing.pipeline import run_job
+from searchapp.indexing.jobs import run_job
 from searchapp.learning.thread_judgments import CORPUS, PAGES
 from searchapp.models import Corpus, Formula, Occurrence, Post
 from searchapp.search.context import CONTEXT_WEIGHT

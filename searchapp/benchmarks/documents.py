@@ -1,13 +1,22 @@
 """`bench_documents PATH`: a folder of documents indexed into a throw-away database, with what the reader found, how
-fast each indexing stage ran, and a known-item test of the search over them.
+fast each indexing stage ran, how much of what was stored a reader can see rendered, and a known-item test of the
+search over them.
 
-The known-item test draws display formulas from the documents (seeded) and searches each as it is written, and
-again with one variable renamed (`ml.evaluation.known_item`); a search succeeds when its top 10 (or top 1) holds a
-formula that occurs in the same file. A formula that cannot be parsed is a failure, not left out.
+What was stored: `katex_error_share` (stored formulas the site's KaTeX cannot render), `unexpanded_macro_share`
+(display formulas that still hold a command their document defines), `documents`, `sections` and
+`duplicate_sections` (sections whose text equals another's). Times: `read_s` (reading every document alone),
+`first_index_s` and `resync_unchanged_s` (indexing the same folder again, nothing changed).
+
+The known-item test draws display formulas from the documents (seeded) and searches each as it is written, again
+with one variable renamed (`ml.evaluation.known_item`), and, as `known_item_macros`, display formulas as their
+source writes them with the document's own macros (the search reads them with the corpus's macros); a search
+succeeds when its top 10 (or top 1) holds a formula that occurs in the same file. A formula that cannot be parsed
+is a failure, not left out.
 """
 from __future__ import annotations
 
 import random
+import re
 import time
 from collections import defaultdict
 from collections.abc import Callable
@@ -15,14 +24,15 @@ from pathlib import Path
 
 import numpy as np
 
-from ml.data.documents import document_formulas
+from ml.data.documents import document_formulas, plan_upload
 from ml.evaluation.bootstrap import mean_interval
 from ml.evaluation.document_parsing import document_parse_report
 from ml.evaluation.known_item import rename_variable
 from ml.formula import ParseError
+from searchapp.benchmarks.katex_check import katex_check
 from searchapp.indexing.actions import start_index_job
-from searchapp.indexing.pipeline import run_job
-from searchapp.models import Formula, Occurrence
+from searchapp.indexing.jobs import run_job
+from searchapp.models import Formula, Occurrence, Post, SourceDocument
 
 CORPUS = "bench-documents"
 SAMPLE = 200
@@ -31,15 +41,25 @@ K = 10
 
 def benchmark(path: Path, sample: int = SAMPLE, seed: int = 0, progress: Callable[[str], None] = print) -> dict:
     progress(f"reading {path}")
+    started = time.perf_counter()
     reading = document_parse_report(path, examples=0)
+    read_s = time.perf_counter() - started
     progress(f"indexing {reading['documents read']} documents")
     started = time.perf_counter()
     job = run_job(start_index_job(path, "documents", CORPUS, enqueue=False))
     seconds = time.perf_counter() - started
+    progress("indexing the same folder again, unchanged")
+    started = time.perf_counter()
+    resync = run_job(start_index_job(path, "documents", CORPUS, enqueue=False))
+    resync_s = time.perf_counter() - started
     formulas = Occurrence.objects.filter(post__corpus__name=CORPUS).count()
+    progress("checking the stored formulas with KaTeX")
+    stored = stored_report()
     progress(f"known-item searches over {sample} formulas")
     known = known_items(path, sample, seed)
     return {
+        "read_s": round(read_s, 1), "first_index_s": round(seconds, 1), "resync_unchanged_s": round(resync_s, 1),
+        "resync_unchanged_documents": resync.unchanged, "resync_state": resync.state, **stored,
         "files": reading["documents read"] + reading["files failed"], "files_failed": reading["files failed"],
         "display_formulas": reading["display"], "inline_formulas": reading["inline"],
         "display_parsed_share": reading["display parsed"], "inline_parsed_share": reading["inline parsed"],
@@ -52,8 +72,36 @@ def benchmark(path: Path, sample: int = SAMPLE, seed: int = 0, progress: Callabl
     }
 
 
+def stored_report() -> dict:
+    """What was stored, as a reader sees it: see the module."""
+    occurrences = list(Occurrence.objects.filter(post__corpus__name=CORPUS).values_list(
+        "latex", "start", "post__body", "post__document__macros"))
+    shown = [(latex, body[start:start + 2] == "$$") for latex, start, body, _ in occurrences]
+    check = katex_check(shown)
+    display = [(latex, macros or {}) for latex, start, body, macros in occurrences if body[start:start + 2] == "$$"]
+    unexpanded = sum(1 for latex, macros in display if _defined_command(latex, macros))
+    posts = Post.objects.filter(corpus__name=CORPUS)
+    sections = posts.count()
+    return {
+        "katex_error_share": _share(len(check.failed), len(shown)),
+        "katex_undefined_top": dict(list(check.undefined.items())[:15]),
+        "unexpanded_macro_share": _share(unexpanded, len(display)),
+        "documents": SourceDocument.objects.filter(corpus__name=CORPUS).count(), "sections": sections,
+        "duplicate_sections": sections - posts.values("body").distinct().count(),
+    }
+
+
+def _defined_command(latex: str, macros: dict) -> bool:
+    return any(command in macros for command in _COMMAND.findall(latex))
+
+
+def _share(part: int, whole: int) -> float:
+    return round(part / whole, 4) if whole else 0.0
+
+
 def known_items(path: Path, sample: int, seed: int) -> dict:
-    """success@1 and @10 with bootstrap intervals over the sampled formulas, as written and renamed, and latency."""
+    """success@1 and @10 with bootstrap intervals over the sampled formulas, as written, renamed and with the
+    document's own macros, and latency."""
     pool = [formula for formula in document_formulas(path) if formula.display and formula.notation == "latex"]
     rng = random.Random(seed)
     picked = rng.sample(pool, min(sample, len(pool)))
@@ -61,13 +109,47 @@ def known_items(path: Path, sample: int, seed: int) -> dict:
     written = [_search(formula.text, in_file[formula.file]) for formula in picked]
     renamed_queries = [(rename_variable(formula.text, rng), formula.file) for formula in picked]
     renamed = [_search(latex, in_file[file]) for latex, file in renamed_queries if latex is not None]
+    with_macros = [_search(latex, in_file[file]) for latex, file in macro_queries(path, sample, seed)]
     latencies = [ms for _, _, ms in written if ms is not None]
     return {
         "known_item_queries": len(written), "known_item_renamed_queries": len(renamed),
+        "known_item_macros_queries": len(with_macros),
         **_successes("known_item", written), **_successes("known_item_renamed", renamed),
+        **_successes("known_item_macros", with_macros),
         "p50_ms": round(float(np.percentile(latencies, 50)), 1) if latencies else None,
         "p95_ms": round(float(np.percentile(latencies, 95)), 1) if latencies else None,
     }
+
+
+def macro_queries(path: Path, sample: int, seed: int) -> list[tuple[str, str]]:
+    """(LaTeX, file) of up to `sample` display formulas as their `.tex` source writes them, among those that use a
+    macro their document defines: what a reader copying from the source types."""
+    files = plan_upload(path).files
+    pool = []
+    for document in SourceDocument.objects.filter(corpus__name=CORPUS).exclude(macros={}):
+        for file in sorted(document.files):
+            if file.endswith(".tex"):
+                source = _COMMENT.sub("", files.read(file).decode("utf-8", "replace"))
+                pool += [(line, file) for line in _display_lines(source) if _defined_command(line, document.macros)]
+    return random.Random(seed).sample(pool, min(sample, len(pool)))
+
+
+def _display_lines(source: str) -> list[str]:
+    """Each line of the display math of a LaTeX source, without labels, tags and alignment marks."""
+    lines = []
+    for match in _DISPLAY.finditer(source):
+        for line in re.split(r"\\\\", match["body"] or match["bracketed"] or ""):
+            line = " ".join(_DROPPED.sub(" ", line).replace("&", " ").split())
+            if line:
+                lines.append(line)
+    return lines
+
+
+_COMMAND = re.compile(r"\\([A-Za-z]+)")
+_COMMENT = re.compile(r"(?<!\\)%.*")
+_DISPLAY = re.compile(r"\\begin\{(?P<name>equation|align|gather|multline|eqnarray)\*?\}(?P<body>.*?)\\end\{(?P=name)\*?\}"
+                      r"|\\\[(?P<bracketed>.*?)\\\]", re.S)
+_DROPPED = re.compile(r"\\(?:label|tag\*?)\{[^{}]*\}|\\(?:nonumber|notag)\b")
 
 
 def _formulas_by_file() -> dict[str, set[int]]:

@@ -30,7 +30,7 @@ from ml.data.topic_posts import question_text, read_topic_xml
 from searchapp.benchmarks.arqmath1 import percentiles
 from searchapp.benchmarks.question_overlap import exhaustive_overlap
 from searchapp.indexing.actions import start_index_job
-from searchapp.indexing.pipeline import run_job
+from searchapp.indexing.jobs import run_job
 from searchapp.models import IndexJob, Occurrence, Post
 from searchapp.search.questions import DEFAULT_MODE, MODES, read_question
 

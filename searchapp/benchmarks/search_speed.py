@@ -21,7 +21,7 @@ from ml.retrieval.score_fusion import DEFAULT_FUSION, fuse
 from searchapp.benchmarks.bench_corpus import bench_corpus, write_slt_tsv
 from searchapp.indexing.actions import start_index_job
 from searchapp.indexing.iterables import chunks
-from searchapp.indexing.pipeline import run_job
+from searchapp.indexing.jobs import run_job
 from searchapp.learning.judged_corpus import TOPICS
 from searchapp.models import Formula, IndexJob, SlgCentroid
 from searchapp.search.query import parse_queries

@@ -1,4 +1,4 @@
-"""Indexing of corpus files: read records → parse formulas → embed new visual keys → store, in chunks.
+"""Indexing records in chunks: parse formulas → embed new visual keys → encode posts → store (`jobs` runs a job).
 
 Each chunk is one transaction that also advances the job's `cursor`, so a job killed mid-way
 resumes after its last committed chunk and nothing is stored twice: posts are unique by source
@@ -10,18 +10,15 @@ import itertools
 import json
 import time
 from collections import defaultdict
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
-from pathlib import Path
 
 import numpy as np
 from django.db import connection, transaction
-from django.utils import timezone
 from psycopg.types.json import Jsonb
 
 from ml.cycle_collection import cycle_collection_paused
-from ml.data.corpus_files import read_records
 from ml.data.records import IndexRecord, PostRecord, RecordError, SourceFormula
 from ml.formula import FormulaGraphs, ParseError, parse, slt_to_latex, to_slt_string, visual_key
 from ml.retrieval.structure import pack_terms, structure_terms, subtree_terms
@@ -29,8 +26,8 @@ from ml.text import EncodedPost, text_encoder
 from ml.text.marf import post_vector
 from ml.text.posts import body_span, post_text
 from searchapp.embedding import embed_graphs, get_fusion, node_labels
-from searchapp.indexing.codebook import CodebookMismatch, ensure_codebook_loaded, require_loaded_codebook
-from searchapp.indexing.postings import merge_postings, store_postings
+from searchapp.indexing.codebook import require_loaded_codebook
+from searchapp.indexing.postings import store_postings
 from searchapp.models import Corpus, IndexJob, Post
 from searchapp.sql import copy_binary, halfvec
 from searchapp.vectors import as_stored, decode_matrix, matrix_bytes
@@ -52,92 +49,8 @@ time on one core (ONNX Runtime lets go of the GIL). On two cores, 200 thread pos
 as on one; in a job, where the job's own thread shares the cores, 1.12× (`_index_chunks`)."""
 
 
-JOB_LOCK_CLASS = 7401
-"""First key of the session advisory lock `(JOB_LOCK_CLASS, job id)` that a running job holds."""
-
-
 Progress = Callable[[IndexJob], None]
-"""Told the job as committed, once it has counted its records and after each chunk (`index_corpus`'s bar)."""
-
-
-def run_job(job: IndexJob, progress: Progress | None = None) -> IndexJob:
-    """Index the job's file from its cursor to the end, unless another process runs it now or it is done.
-
-    The job holds a Postgres session lock while it runs: a second delivery of its task returns at once,
-    and a worker that dies releases the lock with its connection, so the job can be resumed right away.
-    """
-    with connection.cursor() as cursor:
-        cursor.execute("SELECT pg_try_advisory_lock(%s, %s)", [JOB_LOCK_CLASS, job.pk])
-        if not cursor.fetchone()[0]:
-            job.refresh_from_db()
-            return job
-    try:
-        job.refresh_from_db()  # the cursor as the last runner committed it
-        if job.state != IndexJob.State.DONE:
-            _run_locked(job, progress or (lambda job: None))
-    finally:
-        with connection.cursor() as cursor:
-            cursor.execute("SELECT pg_advisory_unlock(%s, %s)", [JOB_LOCK_CLASS, job.pk])
-    job.refresh_from_db()
-    return job
-
-
-def running_job_ids() -> set[int]:
-    """Jobs some process is running right now (it holds their lock).
-
-    Only this database's locks: pg_locks shows the whole server's, and a job of another database on it (a
-    benchmark's, a test's) with the same id would make ours look running, so it was never resumed.
-    """
-    with connection.cursor() as cursor:
-        cursor.execute("SELECT objid FROM pg_locks WHERE locktype = 'advisory' AND classid = %s AND objsubid = 2"
-                       " AND granted AND database = (SELECT oid FROM pg_database WHERE datname = current_database())",
-                       [JOB_LOCK_CLASS])
-        return {row[0] for row in cursor.fetchall()}
-
-
-def _run_locked(job: IndexJob, progress: Progress) -> None:
-    """A file-level failure (one it cannot read at all) marks the job failed; record-level ones are counted and
-    kept in `errors`."""
-    IndexJob.objects.filter(pk=job.pk).update(state=IndexJob.State.RUNNING, started_at=job.started_at or timezone.now())
-    try:
-        if job.total is None:
-            _count(job, progress)
-            progress(job)
-        ensure_codebook_loaded()
-        records = itertools.islice(read_records(Path(job.path), job.format), job.cursor, None)
-        _index_chunks(job, records, progress)
-        started = time.perf_counter()
-        merge_postings(job.corpus_id)
-        _add_timing(job, "merge", time.perf_counter() - started)
-    except (OSError, ValueError, CodebookMismatch) as error:
-        _finish(job, IndexJob.State.FAILED, str(error))
-    else:
-        job.refresh_from_db()
-        if job.failed and not job.done:  # a file of nothing but bad records is a failed upload, not a done one
-            _finish(job, IndexJob.State.FAILED, f"none of the {job.failed} records could be indexed; "
-                                                f"the first error: {job.record_unit} {job.errors[0]['line']}: "
-                                                f"{job.errors[0]['message']}")
-        else:
-            _finish(job, IndexJob.State.DONE, "")
-
-
-def _count(job: IndexJob, progress: Progress) -> None:
-    """The file's records, read once before indexing them so the job's page shows a total and an ETA. Reading can
-    take a while (a folder of LaTeX documents: a minute), so the count so far is saved every CHUNK_SECONDS."""
-    started = shown = time.perf_counter()
-    counted = 0
-    for counted, _ in enumerate(read_records(Path(job.path), job.format), start=1):
-        if time.perf_counter() - shown >= CHUNK_SECONDS:
-            IndexJob.objects.filter(pk=job.pk).update(counted=counted)
-            job.counted, shown = counted, time.perf_counter()
-            progress(job)
-    job.total = job.counted = counted
-    IndexJob.objects.filter(pk=job.pk).update(total=counted, counted=counted)
-    _add_timing(job, "count", time.perf_counter() - started)
-
-
-def _finish(job: IndexJob, state: str, message: str) -> None:
-    IndexJob.objects.filter(pk=job.pk).update(state=state, message=message, finished_at=timezone.now())
+"""Told the job as committed after each chunk (`index_corpus`'s bar)."""
 
 
 @dataclass
@@ -160,9 +73,24 @@ class ChunkOutcome:
     timings: dict = field(default_factory=lambda: defaultdict(float))
 
 
-def _index_chunks(job: IndexJob, items: Iterable[IndexRecord | RecordError], progress: Progress) -> None:
-    """Read, prepare (parse, embed, fuse) and store each chunk in turn, each sized by the time the last one took,
-    while the text encoder reads the next chunk's posts on threads of its own.
+def index_chunks(job: IndexJob, items: Iterable[IndexRecord | RecordError], progress: Progress) -> None:
+    """Read, prepare (parse, embed, fuse) and store each chunk in turn (`prepared_chunks`)."""
+    with chunk_encoder() as encoder:
+        for prepared in prepared_chunks(job.corpus, items, encoder):
+            progress(store_chunk(job.pk, prepared))
+
+
+def chunk_encoder() -> ThreadPoolExecutor:
+    """The threads that encode a chunk's posts ahead; made per job: a pool made before a worker process forks
+    would hold a thread the child does not have."""
+    return ThreadPoolExecutor(max_workers=ENCODER_THREADS, thread_name_prefix="index-text")
+
+
+def prepared_chunks(corpus: Corpus, items: Iterable[IndexRecord | RecordError], encoder: ThreadPoolExecutor,
+                    encode_all: bool = False) -> Iterator[PreparedChunk]:
+    """Each chunk prepared, sized by the time the last one took (with what the caller did with it), while the
+    text encoder reads the next chunk's posts on threads of its own. With `encode_all`, posts are encoded even
+    when a post of the same id has a vector: it is about to be replaced.
 
     The encoder spends its time in ONNX Runtime, which lets go of the GIL, so it keeps the cores busy while this
     thread parses, embeds, fuses and stores: one after the other, the two cores were busy together only while the
@@ -177,20 +105,18 @@ def _index_chunks(job: IndexJob, items: Iterable[IndexRecord | RecordError], pro
     chunk = list(itertools.islice(items, size))
     if not chunk:
         return
-    # made per job: a pool made before a worker process forks would hold a thread the child does not have
-    with ThreadPoolExecutor(max_workers=ENCODER_THREADS, thread_name_prefix="index-text") as encoder:
-        words = _encode_ahead(encoder, job.corpus, chunk, set())
-        while True:
-            started = time.perf_counter()
-            following = list(itertools.islice(items, size))
-            # a post of this chunk is stored by it: the next chunk's copy of it is not encoded again
-            following_words = _encode_ahead(encoder, job.corpus, following, _post_ids(chunk)) if following else None
-            with cycle_collection_paused():
-                progress(store_chunk(job.pk, prepare_chunk(job.corpus, chunk, words)))
-            if following_words is None:
-                return
-            size = next_chunk_size(len(chunk), time.perf_counter() - started)
-            chunk, words = following, following_words
+    words = _encode_ahead(encoder, corpus, chunk, set(), encode_all)
+    while True:
+        started = time.perf_counter()
+        following = list(itertools.islice(items, size))
+        # a post of this chunk is stored by it: the next chunk's copy of it is not encoded again
+        following_words = _encode_ahead(encoder, corpus, following, _post_ids(chunk), encode_all) if following else None
+        with cycle_collection_paused():
+            yield prepare_chunk(corpus, chunk, words)
+        if following_words is None:
+            return
+        size = next_chunk_size(len(chunk), time.perf_counter() - started)
+        chunk, words = following, following_words
 
 
 def next_chunk_size(records: int, seconds: float) -> int:
@@ -259,25 +185,27 @@ class WordsAhead:
 
 
 def _encode_ahead(encoder: ThreadPoolExecutor, corpus: Corpus, items: list[IndexRecord | RecordError],
-                  pending: set[str]) -> WordsAhead:
+                  pending: set[str], encode_all: bool) -> WordsAhead:
     """The text vectors of the posts of `items` that have text and none stored yet nor `pending`, encoded on
     `encoder`'s threads, each on one core, every ENCODER_THREADS-th post on each. Which posts need them is read
     here, since a connection belongs to its thread."""
-    texts, spans, ids = _to_encode(corpus, [item for item in items if isinstance(item, IndexRecord)], pending)
+    texts, spans, ids = _to_encode(corpus, [item for item in items if isinstance(item, IndexRecord)], pending,
+                                   encode_all)
     return WordsAhead([encoder.submit(_encoded, texts[i::ENCODER_THREADS], spans[i::ENCODER_THREADS],
                                       ids[i::ENCODER_THREADS])
                        for i in range(min(ENCODER_THREADS, len(texts)))])
 
 
-def _to_encode(corpus: Corpus, records: list[IndexRecord],
-               pending: set[str]) -> tuple[list[str], list[list[tuple[int, int]]], list[str]]:
-    """The texts of the posts with text and no stored vector (the first record of each, not `pending`), with their
-    formulas' spans and their source ids."""
+def _to_encode(corpus: Corpus, records: list[IndexRecord], pending: set[str],
+               encode_all: bool) -> tuple[list[str], list[list[tuple[int, int]]], list[str]]:
+    """The texts of the posts with text and no stored vector (unless `encode_all`; the first record of each, not
+    `pending`), with their formulas' spans and their source ids."""
     first: dict[str, IndexRecord] = {}
     for record in records:
         if record.post.body.strip() and record.post.source_id not in pending:
             first.setdefault(record.post.source_id, record)
-    encoded = set(corpus.posts.filter(source_id__in=first, embedding__isnull=False).values_list("source_id", flat=True))
+    encoded = set() if encode_all else set(corpus.posts.filter(source_id__in=first, embedding__isnull=False)
+                                           .values_list("source_id", flat=True))
     todo = [record for source_id, record in first.items() if source_id not in encoded]
     return ([post_text(record.post.title, record.post.body) for record in todo],
             [[body_span(record.post.title, f.start, f.end) for f in record.formulas] for record in todo],
@@ -294,15 +222,16 @@ def _post_ids(items: list[IndexRecord | RecordError]) -> set[str]:
     return {item.post.source_id for item in items if isinstance(item, IndexRecord)}
 
 
-def store_chunk(job_id: int, prepared: PreparedChunk) -> IndexJob:
-    """Store a prepared chunk and advance the job's counters in the same transaction; the job as advanced."""
+def store_chunk(job_id: int, prepared: PreparedChunk, document_id: int | None = None) -> IndexJob:
+    """Store a prepared chunk and advance the job's counters in the same transaction; the job as advanced. Its
+    posts are sections of the SourceDocument `document_id`, when given."""
     outcome = prepared.outcome
     with transaction.atomic():
         with connection.cursor() as cursor:
             require_loaded_codebook(cursor)
         job = IndexJob.objects.select_for_update().get(pk=job_id)
         posts, refused = _timed(outcome, "store", _store_posts, job.corpus, prepared.records, prepared.texts,
-                                prepared.fused)
+                                prepared.fused, document_id)
         for line, message in refused.items():
             outcome.failed += 1
             outcome.errors.append({"line": line, "message": message})
@@ -348,7 +277,7 @@ POST_CONTENT = ("title", "body", "url", "tags")
 
 
 def _store_posts(corpus: Corpus, records: list[IndexRecord], texts: dict[str, EncodedPost],
-                 fused: dict[str, np.ndarray]) -> tuple[dict[str, int], dict[int, str]]:
+                 fused: dict[str, np.ndarray], document_id: int | None) -> tuple[dict[str, int], dict[int, str]]:
     """Post ids by source id, and the records refused by line: those reusing a stored post's id with other
     content. A post stored before with the same content (the same file indexed again) is reused; an answer
     is linked to its question when the question is in the corpus.
@@ -374,11 +303,11 @@ def _store_posts(corpus: Corpus, records: list[IndexRecord], texts: dict[str, En
         inserted: set[str] = set()
         for parent_here in (False, True):
             cursor.execute(
-                "INSERT INTO searchapp_post (corpus_id, source_id, title, body, url, tags, embedding, fused, parent_id)"
-                " SELECT %s, i.source_id, i.title, i.body, i.url, i.tags, i.embedding, i.fused, q.id"
+                "INSERT INTO searchapp_post (corpus_id, document_id, source_id, title, body, url, tags, embedding, fused,"
+                " parent_id) SELECT %s, %s, i.source_id, i.title, i.body, i.url, i.tags, i.embedding, i.fused, q.id"
                 " FROM incoming_post i LEFT JOIN searchapp_post q ON q.corpus_id = %s AND q.source_id = i.parent_source"
                 " WHERE i.parent_here = %s ORDER BY i.ord ON CONFLICT (corpus_id, source_id) DO NOTHING"
-                " RETURNING source_id", [corpus.pk, corpus.pk, parent_here])
+                " RETURNING source_id", [corpus.pk, document_id, corpus.pk, parent_here])
             inserted.update(row[0] for row in cursor.fetchall())
         cursor.execute("TRUNCATE incoming_post")
     stored = {source_id: (post_id, tuple(content)) for source_id, post_id, *content in corpus.posts.filter(
@@ -454,15 +383,17 @@ def _store_occurrences(parsed: list[ParsedFormula], posts: dict[str, int], formu
     with connection.cursor() as cursor:
         cursor.execute(
             "CREATE TEMP TABLE IF NOT EXISTS incoming_occurrence (formula_id bigint, post_id bigint, position integer,"
-            " latex text, start integer, stop integer, anchor text, context halfvec) ON COMMIT DELETE ROWS")
+            " latex text, start integer, stop integer, anchor text, number text, context halfvec) ON COMMIT DELETE ROWS")
         copy_binary(cursor, "COPY incoming_occurrence FROM STDIN",
-                    ["bigint", "bigint", "integer", "text", "integer", "integer", "text", "halfvec"],
+                    ["bigint", "bigint", "integer", "text", "integer", "integer", "text", "text", "halfvec"],
                     ((formula_ids[item.visual_key], posts[item.record.post.source_id], item.source.position,
                       item.latex, item.source.start, item.source.end, item.source.anchor[:100],
+                      item.source.number[:20],
                       halfvec(_context(item, texts))) for item in parsed))
         cursor.execute(
-            'INSERT INTO searchapp_occurrence (formula_id, post_id, position, latex, start, "end", anchor, context)'
-            " SELECT formula_id, post_id, position, latex, start, stop, anchor, context FROM incoming_occurrence"
+            'INSERT INTO searchapp_occurrence (formula_id, post_id, position, latex, start, "end", anchor, number,'
+            " context) SELECT formula_id, post_id, position, latex, start, stop, anchor, number, context"
+            " FROM incoming_occurrence"
             " ON CONFLICT DO NOTHING")
         cursor.execute("TRUNCATE incoming_occurrence")
 
@@ -510,7 +441,7 @@ def _advance(job: IndexJob, consumed: int, outcome: ChunkOutcome, added: int) ->
     job.save()
 
 
-def _add_timing(job: IndexJob, stage: str, seconds: float) -> None:
+def add_timing(job: IndexJob, stage: str, seconds: float) -> None:
     job.refresh_from_db(fields=["timings"])
     IndexJob.objects.filter(pk=job.pk).update(timings=_summed_timings(job.timings, {stage: seconds}))
 

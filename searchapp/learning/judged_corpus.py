@@ -18,7 +18,7 @@ from ml.data.topic_latex import read_topic_latex
 from ml.data.topic_posts import read_topic_xml
 from ml.ranking.cross_validation import TopicCandidates
 from searchapp.indexing.actions import start_index_job
-from searchapp.indexing.pipeline import run_job
+from searchapp.indexing.jobs import run_job
 from searchapp.learning.judged import judged_topics
 from searchapp.models import Formula, Occurrence
 

@@ -17,7 +17,7 @@ from ml.data.qrels import read_qrels
 from ml.data.ranking import Qrels
 from ml.data.topic_latex import read_topic_latex
 from searchapp.indexing.actions import start_index_job
-from searchapp.indexing.pipeline import run_job
+from searchapp.indexing.jobs import run_job
 from searchapp.learning.judged import DocsOf, judged_topics
 from searchapp.learning.training import Judged
 from searchapp.models import Occurrence, Post

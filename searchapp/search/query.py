@@ -5,11 +5,14 @@ whose node vectors and labels are already in its row (a formula page's neighbour
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cached_property
+from typing import Any
 
 import numpy as np
 
+from ml.data.documents.notation import read_in_notation
 from ml.formula import FormulaGraphs, ParseError, parse
 from ml.formula.query_variables import for_embedding
 from ml.formula.tree import is_query_variable
@@ -19,6 +22,8 @@ from searchapp.vectors import as_stored, decode_matrix
 
 TREES = {"slg": "slt", "opg": "opt"}
 """The tree whose labels name each representation's rows."""
+Macros = Mapping[str, dict[str, Any]]
+"""A corpus's macros: name → `ml.data.documents.latex_macros.Macro.to_json()`."""
 MAX_QUERY_CHARS = 5000
 MAX_QUERY_NODES = 168
 """Three times the largest of the 485 ARQMath 2020-2022 Task 2 topic queries (56 SLT nodes, B.26). Search cost grows
@@ -38,6 +43,9 @@ class Query:
     """Sorted int32 structure terms (`ml.retrieval.structure`)."""
     graphs: FormulaGraphs | None = None
     """The parsed trees, for a query given as text (drawn on the results page)."""
+    macros: tuple[str, ...] = ()
+    """The corpus's macros `text` was read with (`parse_query`'s `macros`), expanded before parsing; `text` stays as
+    typed, as the logs and people's feedback name the query."""
 
     @cached_property
     def variables(self) -> dict[str, int]:
@@ -61,22 +69,38 @@ class Query:
         return found
 
 
-def parse_query(text: str, notation: str = "latex") -> Query:
+def parse_query(text: str, notation: str = "latex", macros: Macros | None = None) -> Query:
     """Raises `ml.formula.ParseError` for text that cannot be read in `notation`, or (kind `too_large`) whose tree
-    has more than MAX_QUERY_NODES nodes: refused after parsing, before the costly embedding and search."""
-    return _embedded([(text, _parsed(text, notation))], notation)[0]
+    has more than MAX_QUERY_NODES nodes: refused after parsing, before the costly embedding and search.
+
+    LaTeX is read with the `macros` it writes expanded (a corpus's: `searchapp.search.notation`); an expansion that
+    cannot be parsed is parsed as typed, so an error points into what was typed."""
+    return _embedded([_read(text, notation, macros)], notation)[0]
 
 
-def parse_queries(texts: list[str], notation: str = "latex") -> tuple[list[Query], list[tuple[str, ParseError]]]:
+def parse_queries(texts: list[str], notation: str = "latex",
+                  macros: Macros | None = None) -> tuple[list[Query], list[tuple[str, ParseError]]]:
     """Several queries embedded in one batch (a question's formulas): those read, and each other text with its
     error."""
     parsed, failed = [], []
     for text in texts:
         try:
-            parsed.append((text, _parsed(text, notation)))
+            parsed.append(_read(text, notation, macros))
         except ParseError as error:
             failed.append((text, error))
     return _embedded(parsed, notation), failed
+
+
+def _read(text: str, notation: str, macros: Macros | None) -> tuple[str, FormulaGraphs, list[str]]:
+    """The text, its graphs, and the macros expanded to read it."""
+    if macros and notation == "latex":
+        expanded, names = read_in_notation(text, macros)
+        if names:
+            try:
+                return text, _parsed(expanded, notation), names
+            except ParseError:
+                pass
+    return text, _parsed(text, notation), []
 
 
 def _parsed(text: str, notation: str) -> FormulaGraphs:
@@ -90,11 +114,12 @@ def _parsed(text: str, notation: str) -> FormulaGraphs:
     return graphs
 
 
-def _embedded(parsed: list[tuple[str, FormulaGraphs]], notation: str) -> list[Query]:
+def _embedded(parsed: list[tuple[str, FormulaGraphs, list[str]]], notation: str) -> list[Query]:
     vectors = [{representation: as_stored(matrix) for representation, matrix in formula.items()}
-               for formula in embed_graphs([for_embedding(graphs) for _, graphs in parsed])]
-    return [Query(text, notation, formula_vectors, node_labels(graphs), structure_terms(graphs.slt, graphs.opt), graphs)
-            for (text, graphs), formula_vectors in zip(parsed, vectors)]
+               for formula in embed_graphs([for_embedding(graphs) for _, graphs, _ in parsed])]
+    return [Query(text, notation, formula_vectors, node_labels(graphs), structure_terms(graphs.slt, graphs.opt), graphs,
+                  tuple(macros))
+            for (text, graphs, macros), formula_vectors in zip(parsed, vectors)]
 
 
 def stored_query(formula) -> Query:

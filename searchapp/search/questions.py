@@ -30,7 +30,7 @@ from ml.text.encoder import EncodedPost
 from ml.text.marf import post_vector
 from searchapp.embedding import get_fusion
 from searchapp.search.database import search_connection, search_database
-from searchapp.search.query import Query, parse_queries
+from searchapp.search.query import Macros, Query, parse_queries
 from searchapp.sql import id_array
 from searchapp.vectors import vector_literal
 
@@ -103,6 +103,11 @@ class Question:
         return self.words.result().vector
 
     @property
+    def macros(self) -> list[str]:
+        """The corpus's macros its formulas were read with, in order of first use."""
+        return list(dict.fromkeys(name for formula in self.formulas for name in formula.macros))
+
+    @property
     def tokens(self) -> np.ndarray:
         """The question's MiniLM token vectors (MaRF's E_ctx)."""
         return self.words.result().tokens.astype(np.float32)
@@ -145,14 +150,14 @@ class PostScores:
         return {name: scores for name, scores in named.items() if scores is not None}
 
 
-def read_question(text: str) -> Question:
-    """Embed the words and parse the formulas: the largest MAX_QUESTION_FORMULAS of the distinct ones (a question
-    often repeats its title's formulas in its body)."""
+def read_question(text: str, macros: Macros | None = None) -> Question:
+    """Embed the words and parse the formulas, with the corpus's `macros` they write expanded: the largest
+    MAX_QUESTION_FORMULAS of the distinct ones (a question often repeats its title's formulas in its body)."""
     found = extract_formulas(text)
     words = _words.submit(lambda: text_encoder().encode([text], [[(f.start, f.end) for f in found]])[0])
     distinct = {" ".join(f.latex.split()): f for f in found}
     largest = sorted(distinct.values(), key=lambda f: -len(f.latex))[:MAX_QUESTION_FORMULAS]
-    formulas, failed = parse_queries([formula.latex for formula in largest])
+    formulas, failed = parse_queries([formula.latex for formula in largest], macros=macros)
     unread = [{"latex": latex, "error": f"{error.kind}: {error.message}"} for latex, error in failed]
     return Question(text, formulas, unread, words)
 

@@ -107,19 +107,51 @@ RANKER_SOURCES = {"corpus": "its own ranker, trained on its feedback", "shipped"
 
 
 def job_progress(job: IndexJob) -> dict:
-    """What the live progress bar shows: counts, rate since the records were counted, ETA, and the kept per-record
-    errors. `total` is None while the job counts its records."""
+    """What the live progress bar shows: counts, rate, ETA, a one-line summary of them, and the kept per-record
+    errors. A file of records is counted first (`total` is None until then); a documents upload is measured in
+    the files and bytes of its listing, known from the start."""
+    documents = job.files_total is not None
     indexing = (job.seconds or 0.0) - job.timings.get("count", 0.0)
-    rate = job.cursor / indexing if indexing > 0 else 0.0
-    remaining = max((job.total or 0) - job.cursor, 0)
-    eta = remaining / rate if rate > 0 and job.total is not None and job.state == IndexJob.State.RUNNING else None
-    return {
+    done, total = (job.bytes_read, job.bytes_total) if documents else (job.cursor, job.total)
+    rate = done / indexing if indexing > 0 else 0.0
+    running = job.state == IndexJob.State.RUNNING
+    eta = max(total - done, 0) / rate if rate > 0 and running and total is not None else None
+    progress = {
         "id": job.pk, "corpus": job.corpus.name, "state": job.state, "format": job.format,
         "total": job.total, "counted": job.counted, "processed": job.cursor, "done": job.done, "failed": job.failed,
         "formulas_added": job.formulas_added, "formula_errors": job.formula_errors,
-        "percent": round(100 * job.cursor / job.total, 1) if job.total else (100.0 if job.finished_at else 0.0),
+        "files_total": job.files_total, "files_read": job.files_read, "unchanged": job.unchanged,
+        "removed": job.removed,
+        "percent": round(100 * done / total, 1) if total else (100.0 if job.finished_at else 0.0),
         "rate_per_s": round(rate, 1), "eta_s": None if eta is None else round(eta, 1),
         "elapsed_s": round(job.seconds or 0.0, 1), "message": job.message, "errors": job.errors, "timings": job.timings,
         "unit": job.record_unit, "errors_total": job.failed + job.formula_errors,
         "finished": job.state in (IndexJob.State.DONE, IndexJob.State.FAILED),
     }
+    progress["summary"] = _documents_summary(job, eta) if documents else _records_summary(job, rate, eta)
+    return progress
+
+
+def _records_summary(job: IndexJob, rate: float, eta: float | None) -> str:
+    if job.total is None:
+        return "no records counted" if job.finished_at else f"counting records… {job.counted} so far"
+    return (f"{job.cursor} / {job.total} records ({job.done} indexed, {job.failed} failed, {job.formulas_added} new "
+            f"formulas, {job.formula_errors} formula errors) · {rate:.1f} records/s{_eta(eta)}")
+
+
+def _documents_summary(job: IndexJob, eta: float | None) -> str:
+    kept = f" · {job.unchanged} documents unchanged" if job.unchanged else ""
+    removed = f" · {job.removed} removed" if job.removed else ""
+    return (f"{job.files_read} / {job.files_total} files read ({_megabytes(job.bytes_read)} of "
+            f"{_megabytes(job.bytes_total)}) · {job.done} sections indexed, {job.failed} failed, {job.formulas_added} "
+            f"new formulas, {job.formula_errors} formula errors{kept}{removed}{_eta(eta)}")
+
+
+def _megabytes(count: int) -> str:
+    return f"{count / 1e6:.1f} MB" if count >= 100_000 else f"{count / 1e3:.0f} KB"
+
+
+def _eta(seconds: float | None) -> str:
+    if seconds is None:
+        return ""
+    return " · ETA under a minute" if seconds < 60 else f" · ETA {round(seconds / 60)} min"

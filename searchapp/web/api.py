@@ -59,7 +59,7 @@ def api_view(*methods: str, reads_only: bool | None = None):
 def search(request: HttpRequest) -> JsonResponse:
     """Formula search: the parameters as a query string (GET) or a JSON object (POST, for a long query)."""
     params = search_params(json_params(request, SEARCH_FIELDS) if request.method == "POST" else request.GET)
-    query = read_query(params.pop("text"), params.pop("notation"))
+    query = read_query(params.pop("text"), params.pop("notation"), params["corpus"])
     served = served_search(query, query.text, Person.of(request), **params)
     return JsonResponse({**results_dict(served.results, present(served.results)),
                          "impression_id": served.impression and served.impression.pk})

@@ -7,7 +7,8 @@ from searchapp.models import IndexJob
 
 class UploadForm(forms.Form):
     file = forms.FileField(help_text="Streamed to disk; indexing runs in the background. A folder (thread pages, a "
-                                     "LaTeX project, notes) comes as a .zip.")
+                                     "LaTeX project, notes) comes as a .zip; an arXiv paper's source as its .tar.gz "
+                                     "or .gz.")
     format = forms.ChoiceField(choices=IndexJob.Format.choices)
     corpus = forms.SlugField(max_length=100, help_text="An existing corpus name adds to it; a new one creates it.")
 

@@ -110,6 +110,10 @@ LONG_URL = {"description": "never for the parameters' own limits: the server rea
                            "parameters make is about 121 KB; a longer URL, or one past a proxy's or client's own limit "
                            "(often 8 KB), is refused in the server's or proxy's format, not JSON: POST the parameters "
                            "instead"}
+MACROS = {"type": "array", "items": STRING,
+          "description": "the macros of the corpus searched that the query wrote (names without the backslash, in "
+                         "order of first use): it was read with the corpus's own definitions of them, the most common "
+                         "among its documents; empty when none was expanded"}
 UNKNOWN_CORPUS = _error("no corpus has the name given as `corpus` (code `unknown_corpus`; the message names those there are)")
 
 SEARCH = {
@@ -126,7 +130,8 @@ SEARCH = {
             _query("fusion", "how candidates are ordered: `learned` by the LambdaMART ranker over dense and structural "
                    "signals (the dense `f1` fusion when no ranker is trained), or one fusion of the SLG and OPG scores",
                    {"type": "string", "enum": list(ORDERS), "default": DEFAULT_ORDER}),
-            _query("corpus", "only formulas of this corpus", CORPUS),
+            _query("corpus", "only formulas of this corpus; a LaTeX q is read with the macros its documents define "
+                   "(the answer's `macros` names those q wrote)", CORPUS),
             _query("context", "words around the formula sought: fused with the words around each candidate's "
                    "occurrences, S = λ·S_formula + (1 − λ)·cos (SSEmb); each result's parts then include `context`",
                    {"type": "string", "maxLength": MAX_QUERY_CHARS, "pattern": NO_NUL}),
@@ -154,7 +159,8 @@ POSTS = {
                    "says so in `mode`, when no fusion is trained), `text` the words' MiniLM cosine, `bm25` Okapi BM25 "
                    "over English stems, `formula` the question's formulas alone",
                    {"type": "string", "enum": list(MODES), "default": DEFAULT_MODE}),
-            _query("corpus", "only posts of this corpus", CORPUS),
+            _query("corpus", "only posts of this corpus; the question's formulas are read with the macros its "
+                   "documents define (the answer's `macros` names them)", CORPUS),
             _query("tag", "only posts with this tag and the answers to questions with it",
                    {"type": "string", "maxLength": MAX_TAG_CHARS}),
         ],
@@ -254,10 +260,12 @@ SCHEMAS = {
                         "in_title": {"type": "boolean", "description": "the formula is in the post's title, not its "
                                      "body (no words around it)"},
                         "anchor": {"type": "string", "description": "the formula's id on the post's page (`/post/ID#"
-                                   "anchor` lands on it); empty for a formula of the title"}}),
+                                   "anchor` lands on it); empty for a formula of the title"},
+                        "number": {"type": "string", "description": "the number its document prints for it, e.g. "
+                                   "`2.14` for (2.14); empty when it has none"}}),
     "SearchResults": _object({
         "query": STRING, "notation": NOTATION, "fusion": {"type": "string", "enum": list(ORDERS)},
-        "candidates": INTEGER, "elapsed_ms": NUMBER,
+        "macros": MACROS, "candidates": INTEGER, "elapsed_ms": NUMBER,
         "impression_id": {"type": ["integer", "null"], "description": "this page of results as logged: send it with "
                           "a click on one of them (feedback `impression_id`); null when nothing was shown"},
         "results": {"type": "array", "items": _object({
@@ -303,6 +311,8 @@ SCHEMAS = {
         "elapsed_ms": NUMBER,
         "unread_formulas": {"type": "array", "description": "question formulas that could not be parsed",
                             "items": _object({"latex": STRING, "error": STRING})},
+        "macros": {**MACROS, "description": "the macros of the corpus searched that the question's formulas wrote: "
+                   "they were read with the corpus's own definitions of them"},
         "results": {"type": "array", "items": _object({
             "rank": INTEGER, "score": NUMBER,
             "parts": {"type": "object", "description": "the mode's signals: text, bm25, formula, marf",

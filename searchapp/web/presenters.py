@@ -50,6 +50,8 @@ class Snippet:
     """The formula is in the post's title (shown by the title itself), not its body."""
     anchor: str
     """The formula's id on its post's page, where a link to it lands ("" for one in the title)."""
+    number: str = ""
+    """The number its document prints for it (`2.14`), or empty."""
 
 
 @dataclass(frozen=True)
@@ -109,6 +111,7 @@ def results_dict(results: SearchResults, items: list[ResultItem]) -> dict:
     return {
         "query": results.query.text,
         "notation": results.query.notation,
+        "macros": list(results.query.macros),
         "fusion": results.fusion,
         "candidates": results.candidates,
         "elapsed_ms": round(results.elapsed_ms, 1),
@@ -162,6 +165,7 @@ def post_results_dict(results: PostResults) -> dict:
     return {
         "question": results.question.text, "mode": results.mode, "candidates": results.candidates,
         "elapsed_ms": round(results.elapsed_ms, 1), "unread_formulas": results.question.unread,
+        "macros": results.question.macros,
         "results": [{
             "rank": hit.rank, "score": round(hit.score, 4), "parts": {k: round(v, 4) for k, v in hit.parts.items()},
             "post": {"id": hit.post.pk, "source_id": hit.post.source_id, "corpus": hit.post.corpus.name,
@@ -246,7 +250,7 @@ def snippet(occurrence: Occurrence) -> Snippet:
     post = occurrence.post
     in_title = occurrence.end == 0
     return Snippet(post.pk, post.source_id, post.display_title, post.url, before, occurrence.latex, after,
-                   in_title=in_title, anchor="" if in_title else occurrence.page_anchor)
+                   in_title=in_title, anchor="" if in_title else occurrence.page_anchor, number=occurrence.number)
 
 
 def _outside_formulas(body: str, first: int, last: int) -> tuple[int, int]:

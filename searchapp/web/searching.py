@@ -3,14 +3,16 @@ from __future__ import annotations
 
 from ml.formula import ParseError
 from searchapp.errors import parse_error
-from searchapp.models import Formula
+from searchapp.models import Corpus, Formula
+from searchapp.search.notation import corpus_macros
 from searchapp.search.query import Query, parse_query, stored_query
 from searchapp.search.results import SearchHit
 
 
-def read_query(text: str, notation: str) -> Query:
+def read_query(text: str, notation: str, corpus: str | None = None) -> Query:
+    """The query, a LaTeX one searched in `corpus` read with that corpus's macros (its `macros` name them)."""
     try:
-        return parse_query(text, notation)
+        return parse_query(text, notation, corpus_macros(text, corpus, Corpus.objects))
     except ParseError as error:
         raise parse_error(error, notation) from None
 

@@ -82,6 +82,8 @@ class Part:
     text: str
     anchor: str = ""
     """The id of the formula this part is, which a result's link lands on; "" for words."""
+    number: str = ""
+    """The number its document prints for that formula (`2.14`), or empty."""
 
 
 @dataclass(frozen=True)
@@ -94,26 +96,30 @@ class Paragraph:
         return "".join(part.text for part in self.parts)
 
 
-def paragraphs(text: str, anchors: dict[tuple[int, int], str] | None = None) -> list[Paragraph]:
+def paragraphs(text: str, anchors: dict[tuple[int, int], str] | None = None,
+               numbers: dict[str, str] | None = None) -> list[Paragraph]:
     """The blank-line separated paragraphs of a post's text, comments marked so a page can set them apart; the
-    formulas at `anchors` ((start, end) of their `$…$` in `text` → id) are parts of their own."""
-    anchors = anchors or {}
+    formulas at `anchors` ((start, end) of their `$…$` in `text` → id) are parts of their own, with their number
+    from `numbers` (id → number)."""
+    anchors, numbers = anchors or {}, numbers or {}
     found, start = [], 0
     for gap in [*_BLANK_LINE.finditer(text), None]:
         end = gap.start() if gap else len(text)
         stripped = text[start:end].strip()
         if stripped:
             first = start + text[start:end].index(stripped)
-            found.append(Paragraph(_parts(text, first, first + len(stripped), anchors), stripped.startswith(COMMENT)))
+            found.append(Paragraph(_parts(text, first, first + len(stripped), anchors, numbers),
+                                   stripped.startswith(COMMENT)))
         start = gap.end() if gap else end
     return found
 
 
-def _parts(text: str, start: int, end: int, anchors: dict[tuple[int, int], str]) -> tuple[Part, ...]:
+def _parts(text: str, start: int, end: int, anchors: dict[tuple[int, int], str],
+           numbers: dict[str, str]) -> tuple[Part, ...]:
     parts, last = [], start
     for (first, after), anchor in sorted(anchors.items()):
         if start <= first and after <= end:
-            parts += [Part(text[last:first]), Part(text[first:after], anchor)]
+            parts += [Part(text[last:first]), Part(text[first:after], anchor, numbers.get(anchor, ""))]
             last = after
     return tuple(part for part in [*parts, Part(text[last:end])] if part.text)
 
@@ -171,11 +177,12 @@ class TextPart:
     end: int
     length: int
 
-    def paragraphs(self, anchors: dict[tuple[int, int], str]) -> list[Paragraph]:
-        """The part's paragraphs, the formulas at `anchors` (their places in the whole text) parts of their own."""
+    def paragraphs(self, anchors: dict[tuple[int, int], str], numbers: dict[str, str] | None = None) -> list[Paragraph]:
+        """The part's paragraphs, the formulas at `anchors` (their places in the whole text) parts of their own,
+        numbered from `numbers` (id → number)."""
         return paragraphs(self.text, {(first - self.start, after - self.start): anchor
                                       for (first, after), anchor in anchors.items()
-                                      if self.start <= first and after <= self.end})
+                                      if self.start <= first and after <= self.end}, numbers)
 
 
 def text_part(text: str, number: int, formulas: list[tuple[int, int]]) -> TextPart | None:

@@ -94,7 +94,7 @@ def _show_judgments(found: dict, person: Person, query: str) -> dict:
 def _search(form: QueryDict, person: Person) -> dict:
     params = search_params(form, default_notation="auto")
     page = int_param(form, "page", 1, 1, search_page.MAX_PAGES)
-    query = read_query(params["text"], params["notation"])
+    query = read_query(params["text"], params["notation"], params["corpus"])
     served = served_search(query, params["text"], person, k=search_page.PAGE_SIZE,
                            offset=(page - 1) * search_page.PAGE_SIZE, fusion=params["fusion"], corpus=params["corpus"],
                            context=params["context"])
@@ -242,7 +242,9 @@ def post(request: HttpRequest, pk: int) -> HttpResponse:
     part = text_part(found.body, int(number), list(anchors)) if number.isdigit() else None
     if part is None:
         raise Http404("this post's text has no such part")
-    return render(request, "searchapp/post.html", {"post": found, "part": part, "paragraphs": part.paragraphs(anchors),
+    numbers = {o.page_anchor: o.number for o in found.occurrences.all() if o.end and o.number}
+    return render(request, "searchapp/post.html", {"post": found, "part": part,
+                                                   "paragraphs": part.paragraphs(anchors, numbers),
                                                    "elsewhere": Post.objects.copies_of(found),
                                                    "formulas": post_formulas(found),
                                                    "related": Post.objects.related_to(found),

@@ -10,11 +10,7 @@
     const state = document.getElementById("job-state");
     state.textContent = p.state;
     state.dataset.state = p.state;
-    document.getElementById("job-counts").textContent = p.total === null  // the job counts its records first
-      ? (p.finished ? "no records counted" : "counting records… " + p.counted + " so far")
-      : p.processed + " / " + p.total + " records (" + p.done + " indexed, " + p.failed + " failed, " +
-        p.formulas_added + " new formulas, " + p.formula_errors + " formula errors) · " + p.rate_per_s +
-        " records/s" + (p.eta_s === null ? "" : " · ETA " + p.eta_s + " s");
+    document.getElementById("job-counts").textContent = p.summary;
     const message = document.getElementById("job-message");
     message.hidden = !p.message;
     message.textContent = p.message;
@@ -23,7 +19,8 @@
     const list = document.getElementById("job-errors");
     list.replaceChildren.apply(list, p.errors.map(function (e) {
       const item = document.createElement("li");
-      item.textContent = p.unit + " " + e.line + ": " + e.message;  // textContent: file contents are untrusted
+      // textContent: file contents are untrusted; a note (a file read with another) has no record number
+      item.textContent = (e.note ? "note" : p.unit + " " + e.line) + ": " + e.message;
       return item;
     }));
   }

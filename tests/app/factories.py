@@ -9,7 +9,7 @@ from django.contrib.auth import get_user_model
 from django.test import Client
 
 from searchapp.indexing.actions import start_index_job
-from searchapp.indexing.pipeline import run_job
+from searchapp.indexing.jobs import run_job
 from searchapp.models import Feedback, Impression
 from searchapp.search.query_keys import formula_text_key
 from tests.conftest import REPO

@@ -8,8 +8,8 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.utils import timezone
 
 from ml.data import corpus_files
-from searchapp.indexing import pipeline
-from searchapp.indexing.pipeline import run_job
+from searchapp.indexing import jobs
+from searchapp.indexing.jobs import run_job
 from searchapp.models import Corpus, Feedback, Formula, IndexJob, Post, PostingList
 from tests.app.factories import staff_user
 from tests.ml.factories import formula_span
@@ -74,7 +74,7 @@ def test_an_upload_returns_before_its_file_is_read_and_its_page_says_the_job_cou
         raise AssertionError("the upload's request read the file")
 
     monkeypatch.setattr(corpus_files, "read_records", unread)  # what counting reads with
-    monkeypatch.setattr(pipeline, "read_records", unread)
+    monkeypatch.setattr(jobs, "read_records", unread)
     response = staff.post(UPLOAD, {"file": latex_file(["x^2", "y^3", "z"]), "format": "latex", "corpus": "c"})
     job = IndexJob.objects.get()
     assert response.status_code == 302 and job.total is None
@@ -101,6 +101,27 @@ def test_a_folder_of_thread_pages_is_uploaded_as_a_zip(staff, upload_dir):
     assert (job.state, job.total, job.done, job.failed) == ("done", 4, 4, 0)
     assert sorted(job.corpus.posts.values_list("source_id", flat=True)) == ["11", "12", "21", "22"]
     assert job.corpus.formulas.filter(latex="a^2+b^2").exists()
+
+
+def _notes_zip(files: dict) -> SimpleUploadedFile:
+    archive = io.BytesIO()
+    with zipfile.ZipFile(archive, "w") as written:
+        for name, text in files.items():
+            written.writestr(name, text)
+    return SimpleUploadedFile("notes.zip", archive.getvalue(), content_type="application/zip")
+
+
+def test_uploading_documents_again_under_the_same_name_replaces_the_earlier_upload(staff, upload_dir):
+    first = {"euler.md": "# Euler\n\n$$e^{i\\pi} + 1 = 0$$\n", "gauss.md": "# Gauss\n\n$$\\int e^{-x^2} dx$$\n"}
+    staff.post(UPLOAD, {"file": _notes_zip(first), "format": "documents", "corpus": "notes"})
+    run_job(IndexJob.objects.get())
+    staff.post(UPLOAD, {"file": _notes_zip({"euler.md": first["euler.md"], "basel.md": "# Basel\n\n$$\\zeta(2)$$\n"}),
+                        "format": "documents", "corpus": "notes"})
+    job = run_job(IndexJob.objects.order_by("-pk").first())
+    assert (job.state, job.unchanged, job.removed, job.done) == ("done", 1, 1, 1)
+    assert sorted(Post.objects.values_list("source_id", flat=True)) == ["basel.md", "euler.md"]
+    progress = staff.get(f"/admin/searchapp/indexjob/{job.pk}/progress.json").json()
+    assert progress["summary"].startswith("2 / 2 files read (") and "1 documents unchanged · 1 removed" in progress["summary"]
 
 
 def test_progress_reports_counts_rate_and_errors(staff, upload_dir):

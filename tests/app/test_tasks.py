@@ -3,7 +3,7 @@ import pytest
 from django.db import connection
 
 from searchapp.indexing.actions import start_index_job
-from searchapp.indexing.pipeline import JOB_LOCK_CLASS
+from searchapp.indexing.jobs import JOB_LOCK_CLASS
 from searchapp.models import Formula, IndexJob
 from searchapp.tasks import ping, resume_interrupted_jobs, run_index_job
 from tests.conftest import database_url

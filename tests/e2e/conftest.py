@@ -66,7 +66,7 @@ def screenshot(page, request):
 def indexed(transactional_db, tmp_path):
     """Index LaTeX lines in this process; live_server sees them because transactional_db commits."""
     from searchapp.indexing.actions import start_index_job
-    from searchapp.indexing.pipeline import run_job
+    from searchapp.indexing.jobs import run_job
 
     def index(lines, corpus="e2e"):
         path = tmp_path / f"{corpus}.txt"

@@ -192,7 +192,7 @@ def test_phone_width_has_no_horizontal_scroll(page, indexed, screenshot):
 def test_the_posts_a_result_occurs_in_show_their_math_rendered(page, transactional_db, tmp_path, console_errors):
     """Titles and the words either side of the matched formula are post text: their own `$…$` are drawn too."""
     from searchapp.indexing.actions import start_index_job
-    from searchapp.indexing.pipeline import run_job
+    from searchapp.indexing.jobs import run_job
 
     body = ("We know $a^2 + b^2 = c^2$ holds for right triangles, so take $3^2 + 4^2 = 5^2$ as the example and "
             "then $5^2 + 12^2 = 13^2$ too.")

@@ -7,7 +7,7 @@ import pytest
 from playwright.sync_api import expect
 
 from searchapp.indexing.actions import start_index_job
-from searchapp.indexing.pipeline import run_job
+from searchapp.indexing.jobs import run_job
 from searchapp.models import Formula, Post
 from searchapp.web.snippets import tex_spans
 

@@ -10,6 +10,7 @@ from pylatexenc.latexwalker import get_default_latex_context_db
 from pylatexenc.macrospec import LatexContextDb, std_environment, std_macro
 
 from ml.data.documents.latex_expansion import CODE_MARKER, FILE_MARKER, VERBATIM_MARKER
+from ml.data.documents.latex_numbering import MACROS as NUMBERING_MACROS
 
 SECTION_LEVELS = {"part": 1, "chapter": 2, "section": 3, "subsection": 4}
 """Headings that start a post; a part or chapter above sections makes the post title longer."""
@@ -38,6 +39,7 @@ def latex_context() -> LatexContextDb:
         std_macro("vref", "*{"), std_macro("nameref", "*{"), std_macro("bibitem", "[{"),
         std_macro("newtheorem", "*{[{["), std_macro("item", "["), std_macro("index", "{"),
         std_macro("hyperlink", "{"), std_macro("hypertarget", "{"),
+        *(std_macro(name, argspec) for name, argspec in NUMBERING_MACROS.items()),
     ], environments=[
         std_environment("alignat", "{", is_math_mode=True), std_environment("alignat*", "{", is_math_mode=True),
         std_environment("xalignat", "{", is_math_mode=True), std_environment("xxalignat", "{", is_math_mode=True),

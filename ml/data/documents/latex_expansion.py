@@ -6,22 +6,28 @@ the text of another file starts (and where the including file resumes), and `\\m
 n-th inline verbatim piece (`\\verb|…|`) and `\\mathsearchcode{n}` for a verbatim environment (`verbatim`,
 `lstlisting`, …), whose content is never read as LaTeX.
 
-Expansion is bounded: a use of a macro that nests more than MAX_DEPTH deep, takes more than MAX_EXPANSIONS
-steps, or writes or reads more than MAX_USE_CHARS is left as written, reported once naming the macro, and the macro
-is not expanded again; the whole text is refused (ValueError) past MAX_TOTAL_CHARS.
+Expansion is bounded by the tokens it reads, however deep it nests: a use of a macro that reads more than
+MAX_USE_TOKENS is left as written, reported once naming the macro, and the macro is not expanded again; once the
+document's uses have read its budget (MAX_DOCUMENT_TOKENS, and TOKENS_PER_SOURCE_CHAR more for each character of
+its files, as a small file of nested `\\def`s can ask for millions), no macro is expanded after it. The whole text
+is refused (ValueError) past MAX_TOTAL_CHARS.
 """
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 from ml.data.documents import latex_macros as defs
-from ml.data.documents.latex_macros import Environment, Macro, Param, RunawayArgument
-from ml.data.documents.latex_tokens import Frame, Token, TokenStream
+from ml.data.documents.latex_conditionals import BRANCHES, Conditionals, branch
+from ml.data.documents.latex_definitions import Definitions
+from ml.data.documents.latex_macros import KERNEL, Macro, Param, RunawayArgument, UseMismatch
+from ml.data.documents.latex_tokens import Frame, Token, TokenLimit, TokenStream, at_letter_catcode
 
-MAX_DEPTH = 64
-MAX_EXPANSIONS = 20_000
-MAX_USE_CHARS = 200_000
+MAX_USE_TOKENS = 20_000
+"""The largest use in TeX Live's science documentation reads 531 tokens."""
+MAX_DOCUMENT_TOKENS = 20_000
+TOKENS_PER_SOURCE_CHAR = 10
+"""Those documents' uses read at most 1.8 tokens per character of their files."""
 MAX_TOTAL_CHARS = 20_000_000
 FILE_MARKER = "mathsearchfile"
 VERBATIM_MARKER = "mathsearchverbatim"
@@ -37,11 +43,8 @@ DROPPED_ENVIRONMENTS = frozenset({"comment", "filecontents", "filecontents*"})
 VERBATIM_MACROS = frozenset({"verb", "lstinline", "Verb", "mintinline", "spverb"})
 INCLUDES = frozenset({"input", "include", "subfile", "import", "subimport", "inputfrom", "subinputfrom",
                       "includefrom", "subincludefrom", "usepackage"})
-_NEWCOMMANDS = frozenset({"newcommand", "renewcommand", "providecommand", "DeclareRobustCommand"})
-_DEFS = frozenset({"def", "gdef", "edef", "xdef"})
-_NEWENVIRONMENTS = frozenset({"newenvironment", "renewenvironment", "provideenvironment"})
-_XPARSE = frozenset({"NewDocumentCommand", "RenewDocumentCommand", "ProvideDocumentCommand",
-                     "DeclareDocumentCommand", "NewExpandableDocumentCommand"})
+NOTHING = frozenset({"xspace", "relax", "protect", "ignorespaces", "unskip", "nobreak"})
+"""Commands that leave nothing for a reader of the text (spacing and expansion control)."""
 _PREFIXES = frozenset({"long", "global", "protected", "outer"})
 
 Resolver = Callable[[str, str, str], tuple[str, str]]
@@ -50,9 +53,13 @@ For `\\usepackage` it raises LookupError when the package is not part of the upl
 
 
 class ExpansionLimit(Exception):
-    def __init__(self, macro: str, why: str) -> None:
+    """A macro use to leave as written: `why` completes "macro \\name …"."""
+
+    def __init__(self, macro: str, why: str, kind: str) -> None:
         super().__init__(f"macro \\{macro} {why}; left as written")
         self.macro = macro
+        self.kind = kind
+        """"runaway" (the use is left, the macro still expanded elsewhere), "use" or "document" (a bound)."""
 
 
 @dataclass
@@ -60,13 +67,17 @@ class Expansion:
     text: str
     verbatim: list[str] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
-    """Each one line naming the file: a missing include, an include cycle, a macro that expands forever."""
+    """Each one line naming the file: a missing include, an include cycle, a macro left as written
+    ("FILE:LINE: macro \\name …; left as written", once per macro and kind of problem)."""
     included: set[str] = field(default_factory=set)
+    macros: dict[str, Macro] = field(default_factory=dict)
+    """The macros the document defined, in their final meaning, for reading queries in its notation (no `@`
+    names, no predefined ones it left alone)."""
 
 
 @dataclass
 class _Use:
-    """A macro use written in a file, being expanded: where to go back to if it never ends."""
+    """A macro use written in a file, being expanded: where to go back to if it fails."""
 
     macro: str
     call: str
@@ -76,39 +87,41 @@ class _Use:
     chars: int
     frame: Frame
     pos: int
-    """Where `frame` (the file's text) goes on after the macro."""
-    steps: int = 0
-    read: int = 0
+    """Where `frame` (the file's text, usually) goes on after the macro."""
+    start: int
+    """The stream's token count when the use began."""
+    file_frame: Frame | None
+    file_pos: int
 
 
-def expand(text: str, file: str, resolve: Resolver) -> Expansion:
-    """The text of `file` (a main document or one read alone) after TeX's first stage; see the module."""
-    expander = _Expander(resolve)
-    expander.stream.push(Frame(text, file=file))
+def expand(text: str, file: str, resolve: Resolver, predefined: Mapping[str, Macro] | None = None) -> Expansion:
+    """The text of `file` (a main document or one read alone) after TeX's first stage; see the module.
+    `predefined` are package macros in force from the start, which the document's definitions replace."""
+    expander = _Expander(resolve, predefined or {})
+    expander.read_text(file, text)
     expander.run()
-    return Expansion("".join(expander.out), expander.verbatim, expander.problems, expander.included)
+    return Expansion("".join(expander.out), expander.verbatim, expander.problems, expander.included,
+                     expander.definitions.own_macros())
 
 
 class _Expander:
-    def __init__(self, resolve: Resolver) -> None:
+    def __init__(self, resolve: Resolver, predefined: Mapping[str, Macro]) -> None:
         self.resolve = resolve
         self.stream = TokenStream()
         self.out: list[str] = []
         self.chars = 0
         self.verbatim: list[str] = []
         self.problems: list[str] = []
+        self.reported: set[tuple[str, str]] = set()
         self.included: set[str] = set()
-        self.macros: dict[str, Macro] = {}
-        self.environments: dict[str, Environment] = {}
-        self.verbatim_environments = set(VERBATIM_ENVIRONMENTS)
+        self.definitions = Definitions(self.stream, {**KERNEL, **predefined}, predefined, VERBATIM_ENVIRONMENTS)
+        self.macros = self.definitions.macros
+        self.conditionals = Conditionals(self.stream, self.macros)
         self.broken: set[str] = set()
-        self.conditions: list[str] = []  # "skip-else" (\iftrue), "drop-fi" (\iffalse's \else part), "keep" (others)
-        self.switches: dict[str, tuple[str, bool]] = {}  # `\newif\ifdraft`: draftfalse → ("ifdraft", False)
-        self.ifs: dict[str, bool] = {}
         self.use: _Use | None = None
-        self.scopes: list[dict[str, Macro | None]] = []  # per open group: the meanings it replaced
-        self.global_next = False
-        self.expl = False  # inside \ExplSyntaxOn: names hold `_` and `:`, which this tokenizer does not join
+        self.source_chars = 0
+        self.spent = 0  # tokens read by the document's macro uses so far
+        self.stopped = False  # the document's budget is spent: no macro is expanded any more
         self.short_verbs: set[str] = set()  # `\MakeShortVerb{\|}`: |…| is \verb|…|
         self.done = False
 
@@ -117,43 +130,27 @@ class _Expander:
         self.chars += len(text)
         if self.chars > MAX_TOTAL_CHARS:
             raise ValueError(f"the text grew past {MAX_TOTAL_CHARS:,} characters while expanding macros")
-        if self.use is not None and self.chars - self.use.chars > MAX_USE_CHARS:
-            raise ExpansionLimit(self.use.macro, f"writes more than {MAX_USE_CHARS:,} characters")
 
     def run(self) -> None:
         stream = self.stream
         while stream.frames and not self.done:
-            token = stream.next()
-            if token is None:  # the end of a file: back to the one that included it
-                stream.frames.pop()
-                if stream.frames:
-                    self.write(f"\\{FILE_MARKER}{{{stream.file}}}")
-                continue
-            if self.use is not None and stream.macro_depth < self.use.depth:
-                self.use = None
+            token = None
             try:
+                token = stream.next()
+                if token is None:  # the end of a file: back to the one that included it
+                    stream.pop_file()
+                    if stream.frames:
+                        self.write(f"\\{FILE_MARKER}{{{stream.file}}}")
+                    continue
+                if self.use is not None and stream.macro_depth < self.use.depth:
+                    self.end_use()
                 self.token(token)
+            except TokenLimit:
+                self.abandon(self.limit())
             except ExpansionLimit as error:
                 self.abandon(error)
-            except RunawayArgument as error:  # in a definition, read where no macro is being expanded
-                self.problems.append(f"{stream.file}: after \\{token.name}: {error}")
-
-    def abandon(self, error: ExpansionLimit) -> None:
-        """Back to before the macro use that never ends: its frames dropped, its output undone, the use
-        written as it stands, the macro reported once and no longer expanded."""
-        use = self.use
-        if use is None:  # pragma: no cover - a limit is only raised during a use
-            raise error
-        self.stream.push_back_to_source()
-        while self.stream.frames and self.stream.frames[-1] is not use.frame:
-            self.stream.frames.pop()
-        use.frame.pos = use.pos
-        del self.out[use.out_length:]
-        self.chars = use.chars
-        self.use = None
-        self.broken.add(error.macro)
-        self.problems.append(f"{self.stream.file}: {error}")
-        self.write(use.call)
+            except RunawayArgument as error:
+                self.runaway(error, token)
 
     def token(self, token: Token) -> None:
         if token.kind == "comment":
@@ -161,206 +158,169 @@ class _Expander:
         elif token.kind == "char" and token.name in self.short_verbs:
             self.write(token.space)
             self.inline_verbatim_to(token.name)
-        elif token.kind == "macro" and token.name in ("MakeShortVerb", "DeleteShortVerb"):
-            defs.star(self.stream)
-            character = (defs.argument(self.stream) or "").strip().lstrip("\\")
-            if len(character) == 1:
-                (self.short_verbs.add if token.name == "MakeShortVerb" else self.short_verbs.discard)(character)
         elif token.kind == "char" and token.name == "`":  # `\{ is a character code, not the macro \{
             self.write(token.written)
             following = self.stream.next()
             if following is not None:
                 self.write(following.written)
         elif token.kind in ("brace_open", "brace_close"):
-            self.scope(token.kind == "brace_open")
+            self.definitions.scope(token.kind == "brace_open")
             self.write(token.written)
         elif token.kind != "macro":
             self.write(token.written)
-        elif token.name in _NEWCOMMANDS or token.name in _DEFS or token.name in _XPARSE or token.name in (
-                "let", "DeclareMathOperator", *_NEWENVIRONMENTS, "DefineVerbatimEnvironment",
-                "lstnewenvironment", "newtcblisting", "DeclareTCBListing", "NewTCBListing"):
-            self.define(token)
-        elif token.name in ("ExplSyntaxOn", "ExplSyntaxOff"):
-            self.expl = token.name == "ExplSyntaxOn"
-        elif token.name in _PREFIXES:
-            self.global_next = self.global_next or token.name == "global"
-        elif token.name in self.switches or token.name == "newif" or (
-                token.name.startswith("if") and token.name != "iff") or token.name in ("else", "fi"):
-            self.condition(token)
-        elif token.name in INCLUDES:
+        else:
+            self.macro(token)
+
+    def macro(self, token: Token) -> None:
+        name, stream = token.name, self.stream
+        macro = self.macros.get(name)
+        if macro is not None:  # first: most macros read are the document's own
+            if self.stopped or name in self.broken:
+                self.write(token.written)
+            else:
+                self.call(token, macro)
+        elif self.definitions.handles(name):
+            self.definitions.define(token)
+        elif name in ("makeatletter", "makeatother"):
+            stream.push_back_to_source()
+            stream.at_letter = name == "makeatletter"
+            self.write(token.space)
+        elif name == "catcode" and (at_letter := at_letter_catcode(stream)) is not None:
+            stream.at_letter = at_letter
+        elif name in _PREFIXES:
+            self.definitions.global_next = self.definitions.global_next or name == "global"
+        elif self.conditionals.handles(name):
+            self.write(self.conditionals.token(token))
+        elif name in INCLUDES:
             self.include(token)
-        elif token.name in VERBATIM_MACROS:
+        elif name in VERBATIM_MACROS:
             self.inline_verbatim(token)
-        elif token.name in ("begin", "end"):
+        elif name in ("MakeShortVerb", "DeleteShortVerb"):
+            self.short_verb(name)
+        elif name in ("begin", "end"):
             self.environment(token)
-        elif token.name == "csname":
-            self.token(self.csname(token))
-        elif token.name in self.macros and token.name not in self.broken:
-            self.call(token, self.macros[token.name])
+        elif name == "csname":
+            self.token(defs.csname(stream, token))
+        elif name == "expandafter":
+            self.expandafter()
+        elif name in BRANCHES and not self.stopped:
+            self.branch(token)
+        elif name in NOTHING:
+            self.write(token.space)
         else:
             self.write(token.written)
 
-    # macros
+    # macro uses and their bounds
 
     def call(self, token: Token, macro: Macro) -> None:
-        stream = self.stream
         if macro.primitive:
-            self.write(token.space + macro.primitive)
+            self.write(token.space + ("" if macro.primitive[1:] in NOTHING else macro.primitive))
             return
-        if self.use is None:
-            stream.push_back_to_source()
-            self.use = _Use(macro.name, token.written, stream.macro_depth + 1, len(self.out), self.chars,
-                            stream.frames[-1], stream.frames[-1].pos)
-        self.use.steps += 1
-        if self.use.steps > MAX_EXPANSIONS:
-            raise ExpansionLimit(self.use.macro, f"takes more than {MAX_EXPANSIONS:,} expansion steps")
-        if stream.macro_depth >= MAX_DEPTH:
-            raise ExpansionLimit(self.use.macro, f"nests more than {MAX_DEPTH} expansions deep")
+        self.begin_use(token)
         try:
-            if macro.prefix:
-                defs.delimited(stream, macro.prefix)
-            values = defs.arguments(stream, macro.params)
+            defs.match_prefix(self.stream, macro.prefix)
+            values = defs.arguments(self.stream, macro.params)
+        except UseMismatch as error:
+            raise ExpansionLimit(macro.name, str(error), "runaway") from None
         except RunawayArgument as error:
-            raise ExpansionLimit(self.use.macro, f"has a runaway argument: {error}") from None
+            raise ExpansionLimit(macro.name, f"has a runaway argument: {error}", "runaway") from None
         self.write(token.space)
-        replacement = defs.substitute(macro.body, values)
-        self.use.read += len(replacement)
-        if self.use.read > MAX_USE_CHARS:  # arguments doubling at each step grow before the nesting limit is hit
-            raise ExpansionLimit(self.use.macro, f"reads more than {MAX_USE_CHARS:,} characters of replacement text")
-        stream.push(Frame(replacement, macro=macro.name))
+        self.stream.push(Frame(defs.substitute(macro.body, values), macro=macro.name, at_letter=macro.at_letter))
 
-    def scope(self, opening: bool) -> None:
-        """TeX's groups: a definition inside braces ends with them, unless global."""
-        if opening:
-            self.scopes.append({})
-        elif self.scopes:
-            for name, meaning in self.scopes.pop().items():
-                if meaning is None:
-                    self.macros.pop(name, None)
-                else:
-                    self.macros[name] = meaning
+    def branch(self, token: Token) -> None:
+        """`\\@ifnextchar` and the like: the branch taken is read next, as a macro's replacement text."""
+        self.begin_use(token)
+        at_letter = self.stream.reading_at_letter
+        text = branch(token.name, self.stream, lambda name: name in self.macros)
+        self.write(token.space)
+        self.stream.push(Frame(text, macro=token.name, at_letter=at_letter))
 
-    def assign(self, name: str, macro: Macro, is_global: bool = False) -> None:
-        if self.expl:  # expl3 code is not LaTeX this reader can expand: its macros are left as written
+    def begin_use(self, token: Token) -> None:
+        if self.use is not None:
             return
-        if self.scopes and not (is_global or self.global_next) and name not in self.scopes[-1]:
-            self.scopes[-1][name] = self.macros.get(name)
-        self.macros[name] = macro
-
-    def define(self, token: Token) -> None:
-        try:
-            self.definition(token)
-        finally:
-            self.global_next = False
-
-    def definition(self, token: Token) -> None:
-        stream, name = self.stream, token.name
-        starred = defs.star(stream)
-        if name in _NEWCOMMANDS:
-            macro = defs.macro_name(defs.argument(stream))
-            params = defs.newcommand_params(stream)
-            body = defs.argument(stream) or ""
-            if macro and not (name == "providecommand" and macro in self.macros):
-                self.assign(macro, Macro(macro, params, body))
-        elif name in _DEFS:
-            target = stream.next()
-            prefix, params = defs.def_params(stream)
-            body = defs.argument(stream) or ""
-            if target is not None and target.kind == "macro":
-                self.assign(target.name, Macro(target.name, params, body, prefix), name in ("gdef", "xdef"))
-        elif name == "let":
-            self.let()
-        elif name == "DeclareMathOperator":
-            macro = defs.macro_name(defs.argument(stream))
-            text = defs.argument(stream) or ""
-            if macro:
-                self.assign(macro, Macro(macro, body=f"\\operatorname{'*' if starred else ''}{{{text}}}"))
-        elif name in _XPARSE:
-            macro = defs.macro_name(defs.argument(stream))
-            kinds = defs.xparse_params(defs.argument(stream) or "")
-            body = defs.argument(stream) or ""
-            if macro and kinds is not None:
-                self.assign(macro, Macro(macro, kinds, body))
-        elif name in _NEWENVIRONMENTS:
-            environment = (defs.argument(stream) or "").strip()
-            params = defs.newcommand_params(stream)
-            begin, end = defs.argument(stream) or "", defs.argument(stream) or ""
-            if environment:
-                self.environments[environment] = Environment(environment, params, begin, end)
-        else:  # a verbatim environment of the document's own: its name, then options or code to skip
-            environment = (defs.argument(stream) or "").strip()
-            self.verbatim_environments.add(environment)
-            self.environments.pop(environment, None)
-            if name == "lstnewenvironment":
-                defs.newcommand_params(stream)
-            for _ in range({"DefineVerbatimEnvironment": 2, "lstnewenvironment": 2}.get(name, 1)):
-                defs.argument(stream)
-
-    def let(self) -> None:
         stream = self.stream
-        target = stream.next()
-        source = stream.next()
-        while source is not None and (source.kind == "space" or (source.kind == "char" and source.name == "=")):
-            source = stream.next()
-        if target is None or target.kind != "macro" or source is None:
+        stream.push_back_to_source()
+        file_frame = stream.file_frame
+        self.use = _Use(token.name, token.written, stream.macro_depth + 1, len(self.out), self.chars,
+                        stream.frames[-1], stream.frames[-1].pos, stream.count, file_frame,
+                        file_frame.pos if file_frame is not None else 0)
+        stream.limit = stream.count + min(MAX_USE_TOKENS, max(self.budget - self.spent, 0))
+
+    @property
+    def budget(self) -> int:
+        return MAX_DOCUMENT_TOKENS + TOKENS_PER_SOURCE_CHAR * self.source_chars
+
+    def end_use(self) -> None:
+        if self.use is not None:
+            self.spent += self.stream.count - self.use.start
+        self.use = None
+        self.stream.limit = None
+
+    def limit(self) -> ExpansionLimit:
+        """The bound a use has just passed."""
+        use = self.use
+        if use is None:  # pragma: no cover - the stream has a limit only during a use
+            raise RuntimeError("a token limit outside a macro use")
+        if self.spent + self.stream.count - use.start >= self.budget:
+            self.stopped = True
+            return ExpansionLimit(use.macro, f"goes past the {self.budget:,} tokens the document's macros may "
+                                  "read; no macro is expanded after it", "document")
+        return ExpansionLimit(use.macro, f"reads more than {MAX_USE_TOKENS:,} tokens (it expands forever)", "use")
+
+    def abandon(self, error: ExpansionLimit) -> None:
+        """Back to before the macro use that failed: its frames dropped, its output undone, the use written as
+        it stands and reported; past a bound, the macro is no longer expanded."""
+        use, stream = self.use, self.stream
+        if use is None:  # pragma: no cover - a limit is only raised during a use
+            raise error
+        stream.pop_to(use.frame)
+        if stream.frames and stream.frames[-1] is use.frame:
+            use.frame.pos = use.pos
+        del self.out[use.out_length:]
+        self.chars = use.chars
+        self.end_use()
+        if error.kind != "runaway":
+            self.broken.add(error.macro)
+        self.report(error, use)
+        self.write(use.call)
+
+    def report(self, error: ExpansionLimit, use: _Use) -> None:
+        if (error.macro, error.kind) in self.reported:
             return
-        if source.kind == "macro" and source.name in self.macros:
-            meaning = self.macros[source.name]
-            self.assign(target.name, Macro(target.name, meaning.params, meaning.body, meaning.prefix, meaning.primitive))
-        elif source.kind == "macro":
-            self.assign(target.name, Macro(target.name, primitive=source.text))
+        self.reported.add((error.macro, error.kind))
+        frame = use.file_frame
+        line = frame.text.count("\n", 0, use.file_pos) + 1 if frame is not None else 0
+        self.problems.append(f"{frame.file if frame is not None else ''}:{line}: {error}")
+
+    def runaway(self, error: RunawayArgument, token: Token | None) -> None:
+        """A runaway argument of a command that is not a macro use (a definition, `\\@ifnextchar`)."""
+        if self.use is not None:
+            self.abandon(ExpansionLimit(self.use.macro, f"has a runaway argument: {error}", "runaway"))
         else:
-            self.assign(target.name, Macro(target.name, body=source.text))
+            command = f"\\{token.name}: " if token is not None else ""
+            self.problems.append(f"{self.stream.file}:{self.stream.line}: {command}{error}")
 
-    # conditionals, environments, verbatim and includes
+    # TeX's expansion commands
 
-    def condition(self, token: Token) -> None:
-        if token.name == "newif":
-            switch = self.stream.next()
-            if switch is not None and switch.kind == "macro" and switch.name.startswith("if"):
-                self.ifs[switch.name] = False
-                self.switches[switch.name[2:] + "true"] = (switch.name, True)
-                self.switches[switch.name[2:] + "false"] = (switch.name, False)
+    def expandafter(self) -> None:
+        """`\\expandafter A B`: B expanded once (a `\\csname`, a macro), then A read before its expansion."""
+        stream = self.stream
+        first, second = stream.next(), stream.next()
+        if first is None or second is None:
+            stream.insert([token for token in (first, second) if token is not None])
             return
-        if token.name in self.switches:
-            name, value = self.switches[token.name]
-            self.ifs[name] = value
-            return
-        if token.name in self.ifs:
-            token = Token("macro", "iftrue" if self.ifs[token.name] else "iffalse", token.text, token.space)
-        if token.name == "iffalse":
-            if self.skip_branch():  # stopped at an \else: its part is read, up to a \fi to drop
-                self.conditions.append("drop-fi")
-        elif token.name == "iftrue":
-            self.conditions.append("skip-else")
-        elif token.name.startswith("if"):
-            self.conditions.append("keep")
-            self.write(token.written)
-        elif self.conditions and self.conditions[-1] != "keep":
-            if token.name == "else" and self.conditions[-1] == "skip-else":
-                self.skip_branch()
-            self.conditions.pop()
+        if second.kind == "macro" and second.name == "csname":
+            stream.insert([first, defs.csname(stream, second)])
+        elif second.kind == "macro" and second.name == "expandafter":
+            self.expandafter()
+            stream.insert([first])
+        elif second.kind == "macro" and second.name in self.macros and not (self.stopped or second.name in self.broken):
+            self.call(second, self.macros[second.name])
+            stream.insert([first])
         else:
-            if token.name == "fi" and self.conditions:
-                self.conditions.pop()
-            self.write(token.written)
+            stream.insert([first, second])
 
-    def skip_branch(self) -> bool:
-        """Skips to the `\\fi` (or `\\else`) closing the current conditional branch, nested ones included;
-        True when it stopped at an `\\else`."""
-        depth = 0
-        while (token := self.stream.next()) is not None:
-            if token.kind != "macro":
-                continue
-            if token.name.startswith("if") and token.name not in ("iff",):
-                depth += 1
-            elif token.name == "fi":
-                if depth == 0:
-                    return False
-                depth -= 1
-            elif token.name == "else" and depth == 0:
-                return True
-        return False
+    # environments, verbatim and includes
 
     def environment(self, token: Token) -> None:
         stream = self.stream
@@ -370,14 +330,14 @@ class _Expander:
             self.write(token.written)
             return
         name = name.strip()
-        if token.name == "begin" and name in self.verbatim_environments:
+        if token.name == "begin" and name in self.definitions.verbatim_environments:
             content = stream.raw_until(f"\\end{{{name}}}") or ""
             if name not in DROPPED_ENVIRONMENTS:
                 self.verbatim.append(content.strip("\n"))
                 self.write(f"{token.space}\\{CODE_MARKER}{{{len(self.verbatim) - 1}}}")
             return
-        environment = self.environments.get(name)
-        if environment is not None and name not in self.broken:
+        environment = self.definitions.environments.get(name)
+        if environment is not None and name not in self.broken and not self.stopped:
             replacement = Macro(name, environment.params if token.name == "begin" else (),
                                 environment.begin if token.name == "begin" else environment.end)
             self.call(Token("macro", name, token.text + "{" + name + "}", token.space), replacement)
@@ -386,13 +346,11 @@ class _Expander:
         if token.name == "end" and name == "document" and len(stream.frames) == 1:
             self.done = True
 
-    def csname(self, token: Token) -> Token:
-        """`\\csname xlongequal\\endcsname` is the macro `\\xlongequal`, read like one written so."""
-        name = []
-        while (part := self.stream.next()) is not None and not (part.kind == "macro" and part.name == "endcsname"):
-            name.append(part.text if part.kind != "macro" else part.name)
-        text = "".join(name).strip()
-        return Token("macro", text, "\\" + text, token.space)
+    def short_verb(self, name: str) -> None:
+        defs.star(self.stream)
+        character = (defs.argument(self.stream) or "").strip().lstrip("\\")
+        if len(character) == 1:
+            (self.short_verbs.add if name == "MakeShortVerb" else self.short_verbs.discard)(character)
 
     def inline_verbatim(self, token: Token) -> None:
         stream = self.stream
@@ -451,9 +409,12 @@ class _Expander:
             self.problems.append(f"{including}: \\{command}{{{name}}}: include cycle {cycle}")
             return
         self.included.add(path)
-        stream.push_back_to_source()
         self.write(f"\\{FILE_MARKER}{{{path}}}")
-        stream.push(Frame(text, file=path))
+        self.read_text(path, text)
+
+    def read_text(self, path: str, text: str) -> None:
+        self.source_chars += len(text)
+        self.stream.push(Frame(text, file=path))
 
 
-__all__ = ["Expansion", "ExpansionLimit", "Param", "expand"]
+__all__ = ["Expansion", "ExpansionLimit", "Macro", "Param", "expand"]

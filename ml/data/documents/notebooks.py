@@ -1,5 +1,5 @@
-"""Jupyter notebooks: their Markdown cells, read as one Markdown text (a cell's `#` heading starts a section);
-code cells and outputs are not read."""
+"""Jupyter notebooks: their Markdown cells, read one after another as Markdown (a cell's `#` heading starts a
+section), each parsed on its own as Jupyter renders it; code cells and outputs are not read."""
 from __future__ import annotations
 
 import warnings
@@ -18,11 +18,11 @@ def notebook_document(data: bytes, path: str) -> Document:
             warnings.simplefilter("ignore")
             notebook = nbformat.reads(decoded(data), as_version=4)
         cells = [cell for cell in notebook.cells if cell.get("cell_type") == "markdown"]
-        text = "\n\n".join(_source(cell.get("source", "")) for cell in cells)
+        texts = [_source(cell.get("source", "")) for cell in cells]
     except (ValueError, KeyError, TypeError, AttributeError, nbformat.ValidationError) as error:
         first_line = (str(error).splitlines() or [""])[0]
         raise ValueError(f"not a readable notebook ({type(error).__name__}: {first_line})") from None
-    return markdown_sections(text, path)
+    return markdown_sections(texts, path)
 
 
 def _source(source: object) -> str:

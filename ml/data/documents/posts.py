@@ -7,8 +7,10 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from ml.data.documents.renderable import renderable
 from ml.data.records import MAX_ID_CHARS, PostRecord, SourceFormula
 from ml.extraction import MAX_FORMULA_CHARS
 
@@ -28,6 +30,8 @@ class Formula:
     """The name of its `\\label`, or empty."""
     shown: str = ""
     """What the post's text shows between the dollars when not `text`: the LaTeX of a MathML formula."""
+    number: str = ""
+    """The number its document prints for it, without parentheses (`2.14`), or empty."""
 
 
 class Break:
@@ -65,6 +69,10 @@ class Document:
     sections: list[Section] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
     """What could not be read (a missing include, a looping macro), each reported as a RecordError."""
+    files: dict[str, str] = field(default_factory=dict)
+    """The files it was read from (path → sha256 of their bytes): it is unchanged while they are."""
+    macros: dict[str, dict] = field(default_factory=dict)
+    """The LaTeX macros it defines (name → `Macro.to_json()`), to read queries in its notation."""
 
     def section(self, heading: str, level: int, file: str) -> Section:
         """Starts a section at a heading of `level` (1 the highest) below the open ones."""
@@ -72,6 +80,16 @@ class Document:
         section = Section(heading, file, (*above, *[""] * (level - 1 - len(above)), heading))
         self.sections.append(section)
         return section
+
+
+@dataclass(frozen=True)
+class PlannedDocument:
+    """A document of an upload before it is read: its id (its main file), the files of the listing it covers,
+    and how to read it. Indexing an upload again reads only the documents whose files changed."""
+
+    path: str
+    covers: tuple[str, ...]
+    read: Callable[[], Document | Unreadable]
 
 
 def body(pieces: list[Piece]) -> tuple[str, list[tuple[Formula, int, int]]]:
@@ -92,6 +110,8 @@ def body(pieces: list[Piece]) -> tuple[str, list[tuple[Formula, int, int]]]:
         nonlocal length
         if not current or current[-1].endswith(" "):
             text = text.lstrip(" ")
+        if not text:
+            return  # a space after a space: an empty piece would hide that the text ends with one
         if text[:1] in _CLOSING and current and current[-1].endswith(" ") and not current[-1].endswith("$ "):
             current[-1] = current[-1][:-1]  # `see \cite{x}.` → `see.`, not `see .`
             length -= 1
@@ -129,14 +149,17 @@ def body(pieces: list[Piece]) -> tuple[str, list[tuple[Formula, int, int]]]:
 
 
 def source_formulas(found: list[tuple[Formula, int, int]]) -> tuple[SourceFormula, ...]:
-    return tuple(SourceFormula(formula.text, formula.notation, position, start, end, formula.anchor)
+    return tuple(SourceFormula(formula.text, formula.notation, position, start, end, formula.anchor, formula.number)
                  for position, (formula, start, end) in enumerate(found))
 
 
 def shown_formula(text: str) -> str | None:
-    """A formula's text as a post carries it (whitespace collapsed), or None when it is empty or longer than
-    the extractor reads."""
+    """A formula's text as a post carries it (whitespace collapsed; LaTeX with the commands KaTeX lacks written
+    as ones it has, see renderable; MathML as it is), or None when it is empty or longer than the extractor
+    reads."""
     text = " ".join(text.split())
+    if not text.startswith("<math"):
+        text = renderable(text)
     return text if text and len(text) <= MAX_FORMULA_CHARS else None
 
 

@@ -1,5 +1,7 @@
-"""The `documents` corpus format: LaTeX, Markdown, notebooks and web pages (a file, a folder or a zip), a post
-per section, numbered over the whole job so that a job can resume by skipping the first N items.
+"""The `documents` corpus format: LaTeX, Markdown, notebooks and web pages (a file, a folder, a zip or arXiv's
+`.tar.gz`/`.gz` sources, or a folder of those: each archive a paper), a post
+per section. An upload is first planned from its listing (`plan_upload`), then each document is read on its own,
+so that indexing the same upload again reads only the documents that changed.
 
 Order: the LaTeX documents (see latex_projects), then the other files in path order. Files of other kinds in
 a folder or zip are ignored (images, `.sty`, `.bib`); an upload with no document at all is a ValueError.
@@ -8,14 +10,17 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path, PurePosixPath
 
-from ml.data.documents.archive import UNREADABLE, DocumentFiles, document_files
+from ml.data.documents.archive import UNREADABLE, document_files
+from ml.data.documents.hashed_files import HashedFiles
 from ml.data.documents.html_pages import html_document
-from ml.data.documents.latex_projects import latex_documents
+from ml.data.documents.latex_projects import latex_plan
 from ml.data.documents.markdown import markdown_document
 from ml.data.documents.notebooks import notebook_document
-from ml.data.documents.posts import Document, Formula, SourceIds, Unreadable, post
+from ml.data.documents.package_macros import package_macros
+from ml.data.documents.posts import Document, Formula, PlannedDocument, SourceIds, Unreadable, post
 from ml.data.records import IndexRecord, Item, RecordError
 
 TextReader = Callable[[bytes, str], Document]
@@ -38,27 +43,68 @@ class DocumentFormula:
     anchor: str
 
 
-def read_documents(path: str | Path) -> Iterator[Document | Unreadable]:
-    """Each document of a file, folder or zip (see the module), or why a file gives none; ValueError when the
-    upload cannot be opened or holds no document."""
-    files = document_files(path)
+@dataclass(frozen=True)
+class Upload:
+    """An upload's documents planned from its listing: nothing is expanded or parsed until a document is read,
+    so a job shows its files from the start and skips the documents it finds unchanged."""
+
+    files: HashedFiles
+    chosen: list[str]
+    """The files of the listing that are documents or parts of one (what progress counts)."""
+    documents: list[PlannedDocument]
+    skipped: list[Unreadable]
+    """Files not read because another document covers them (a paper size's variant, an identical copy)."""
+
+
+def plan_upload(path: str | Path) -> Upload:
+    """The plan of a file, folder or zip (see the module); ValueError when the upload cannot be opened or holds
+    no document."""
+    listed = document_files(path)
+    files = HashedFiles(listed)
     chosen = [name for name in files.paths if PurePosixPath(name).suffix.lower() in EXTENSIONS]
-    if not chosen:
+    if not chosen and not listed.refused:
         raise ValueError(f"{Path(path).name}: no document to read (looked for {', '.join(EXTENSIONS)} files)")
-    yield from latex_documents(files, [name for name in chosen if name.lower().endswith(".tex")])
-    for name in chosen:
-        reader = READERS.get(PurePosixPath(name).suffix.lower())
-        if reader is not None:
-            yield _read(files, name, reader)
+    refused = [PlannedDocument(name, (), partial(Unreadable, name, why)) for name, why in listed.refused.items()]
+    latex = latex_plan(files, [name for name in chosen if name.lower().endswith(".tex")], package_macros())
+    others = [PlannedDocument(name, (name,), partial(_read, files, name, reader)) for name in chosen
+              if (reader := READERS.get(PurePosixPath(name).suffix.lower())) is not None]
+    return Upload(files, chosen, refused + latex.documents + others, latex.skipped)
 
 
-def _read(files: DocumentFiles, name: str, reader: TextReader) -> Document | Unreadable:
+def read_documents(path: str | Path) -> Iterator[Document | Unreadable]:
+    """Each document of a file, folder or zip, read, or why a file gives none."""
+    for planned in plan_upload(path).documents:
+        yield planned.read()
+
+
+def _read(files: HashedFiles, name: str, reader: TextReader) -> Document | Unreadable:
     try:
-        return reader(files.read(name), name)
+        document = reader(files.read(name), name)
     except UNREADABLE as error:
         return Unreadable(name, str(error))
     except Exception as error:  # a third-party parser failing on one file must not end the job
         return Unreadable(name, f"unexpected {type(error).__name__}: {error}")
+    document.files = {name: files.digests[name]}
+    return document
+
+
+def section_items(document: Document | Unreadable, number: int) -> list[Item]:
+    """A read document's sections as `IndexRecord`s and its problems as `RecordError`s naming its file, numbered
+    from `number` + 1 on."""
+    if isinstance(document, Unreadable):
+        return [RecordError(number + 1, f"{document.file}: {document.message}")]
+    items: list[Item] = [RecordError(number + index, problem) for index, problem in enumerate(document.problems, 1)]
+    ids = SourceIds()
+    for section in document.sections:
+        try:
+            made = post(document, section, ids)
+        except ValueError as error:
+            items.append(RecordError(number + len(items) + 1,
+                                     f"{section.file}: section {section.heading or '(before the first)'!r}: {error}"))
+            continue
+        if made is not None:
+            items.append(IndexRecord(number + len(items) + 1, *made))
+    return items
 
 
 def document_records(path: str | Path) -> Iterator[Item]:
@@ -66,24 +112,9 @@ def document_records(path: str | Path) -> Iterator[Item]:
     numbered 1, 2, … over the whole job."""
     number = 0
     for document in read_documents(path):
-        if isinstance(document, Unreadable):
-            number += 1
-            yield RecordError(number, f"{document.file}: {document.message}")
-            continue
-        for problem in document.problems:
-            number += 1
-            yield RecordError(number, problem)
-        ids = SourceIds()
-        for section in document.sections:
-            try:
-                made = post(document, section, ids)
-            except ValueError as error:
-                number += 1
-                yield RecordError(number, f"{section.file}: section {section.heading or '(before the first)'!r}: {error}")
-                continue
-            if made is not None:
-                number += 1
-                yield IndexRecord(number, *made)
+        items = section_items(document, number)
+        number += len(items)
+        yield from items
 
 
 def document_formulas(path: str | Path) -> Iterator[DocumentFormula]:

@@ -8,7 +8,7 @@ from tqdm import tqdm
 from ml.data.corpus_files import FORMATS, PAGE_READERS
 from searchapp.health import BrokerUnavailable
 from searchapp.indexing.actions import start_index_job
-from searchapp.indexing.pipeline import run_job
+from searchapp.indexing.jobs import run_job
 from searchapp.models import Corpus, IndexJob
 
 
@@ -34,20 +34,26 @@ class Command(BaseCommand):
             raise CommandError(f"{error}, or index here with --sync") from None
         self.stdout.write(f"index job {job.pk}: {path} into corpus {corpus!r}" + ("" if sync else ", in a worker"))
         if sync:
-            with tqdm(unit="record", desc="counting records", dynamic_ncols=True) as bar:
+            with tqdm(unit="record", desc="reading", dynamic_ncols=True) as bar:
                 job = run_job(job, lambda job: _show(bar, job))
+            unchanged = f", {job.unchanged} documents unchanged, {job.removed} removed" if job.files_total is not None else ""
             self.stdout.write(f"{job.state}: {job.done} records indexed, {job.failed} failed, "
-                              f"{job.formulas_added} new formulas, {job.formula_errors} formula errors")
+                              f"{job.formulas_added} new formulas, {job.formula_errors} formula errors{unchanged}")
             if job.state == job.State.FAILED:
                 raise CommandError(f"index job {job.pk} failed: {job.message}")
 
 
 def _show(bar: tqdm, job: IndexJob) -> None:
-    """The job's counters as committed: tqdm adds the rate and, once the total is known, the ETA."""
+    """The job's counters as committed: tqdm adds the rate and, once the total is known, the ETA. A documents
+    upload counts the files of its listing (known from the start), a file of records its records."""
+    documents = job.files_total is not None
     bar.set_description("indexing", refresh=False)
-    bar.total = job.total
-    bar.set_postfix(formulas=job.formulas_added, failed=job.failed, refresh=False)
-    if job.cursor > bar.n:
-        bar.update(job.cursor - bar.n)
+    bar.unit = "file" if documents else "record"
+    bar.total = job.files_total if documents else job.total
+    postfix = {"sections": job.done} if documents else {}
+    bar.set_postfix(**postfix, formulas=job.formulas_added, failed=job.failed, refresh=False)
+    done = job.files_read if documents else job.cursor
+    if done > bar.n:
+        bar.update(done - bar.n)
     else:
         bar.refresh()  # the total just counted

@@ -3,7 +3,7 @@ from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
 from searchapp.indexing.actions import start_index_job
-from searchapp.indexing.pipeline import run_job
+from searchapp.indexing.jobs import run_job
 from searchapp.models import IndexJob
 
 STARTER_FILE = settings.BASE_DIR / "searchapp" / "starter" / "formulas.jsonl"

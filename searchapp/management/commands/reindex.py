@@ -8,7 +8,7 @@ from django.db import transaction
 
 from searchapp.health import BrokerUnavailable
 from searchapp.indexing.actions import reindex_corpus
-from searchapp.indexing.pipeline import run_job
+from searchapp.indexing.jobs import run_job
 from searchapp.management.corpus_names import require_corpus
 from searchapp.models import Corpus, IndexJob
 

@@ -6,7 +6,8 @@ from django.core.management.base import BaseCommand, CommandError
 
 from ml.formula import NOTATIONS, ParseError
 from searchapp.management.corpus_names import require_corpus
-from searchapp.models import MAX_K, Formula
+from searchapp.models import MAX_K, Corpus, Formula
+from searchapp.search.notation import corpus_macros
 from searchapp.search.query import parse_query
 from searchapp.search.ranking import DEFAULT_ORDER, ORDERS
 from searchapp.web.presenters import present, results_dict
@@ -32,7 +33,7 @@ class Command(BaseCommand):
         if corpus:
             require_corpus(corpus)
         try:
-            parsed = parse_query(query, notation)
+            parsed = parse_query(query, notation, corpus_macros(query, corpus, Corpus.objects))
         except ParseError as error:
             raise CommandError(f"cannot read the query as {notation} ({error.kind} at {error.pos}): {error.message}") from None
         results = Formula.objects.search(parsed, k=k, fusion=fusion, corpus=corpus, context=context)

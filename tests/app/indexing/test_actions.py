@@ -7,7 +7,7 @@ from django.core.management import CommandError, call_command
 from django.db import connection
 
 from searchapp.indexing.actions import start_index_job
-from searchapp.indexing.pipeline import run_job
+from searchapp.indexing.jobs import run_job
 from searchapp.models import Corpus, Formula, IndexJob
 from tests.app.factories import DEAD_BROKER, run_manage
 from tests.conftest import database_url

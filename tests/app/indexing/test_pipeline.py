@@ -6,6 +6,7 @@ from concurrent.futures import Future
 import numpy as np
 import pytest
 
+from ml.data.corpus_files import read_records
 from ml.data.records import MAX_RECORD_BYTES
 from ml.formula import parse_latex
 from ml.text import text_encoder
@@ -15,7 +16,7 @@ from searchapp.embedding import embed_graphs, get_codebook, get_fusion
 from searchapp.indexing import pipeline
 from searchapp.indexing.actions import start_index_job
 from searchapp.indexing.codebook import CodebookMismatch, ensure_codebook_loaded
-from searchapp.indexing.pipeline import run_job
+from searchapp.indexing.jobs import run_job
 from searchapp.models import CodebookState, Formula, Occurrence, Post, PostingList
 from searchapp.vectors import ID_DTYPE, decode_matrix
 from tests.app.factories import FORMULAS
@@ -355,7 +356,7 @@ def test_a_chunk_prepared_before_the_codebook_was_refitted_is_not_stored(index_f
     job = start_index_job(path, "latex", "test", enqueue=False)
     no_words: Future = Future()
     no_words.set_result(({}, 0.0))  # formulas alone: no post to encode
-    prepared = pipeline.prepare_chunk(job.corpus, list(pipeline.read_records(path, "latex")), no_words)
+    prepared = pipeline.prepare_chunk(job.corpus, list(read_records(path, "latex")), no_words)
     CodebookState.objects.update(fingerprint="0123456789abcdef")  # another process refitted it meanwhile
     with pytest.raises(CodebookMismatch, match="changed to 0123456789abcdef while this job ran.*holds no codebook"):
         pipeline.store_chunk(job.pk, prepared)

@@ -3,7 +3,7 @@ import numpy as np
 import pytest
 from django.db import connection
 
-from searchapp.indexing import pipeline
+from searchapp.indexing import jobs
 from searchapp.models import Formula, PendingPosting, PostingList
 from searchapp.vectors import ID_DTYPE
 from tests.app.factories import FORMULAS
@@ -16,7 +16,7 @@ def _posted_ids() -> set[int]:
 
 @pytest.mark.django_db
 def test_formulas_are_found_before_their_job_merges_its_postings(index_file, monkeypatch):
-    monkeypatch.setattr(pipeline, "merge_postings", lambda corpus_id: None)  # a job still running
+    monkeypatch.setattr(jobs, "merge_postings", lambda corpus_id: None)  # a job still running
     index_file()
     assert PendingPosting.objects.exists() and not PostingList.objects.exists()
     # a shortlist of 2 < 7 formulas: the first stage reads the posting lists instead of scoring every formula

@@ -8,7 +8,7 @@ from django.core.management import call_command
 from django.db import connection
 
 from searchapp.indexing.actions import start_index_job
-from searchapp.indexing.pipeline import JOB_LOCK_CLASS
+from searchapp.indexing.jobs import JOB_LOCK_CLASS
 from searchapp.indexing.uploads import release_upload, save_upload
 from searchapp.models import Corpus, Formula, IndexJob
 from searchapp.tasks import run_index_job

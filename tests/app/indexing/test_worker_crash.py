@@ -6,7 +6,7 @@ import time
 import pytest
 
 from searchapp.indexing.actions import start_index_job
-from searchapp.indexing.pipeline import running_job_ids
+from searchapp.indexing.jobs import running_job_ids
 from searchapp.models import Formula, IndexJob, Occurrence, Post
 from searchapp.tasks import ping, run_index_job
 from tests.conftest import start_worker, stop_worker

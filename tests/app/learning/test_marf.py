@@ -5,7 +5,7 @@ from django.core.management import call_command
 
 from searchapp.embedding import get_fusion
 from searchapp.indexing.actions import start_index_job
-from searchapp.indexing.pipeline import run_job
+from searchapp.indexing.jobs import run_job
 from searchapp.models import Post
 from tests.ml.factories import formula_span, thread_page
 

@@ -6,7 +6,8 @@ import pytest
 from django.core.management import CommandError, call_command
 
 from ml.formula import parse_latex, to_slt_string
-from searchapp.models import Feedback, Formula, Post
+from searchapp.models import Corpus, Feedback, Formula, Post
+from tests.app.search.test_notation import BOOK, LINES, NORM, QUERY, SPELLED
 
 pytestmark = pytest.mark.django_db
 
@@ -112,6 +113,20 @@ def test_api_and_command_return_the_same_results(indexed, client):
     assert [r["id"] for r in api["results"]] == [r["id"] for r in command["results"]]
     assert [r["score"] for r in api["results"]] == [r["score"] for r in command["results"]]
     assert api["results"][0]["posts"][0]["source_id"].startswith("line-")
+
+
+@pytest.mark.parametrize("corpus, first, macros", [
+    pytest.param("test", BOOK, ["norm"], id="in-the-corpus"),
+    pytest.param("", SPELLED, [], id="every-corpus"),
+])
+def test_a_search_in_a_corpus_reads_the_query_with_its_macros_and_names_them(index_file, client, corpus, first, macros):
+    index_file(LINES)
+    Corpus.objects.filter(name="test").update(macros={"norm": NORM})
+    body = client.get("/api/search", {"q": QUERY, "corpus": corpus, "k": 3}).json()
+    assert (body["query"], body["macros"], body["results"][0]["latex"]) == (QUERY, macros, first)
+    out = StringIO()
+    call_command("search", QUERY, "--k", "3", "--json", *(["--corpus", corpus] if corpus else []), stdout=out)
+    assert json.loads(out.getvalue())["macros"] == macros
 
 
 def test_the_command_names_the_corpora_when_given_one_that_does_not_exist(indexed):

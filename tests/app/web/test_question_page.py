@@ -8,9 +8,10 @@ import pytest
 from django.http import QueryDict
 
 from searchapp.embedding import get_fusion
-from searchapp.models import Post
+from searchapp.models import Corpus, Post
 from searchapp.web.search_page import page_numbers
 from tests.app.factories import EIGEN_QUESTION, INTEGRAL, index_threads
+from tests.app.search.test_notation import AREA
 
 pytestmark = pytest.mark.django_db
 
@@ -93,6 +94,19 @@ def test_the_mode_and_corpus_chosen_are_kept_in_the_form(threads, client):
     assert '<option value="bm25" selected>' in html and '<option value="threads" selected>' in html
     assert re.search(r'ranked by <a href="/help#mode-bm25" title="[^"]*">BM25</a>', html)
     assert post_link(first_result(html), Post.objects.get(source_id="12").pk) >= 0
+
+
+@pytest.mark.parametrize("page, corpus, said", [
+    pytest.param("/questions", "threads", True, id="answers-tab"),
+    pytest.param("/", "threads", True, id="search-box-question"),
+    pytest.param("/questions", "", False, id="every-corpus-says-nothing"),
+])
+def test_a_question_read_with_the_corpus_macros_says_so(threads, client, page, corpus, said):
+    Corpus.objects.filter(name="threads").update(macros={"area": AREA})
+    html = client.get(page, {"q": r"What is $\area{x^2}$ for a symmetric matrix?", "corpus": corpus}).content.decode()
+    assert ("Formulas read with the macros of this corpus:\n  <code>\\area</code>" in html) == said
+    api = client.get("/api/posts", {"q": r"What is $\area{x^2}$ ?", "corpus": corpus}).json()
+    assert api["macros"] == (["area"] if said else [])
 
 
 def test_formulas_the_question_cannot_read_are_named_and_the_words_still_search(threads, client):

@@ -7,10 +7,12 @@ from urllib.parse import parse_qs
 import numpy as np
 import pytest
 
+from ml.data.documents.latex_macros import Macro
 from ml.ranking.features import FEATURES
 from ml.ranking.ranker import Capacity, TrainingTopic, fit
-from searchapp.models import Formula, Occurrence, Post
+from searchapp.models import Corpus, Formula, Occurrence, Post
 from tests.app.factories import result_ids
+from tests.app.search.test_notation import BOOK, LINES, NORM, QUERY, SPELLED
 
 pytestmark = pytest.mark.django_db
 
@@ -142,6 +144,28 @@ def test_a_corpus_whose_upload_stored_nothing_is_neither_offered_nor_searched(in
         assert "kept" in options and "empty" not in options
     response = client.get("/", {"q": "x^2", "corpus": "empty"})
     assert response.status_code == 404 and "no corpus named &#x27;empty&#x27;; the corpora are kept" in response.content.decode()
+
+
+@pytest.mark.parametrize("query, corpus, first, notice", [
+    pytest.param(QUERY, "test", BOOK, r"<code>\norm</code></p>", id="in-the-corpus"),
+    pytest.param(QUERY, "", SPELLED, None, id="every-corpus-says-nothing"),
+    pytest.param(r"\< x, y\rangle \le \norm{x}", "test", None, r"<code>\&lt;</code>, <code>\norm</code></p>",
+                 id="names-escaped-in-order-of-use"),
+])
+def test_a_query_read_with_the_corpus_macros_says_so(index_file, client, query, corpus, first, notice):
+    index_file(LINES)
+    Corpus.objects.filter(name="test").update(macros={"norm": NORM, "<": Macro("<", (), r"\langle").to_json()})
+    page = client.get("/", {"q": query, "corpus": corpus}).content.decode()
+    said = re.search(r'<p class="read-as" id="macros-hint">Read with the macros of this corpus:\s*(.*?</p>)', page, re.S)
+    assert (said and said.group(1)) == notice
+    assert first is None or Formula.objects.get(pk=result_ids(page)[0]).latex == first
+
+
+def test_an_error_in_a_query_read_with_macros_points_into_what_was_typed(index_file, client):
+    index_file(LINES)
+    Corpus.objects.filter(name="test").update(macros={"norm": NORM})
+    response = client.get("/", {"q": r"\norm{x} + \frac{1}{", "corpus": "test"})
+    assert response.status_code == 400 and "(at character 20)" in response.content.decode()
 
 
 def test_unknown_formula_is_404(client):

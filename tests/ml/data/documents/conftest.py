@@ -1,3 +1,6 @@
+import gzip
+import io
+import tarfile
 import zipfile
 
 import pytest
@@ -23,6 +26,23 @@ def upload(tmp_path):
             file.write_bytes(content if isinstance(content, bytes) else content.encode())
         return folder
     return writer
+
+
+def tar_bytes(members: dict, gzipped: bool = False) -> bytes:
+    """A tar archive (gzipped with `gzipped`) of {member name: text, bytes, or a `tarfile.TarInfo` for a member
+    without data: a folder, a link, a device}."""
+    written = io.BytesIO()
+    with tarfile.open(fileobj=written, mode="w", format=tarfile.GNU_FORMAT) as archive:
+        for name, content in members.items():
+            if isinstance(content, tarfile.TarInfo):
+                content.name = name
+                archive.addfile(content)
+                continue
+            data = content if isinstance(content, bytes) else content.encode()
+            info = tarfile.TarInfo(name)
+            info.size = len(data)
+            archive.addfile(info, io.BytesIO(data))
+    return gzip.compress(written.getvalue()) if gzipped else written.getvalue()
 
 
 def posts(path) -> list[IndexRecord]:

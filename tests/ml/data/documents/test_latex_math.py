@@ -76,6 +76,7 @@ def test_intertext_words_stay_in_the_text(upload):
     pytest.param(r"\begin{align}a&=b\\c\end{align}", True,
                  [Formula("a =b", display=True), Formula("c", display=True)], id="alignment"),
     pytest.param(r"x\label{e}", True, [Formula("x", display=True, anchor="e")], id="label"),
+    pytest.param(r"x\tag{3}", True, [Formula("x", display=True, number="3")], id="tag-is-the-number"),
     pytest.param(r"\begin{pNiceMatrix}[first-row] a & b\end{pNiceMatrix}", True,
                  [Formula(r"\begin{pmatrix} a & b\end{pmatrix}", display=True)], id="nicematrix-alias"),
 ])
@@ -98,3 +99,48 @@ def test_tex_inside_math(upload, body, expected):
 ])
 def test_drawings_are_not_math(upload, body, expected):
     assert [text for text, _, _ in read(upload, body)] == expected
+
+
+def numbers(upload, body: str) -> list[tuple[str, str]]:
+    """(text, number) of each formula of a one-file article."""
+    [record] = posts(upload({"a.tex": document(body)}))
+    return [(f.text, f.number) for f in record.formulas]
+
+
+@pytest.mark.parametrize("body, expected", [
+    pytest.param(r"\begin{equation}x\end{equation}\begin{equation*}y\end{equation*}\begin{equation}z\end{equation}",
+                 [("x", "1"), ("y", ""), ("z", "2")], id="equation"),
+    pytest.param(r"\begin{align}a\\b\nonumber\\c\notag\\d\end{align}", [("a", "1"), ("b", ""), ("c", ""), ("d", "2")],
+                 id="align-per-line-unless-nonumber"),
+    pytest.param(r"\begin{gather}a\tag{A}\\b\tag*{B'}\\c\end{gather}", [("a", "A"), ("b", "B'"), ("c", "1")],
+                 id="tag-replaces-the-number"),
+    pytest.param(r"\begin{align*}a\\b\tag{$*$}\end{align*}", [("a", ""), ("b", "*")], id="tag-in-starred"),
+    pytest.param(r"\begin{multline}a+b\\+c\end{multline}\begin{eqnarray}c&=&d\\e&=&f\end{eqnarray}",
+                 [("a+b+c", "1"), ("c = d", "2"), ("e = f", "3")], id="multline-once-eqnarray-per-line"),
+    pytest.param(r"\begin{flalign}a\\b\end{flalign}\begin{alignat}{1}c\end{alignat}",
+                 [("a", "1"), ("b", "2"), ("c", "3")], id="flalign-alignat"),
+    pytest.param(r"\[x\]$$y$$\[z\tag{Z}\] $w$", [("x", ""), ("y", ""), ("z", "Z"), ("w", "")], id="unnumbered-forms"),
+    pytest.param(r"\begin{equation}x\end{equation}\begin{subequations}\begin{align}a\\b\end{align}"
+                 r"\end{subequations}\begin{equation}y\end{equation}",
+                 [("x", "1"), ("a", "2a"), ("b", "2b"), ("y", "3")], id="subequations"),
+])
+def test_formula_numbers(upload, body, expected):
+    assert numbers(upload, body) == expected
+
+
+@pytest.mark.parametrize("body, expected", [
+    pytest.param(r"$a \overset{\eqref{e}}{=} b$ \begin{equation}\label{e}x\end{equation}",
+                 [r"a \overset{\text{(1)}}{=} b", "x"], id="reference-in-a-formula"),
+    pytest.param(r"$\ref{no_where}$", [r"\text{[no\_where]}"], id="unknown-reference-escaped"),
+    pytest.param(r"$\ensuremath{x}+1$", ["x+1"], id="ensuremath"),
+    pytest.param(r"$a^\ensuremath{xy}$", ["a^{xy}"], id="ensuremath-as-a-script-keeps-its-braces"),
+    pytest.param(r"$\ensuremath{\alpha}_\ensuremath{i}$", [r"\alpha_{i}"], id="ensuremath-twice"),
+])
+def test_references_and_ensuremath_inside_formulas(upload, body, expected):
+    assert [text for text, _, _ in read(upload, body)] == expected
+
+
+def test_a_macro_made_with_ensuremath_is_just_its_math(upload):
+    source = "\\documentclass{article}\\newcommand{\\R}{\\ensuremath{\\mathbb{R}}}\\begin{document}$\\R^n$ and \\R."
+    [record] = posts(upload({"a.tex": source + "\\end{document}"}))
+    assert record.post.body == r"$\mathbb{R}^n$ and $\mathbb{R}$."

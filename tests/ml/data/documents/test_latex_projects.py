@@ -1,5 +1,6 @@
 import pytest
 
+from ml.data.documents import plan_upload
 from tests.ml.data.documents.conftest import errors, posts
 
 MAIN = r"""\documentclass{article}
@@ -72,3 +73,46 @@ def test_an_unreadable_include_is_reported_with_the_includer(upload):
     path = upload({"main.tex": "\\documentclass{article}\\begin{document}$a$\\input{bin}\\end{document}",
                    "bin.tex": b"\x00\x01"})
     assert errors(path) == [r"main.tex: \input{bin}: bin.tex: binary data (a NUL byte at 0), not text"]
+
+
+VARIANT = "\\documentclass[{size}]{{book}}\n\\input{{macros}}\n\\begin{{document}}\n\\input{{main}}\n\\end{{document}}\n"
+BOOK = {
+    "macros.tex": "\\newcommand{\\R}{\\mathbb{R}}",
+    "book-a4.tex": VARIANT.format(size="a4paper"), "book-ebook.tex": VARIANT.format(size="a5paper"),
+    "book-letter.tex": VARIANT.format(size="letterpaper"),
+    "main.tex": "\\chapter{Sets}\nIntro.\n\\input{chapters/one}\n\\input{chapters/two}\n",
+    "chapters/one.tex": "\\section{One}\n$\\R^1$", "chapters/two.tex": "\\section{Two}\n$\\R^2$",
+}
+
+
+def test_paper_size_variants_of_one_body_are_one_document_read_once(upload):
+    plan = plan_upload(upload(BOOK))
+    assert [(planned.path, planned.covers) for planned in plan.documents] == [
+        ("main.tex", ("book-a4.tex", "chapters/one.tex", "chapters/two.tex", "macros.tex", "main.tex"))]
+    assert [skipped.file for skipped in plan.skipped] == ["book-ebook.tex", "book-letter.tex"]
+    records = posts(upload(BOOK, name="again"))
+    assert [r.post.source_id for r in records] == ["main.tex#sets", "chapters/one.tex#one", "chapters/two.tex#two"]
+    assert [f.text for r in records for f in r.formulas] == [r"\mathbb{R}^1", r"\mathbb{R}^2"]
+
+
+def test_mains_with_sections_of_their_own_over_a_shared_macro_file_are_each_read(upload):
+    paper = "\\documentclass{{article}}\\input{{macros}}\\begin{{document}}\\section{{{name}}}$\\R$\\end{{document}}"
+    plan = plan_upload(upload({"macros.tex": BOOK["macros.tex"], "a.tex": paper.format(name="A"),
+                               "b.tex": paper.format(name="B")}))
+    assert [planned.path for planned in plan.documents] == ["a.tex", "b.tex"] and plan.skipped == []
+
+
+def test_identical_files_are_read_once(upload):
+    note = "\\section{Copy}\n$$x^2$$"
+    plan = plan_upload(upload({"v1/note.tex": note, "v2/note.tex": note, "other.tex": "$$y$$"}))
+    assert [planned.path for planned in plan.documents] == ["other.tex", "v1/note.tex"]
+    assert [(skipped.file, skipped.message) for skipped in plan.skipped] == [
+        ("v2/note.tex", "identical to v1/note.tex: read once, as v1/note.tex")]
+
+
+def test_a_document_records_the_digests_of_the_files_it_was_read_from(upload):
+    [planned] = plan_upload(upload(PROJECT)).documents
+    document = planned.read()
+    assert sorted(document.files) == ["chapters/one.tex", "chapters/three.tex", "chapters/two.tex", "macros.tex",
+                                      "main.tex"]
+    assert all(len(digest) == 64 for digest in document.files.values())

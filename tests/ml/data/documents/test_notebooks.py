@@ -1,6 +1,9 @@
 import json
 
+import pytest
+
 from tests.ml.data.documents.conftest import errors, posts
+from tests.ml.data.documents.test_markdown import DELIMITERS, read_math
 
 
 def notebook(*cells) -> str:
@@ -26,3 +29,26 @@ def test_a_broken_notebook_is_a_record_error(upload):
 def test_a_json_file_that_is_not_a_notebook_is_a_record_error(upload):
     [message] = errors(upload({"x.ipynb": '{"cells": 3}'}))
     assert message.startswith("x.ipynb: not a readable notebook")
+
+
+@pytest.mark.parametrize("text, expected", DELIMITERS)
+def test_each_delimiter_gives_its_formula_in_a_cell(upload, text, expected):
+    path = upload({"nb.ipynb": notebook(("markdown", text.splitlines(keepends=True)))})
+    assert read_math(path) == expected
+    assert errors(path) == []
+
+
+@pytest.mark.parametrize("opened", [
+    pytest.param("```python\nx = 1", id="fence"),
+    pytest.param("$$\nx", id="double-dollar"),
+])
+def test_a_cell_left_open_does_not_swallow_the_next(upload, opened):
+    path = upload({"nb.ipynb": notebook(("markdown", opened), ("markdown", "$$y$$\n\nafter"))})
+    assert [f.text for r in posts(path) for f in r.formulas][-1:] == ["y"]
+    assert posts(path)[0].post.body.endswith("$$y$$\n\nafter")
+
+
+def test_an_unread_delimiter_pair_in_a_cell_is_a_problem(upload):
+    path = upload({"nb.ipynb": notebook(("markdown", "## Part\n\nThe integral\n\\[\n\\int f\n\n= 1\n\\]"))})
+    assert errors(path) == ["nb.ipynb: section 'Part': text holds an unread formula delimiter pair \\[ … \\]"]
+    assert [r.post.source_id for r in posts(path)] == ["nb.ipynb#part"]

@@ -1,0 +1,54 @@
+import pytest
+
+from ml.data.documents.latex_macros import Macro, Param
+from ml.data.documents.notation import control_sequences, read_in_notation
+
+_M = Param("m")
+MACROS = {macro.name: macro.to_json() for macro in (
+    Macro("norm", (_M,), r"\left\lVert#1\right\rVert"),
+    Macro("inner", (_M, _M), r"\langle #1, #2\rangle"),
+    Macro("pd", (Param("o", "t"), _M), r"\partial_{#1} #2"),
+    Macro("abs", (_M,), r"\lvert#1\rvert"),
+    Macro("dist", (_M, _M), r"\abs{#1 - #2}"),
+    Macro("R", (), r"\mathbb{R}"),
+    Macro("eps", primitive=r"\varepsilon"),
+    Macro("forever", (), r"\forever\forever"),
+)}
+
+
+@pytest.mark.parametrize("latex, expected, names", [
+    pytest.param(r"\norm{x+y} \le \norm{x} + \norm{y}",
+                 r"\left\lVert x+y\right\rVert \le \left\lVert x\right\rVert + \left\lVert y\right\rVert", ["norm"],
+                 id="argument"),
+    pytest.param(r"\inner{x}{y} = \norm{x}", r"\langle x, y\rangle = \left\lVert x\right\rVert", ["inner", "norm"],
+                 id="two-macros-in-order-of-use"),
+    pytest.param(r"\pd f + \pd[s]{g}", r"\partial_{t} f + \partial_{s} g", ["pd"], id="optional-argument"),
+    pytest.param(r"\dist{x}{y}", r"\lvert x - y\rvert", ["dist"], id="nested-macro"),
+    pytest.param(r"x \in \R", r"x \in \mathbb{R}", ["R"], id="no-argument"),
+    pytest.param(r"\eps > 0", r"\varepsilon > 0", ["eps"], id="let"),
+    pytest.param(r"\normal(x) + \Real", r"\normal(x) + \Real", [], id="a-longer-name-is-another-command"),
+    pytest.param(r"\normal(x) + \norm{x}", r"\normal(x) + \left\lVert x\right\rVert", ["norm"],
+                 id="prefix-beside-the-macro"),
+    pytest.param(r"a \\norm{x}", r"a \\norm{x}", [], id="line-break-then-letters"),
+    pytest.param(r"\left\lVert x\right\rVert", r"\left\lVert x\right\rVert", [], id="none-used"),
+    pytest.param(r"\norm{x} % the norm", r"\norm{x} % the norm", [], id="comment-left-as-typed"),
+    pytest.param(r"\input{a} \norm{x}", r"\input{a} \norm{x}", [], id="include-left-as-typed"),
+    pytest.param(r"\verb|a| \norm{x}", r"\verb|a| \norm{x}", [], id="verbatim-left-as-typed"),
+    pytest.param(r"\forever + \norm{x}", r"\forever + \norm{x}", [], id="endless-macro-left-as-typed"),
+    pytest.param(r"50\% \norm{x}", r"50\% \left\lVert x\right\rVert", ["norm"], id="escaped-percent"),
+])
+def test_read_in_notation(latex, expected, names):
+    assert read_in_notation(latex, MACROS) == (expected, names)
+
+
+def test_no_macros_leave_the_text_as_typed():
+    assert read_in_notation(r"\norm{x}", {}) == (r"\norm{x}", [])
+
+
+@pytest.mark.parametrize("latex, expected", [
+    pytest.param(r"\frac{\alpha}{\beta} + \alpha", ["frac", "alpha", "beta"], id="words-once-in-order"),
+    pytest.param(r"a\,b\\c", [",", "\\"], id="control-symbols"),
+    pytest.param("x^2", [], id="none"),
+])
+def test_control_sequences(latex, expected):
+    assert control_sequences(latex) == expected
