@@ -86,7 +86,7 @@ def test_a_latex_project_is_uploaded_indexed_and_searched_to_its_formula(
         assert link.get_attribute("href").endswith("#eq:triangle")
         link.click()
         page.wait_for_url("**/post/*#eq:triangle")
-        assert page.inner_text("h1") == "Normed spaces › Triangle inequality"
+        assert page.inner_text("h1") == f"Normed spaces › {PROPERTIES + 2} Triangle inequality"  # numbered as LaTeX does
         assert "normed-spaces/chapters/properties.tex#triangle-inequality" in page.inner_text(".post-page .muted")
         formula = page.locator('[id="eq:triangle"]')
         formula.locator(".katex").first.wait_for()  # rendered by KaTeX, not left as source
