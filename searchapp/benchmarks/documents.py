@@ -25,6 +25,7 @@ from pathlib import Path
 import numpy as np
 
 from ml.data.documents import document_formulas, plan_upload
+from ml.data.documents.latex_expansion import VERBATIM_ENVIRONMENTS
 from ml.evaluation.bootstrap import mean_interval
 from ml.evaluation.document_parsing import document_parse_report
 from ml.evaluation.known_item import rename_variable
@@ -135,21 +136,27 @@ def macro_queries(path: Path, sample: int, seed: int) -> list[tuple[str, str]]:
 
 
 def _display_lines(source: str) -> list[str]:
-    """Each line of the display math of a LaTeX source, without labels, tags and alignment marks."""
+    """Each line of the display math of a LaTeX source (its verbatim material and `\\verb` left out), without
+    labels, tags and alignment marks; a line that still holds text or math delimiters is not a formula alone."""
+    source = _VERB.sub(" ", _VERBATIM.sub(" ", source))
     lines = []
     for match in _DISPLAY.finditer(source):
-        for line in re.split(r"\\\\", match["body"] or match["bracketed"] or ""):
+        for line in re.split(r"\\\\(?:\[[^\]]*\])?", match["body"] or match["bracketed"] or ""):
             line = " ".join(_DROPPED.sub(" ", line).replace("&", " ").split())
-            if line:
+            if line and not _NOT_ALONE.search(line):
                 lines.append(line)
     return lines
 
 
 _COMMAND = re.compile(r"\\([A-Za-z]+)")
 _COMMENT = re.compile(r"(?<!\\)%.*")
+_VERBATIM = re.compile(r"\\begin\{(?P<name>" + "|".join(re.escape(name) for name in VERBATIM_ENVIRONMENTS)
+                       + r")\}.*?\\end\{(?P=name)\}", re.S)
+_VERB = re.compile(r"\\(?:verb|lstinline|Verb)\*?(?P<delimiter>[^A-Za-z\s{]).*?(?P=delimiter)|\\(?:verb|Verb)\{[^}]*\}")
 _DISPLAY = re.compile(r"\\begin\{(?P<name>equation|align|gather|multline|eqnarray)\*?\}(?P<body>.*?)\\end\{(?P=name)\*?\}"
-                      r"|\\\[(?P<bracketed>.*?)\\\]", re.S)
+                      r"|(?<!\\)\\\[(?P<bracketed>.*?)(?<!\\)\\\]", re.S)
 _DROPPED = re.compile(r"\\(?:label|tag\*?)\{[^{}]*\}|\\(?:nonumber|notag)\b")
+_NOT_ALONE = re.compile(r"(?<!\\)\$|\\(?:begin|end)\{(?:equation|align|gather|multline|document|[A-Z]\w*)|\\(?:par|item)\b|\n\s*\n")
 
 
 def _formulas_by_file() -> dict[str, set[int]]:

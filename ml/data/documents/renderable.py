@@ -38,6 +38,11 @@ TEXT_COMMANDS = frozenset({"text", "textrm", "textsf", "texttt", "textnormal", "
 DELIMITER_COMMANDS = frozenset({"left", "right", "middle"} | {
     size + side for size in ("big", "Big", "bigg", "Bigg") for side in ("", "l", "m", "r")})
 _INVISIBLE_SYMBOLS = frozenset("/-@*")
+_ONLY_ITS_ARGUMENT = frozenset({"ensuremath"})
+"""Commands that only make sure their argument is math: in a formula the argument stands alone, as a group."""
+SITE_MACROS = {"qvar": "1", "qvar@construct": "1", "mbox": "1"}
+"""The site's own KaTeX macros (static/js/render_math.js `texMacros`), with their argument counts: a query's
+`\\qvar{x}` is drawn as a boxed variable, never an unknown command."""
 ENVIRONMENT_ALIASES = {
     "multline": "gathered", "multlined": "gathered", "dmath": "gathered", "flalign": "aligned", "eqnarray": "aligned",
     "dgroup": "aligned", "IEEEeqnarray": "aligned", "IEEEeqnarraybox": "aligned", "xalignat": "alignedat",
@@ -134,7 +139,7 @@ class _Rewriter:
             self.wanted, self.text_next, self.delimiter = max(self.wanted - consumed, 0), False, False
 
     def command(self, name: str, written: str, is_symbol: bool) -> None:
-        count = (self.names.text if self.mode == "text" else self.names.math).get(name)
+        count = (self.names.text if self.mode == "text" else self.names.math).get(name, SITE_MACROS.get(name))
         if count is None:
             self.unknown(name, is_symbol)
             return
@@ -149,7 +154,7 @@ class _Rewriter:
         other = self.names.math if self.mode == "text" else self.names.text
         if other.get(name) == "0":
             shown = f"$\\{name}$" if self.mode == "text" else f"\\text{{\\{name}}}"
-        elif name in _INVISIBLE_SYMBOLS:  # `\@` is a word to KaTeX's lexer, `@` a letter
+        elif name in _INVISIBLE_SYMBOLS or name in _ONLY_ITS_ARGUMENT:  # `\@` is a word to KaTeX's lexer
             shown = ""
         elif is_symbol:
             shown = name

@@ -52,6 +52,7 @@ def test_a_plain_formula_is_not_rewritten(latex):
 
 REWRITTEN = [
     pytest.param(r"\bbbk", r"\operatorname{bbbk}", id="unknown-command"),
+    pytest.param(r"x + \ensuremath{\mathrm{i}} y", r"x + {\mathrm{i}} y", id="ensuremath-leaves-its-argument"),
     pytest.param(r"\Tr A", r"\operatorname{Tr} A", id="operator-name"),
     pytest.param(r"\abs{x}", r"\operatorname{abs}{x}", id="its-argument-stays-a-group"),
     pytest.param(r"x^\foo + y_\foo", r"x^{\operatorname{foo}} + y_{\operatorname{foo}}", id="sub-and-superscript"),
@@ -139,3 +140,8 @@ def test_katex_check_reports_each_failure_and_the_undefined_names():
 def test_katex_check_refuses_a_line_that_is_not_a_formula():
     result = run_katex_check('{"latex": "x"}\n["x"]\n')
     assert result.returncode == 2 and "line 2" in result.stderr
+
+
+def test_the_sites_own_macros_are_kept():
+    """`\\qvar` is drawn by the site's KaTeX macros (render_math.js), so a query variable stays one."""
+    assert renderable(r"\qvar{x}^2 + \qvar@construct{y}") == r"\qvar{x}^2 + \qvar@construct{y}"
