@@ -156,7 +156,8 @@ _VERB = re.compile(r"\\(?:verb|lstinline|Verb)\*?(?P<delimiter>[^A-Za-z\s{]).*?(
 _DISPLAY = re.compile(r"\\begin\{(?P<name>equation|align|gather|multline|eqnarray)\*?\}(?P<body>.*?)\\end\{(?P=name)\*?\}"
                       r"|(?<!\\)\\\[(?P<bracketed>.*?)(?<!\\)\\\]", re.S)
 _DROPPED = re.compile(r"\\(?:label|tag\*?)\{[^{}]*\}|\\(?:nonumber|notag)\b")
-_NOT_ALONE = re.compile(r"(?<!\\)\$|\\(?:begin|end)\{(?:equation|align|gather|multline|document|[A-Z]\w*)|\\(?:par|item)\b|\n\s*\n")
+_NOT_ALONE = re.compile(r"(?<!\\)\$|\\(?:begin|end)\{(?:equation|align|gather|multline|document|[A-Z]\w*)"
+                        r"|\\(?:par|item)\b|\n\s*\n")
 
 
 def _formulas_by_file() -> dict[str, set[int]]:
