@@ -136,6 +136,7 @@ class Definitions:
         begin, end = defs.argument(stream) or "", defs.argument(stream) or ""
         if environment:
             self.environments[environment] = Environment(environment, params, begin, end)
+            self.verbatim_environments.discard(environment)  # the document's own `example` is text
 
     def verbatim_environment(self, name: str) -> None:
         """A verbatim environment of the document's own: its name, then options or code to skip."""

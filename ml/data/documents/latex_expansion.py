@@ -43,6 +43,7 @@ DROPPED_ENVIRONMENTS = frozenset({"comment", "filecontents", "filecontents*"})
 VERBATIM_MACROS = frozenset({"verb", "lstinline", "Verb", "mintinline", "spverb"})
 INCLUDES = frozenset({"input", "include", "subfile", "import", "subimport", "inputfrom", "subinputfrom",
                       "includefrom", "subincludefrom", "usepackage"})
+THEOREM_DECLARATIONS = frozenset({"newtheorem", "spnewtheorem", "declaretheorem", "newmdtheoremenv", "newtcbtheorem"})
 NOTHING = frozenset({"xspace", "relax", "protect", "ignorespaces", "unskip", "nobreak"})
 """Commands that leave nothing for a reader of the text (spacing and expansion control)."""
 _PREFIXES = frozenset({"long", "global", "protected", "outer"})
@@ -207,8 +208,19 @@ class _Expander:
             self.branch(token)
         elif name in NOTHING:
             self.write(token.space)
+        elif name in THEOREM_DECLARATIONS:
+            self.theorem_declaration(token)
         else:
             self.write(token.written)
+
+    def theorem_declaration(self, token: Token) -> None:
+        """`\\newtheorem{example}{Example}`: the document's theorem environment is text to read, even where a
+        package's verbatim environment has the same name (`example`). Written on for the structure reader."""
+        star = "*" if defs.star(self.stream) else ""
+        name = defs.argument(self.stream)
+        if name is not None:
+            self.definitions.verbatim_environments.discard(name.strip())
+        self.write(token.written + star + ("" if name is None else f"{{{name}}}"))
 
     # macro uses and their bounds
 
@@ -250,17 +262,23 @@ class _Expander:
     def budget(self) -> int:
         return MAX_DOCUMENT_TOKENS + TOKENS_PER_SOURCE_CHAR * self.source_chars
 
+    @property
+    def ceiling(self) -> int:
+        """The tokens a document may read in all: its files, its uses' budget, and as much again for the text of
+        uses left as written, read twice. Reading past it is a loop of this reader's, not of the document's."""
+        return 3 * self.budget
+
     def end_use(self) -> None:
         if self.use is not None:
             self.spent += self.stream.count - self.use.start
         self.use = None
-        self.stream.limit = None
+        self.stream.limit = self.ceiling
 
     def limit(self) -> ExpansionLimit:
-        """The bound a use has just passed."""
+        """The bound a use has just passed; ValueError past the ceiling."""
         use = self.use
-        if use is None:  # pragma: no cover - the stream has a limit only during a use
-            raise RuntimeError("a token limit outside a macro use")
+        if use is None:
+            raise ValueError(f"reading the document took more than {self.ceiling:,} tokens")
         if self.spent + self.stream.count - use.start >= self.budget:
             self.stopped = True
             return ExpansionLimit(use.macro, f"goes past the {self.budget:,} tokens the document's macros may "
@@ -415,6 +433,8 @@ class _Expander:
     def read_text(self, path: str, text: str) -> None:
         self.source_chars += len(text)
         self.stream.push(Frame(text, file=path))
+        if self.use is None:
+            self.stream.limit = self.ceiling
 
 
 __all__ = ["Expansion", "ExpansionLimit", "Macro", "Param", "expand"]

@@ -101,7 +101,8 @@ class TokenStream:
 
     def insert(self, tokens: list[Token]) -> None:
         """Tokens to read next, before the rest of the current source."""
-        self.push(Frame(tokens=tuple(tokens)))
+        if tokens:
+            self.push(Frame(tokens=tuple(tokens)))
 
     @property
     def macro_depth(self) -> int:
@@ -162,8 +163,7 @@ class TokenStream:
     def raw_until(self, end: str) -> str | None:
         """The text of the innermost source up to `end` (which is consumed), for verbatim content; None if it
         never comes (the rest of the source is then consumed)."""
-        self.push_back_to_source()
-        frame = self.frames[-1]
+        frame = self._raw_frame()
         index = frame.text.find(end, frame.pos)
         if index < 0:
             frame.pos = len(frame.text)
@@ -173,12 +173,23 @@ class TokenStream:
 
     def raw_char(self) -> str:
         """The next character of the innermost source as written (a `\\verb` delimiter), consumed."""
-        self.push_back_to_source()
-        frame = self.frames[-1]
+        frame = self._raw_frame()
         if frame.pos >= len(frame.text):
             return ""
         frame.pos += 1
         return frame.text[frame.pos - 1]
+
+    def _raw_frame(self) -> Frame:
+        """The source whose characters come next: replacement texts used up are left, and tokens put back are
+        turned into their text (a `\\verb` in a replacement text reads on in the file)."""
+        self.push_back_to_source()
+        while not self.frames[-1].file and _used_up(self.frames[-1]):
+            self.frames.pop()
+        frame = self.frames[-1]
+        if frame.tokens:
+            text = "".join(token.written for token in frame.tokens[frame.pos:])
+            frame = self.frames[-1] = Frame(text, macro="tokens", at_letter=self.reading_at_letter)
+        return frame
 
     def push_back_to_source(self) -> None:
         """Tokens read ahead go back to the source they came from (the innermost one: reading never crosses
@@ -187,6 +198,10 @@ class TokenStream:
             token = self._back.pop()
             frame = self.frames[-1]
             frame.pos -= 1 if frame.tokens else len(token.written)
+
+
+def _used_up(frame: Frame) -> bool:
+    return frame.pos >= (len(frame.tokens) if frame.tokens else len(frame.text))
 
 
 def at_letter_catcode(stream: TokenStream) -> bool | None:
@@ -210,8 +225,7 @@ def at_letter_catcode(stream: TokenStream) -> bool | None:
         if code in ("11", "12", "13"):
             stream.push_back_to_source()  # a token looked at was cut with the old `@`
             return code == "11"
-    if read:
-        stream.insert(read)
+    stream.insert(read)
     return None
 
 

@@ -386,3 +386,21 @@ def test_a_type_theory_book_s_formulas_are_free_of_its_macro_file():
                              TYPE_THEORY_MACROS))
     assert not [formula for formula in formulas(expansion.text)
                 if set(re.findall(r"\\([A-Za-z@]+)", formula)) & (defined | {"xspace"}) or "@" in formula]
+
+
+def test_reading_is_bounded_outside_macro_uses_too(monkeypatch):
+    monkeypatch.setattr(latex_expansion, "MAX_DOCUMENT_TOKENS", 0)
+    monkeypatch.setattr(latex_expansion, "TOKENS_PER_SOURCE_CHAR", 0)  # so that reading the text itself is too much
+    with pytest.raises(ValueError, match="reading the document took more than 0 tokens"):
+        expand("text", "main.tex", _no_files)
+
+
+@pytest.mark.parametrize("definition", [
+    pytest.param(r"\newtheorem{example}{Example}", id="newtheorem"),
+    pytest.param(r"\newtheorem*{example}{Example}", id="newtheorem-starred"),
+    pytest.param(r"\newenvironment{example}{\par Example.}{}", id="newenvironment"),
+])
+def test_a_documents_own_environment_named_like_a_verbatim_one_is_read(definition):
+    """`example` is a verbatim environment of some packages' manuals, and a theorem of many papers."""
+    text = expanded(definition + r"\begin{example}$x^2$ is a square.\end{example}")
+    assert "$x^2$ is a square." in text and "mathsearchcode" not in text
