@@ -127,6 +127,10 @@ class _Expander:
         self.done = False
 
     def write(self, text: str) -> None:
+        if not text:
+            return
+        if text[0].isalpha() and self.out and defs.ends_in_control_word(self.out[-1][-40:]):
+            text = " " + text  # `\def\<{\langle}` then `\<x`: TeX's token `\langle`, then x; not `\langlex`
         self.out.append(text)
         self.chars += len(text)
         if self.chars > MAX_TOTAL_CHARS:

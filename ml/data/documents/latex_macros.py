@@ -103,7 +103,7 @@ def substitute(body: str, arguments: list[str]) -> str:
         if following.isdigit() and following != "0":
             number = int(following)
             value = arguments[number - 1] if number <= len(arguments) else ""
-            if value[:1].isalpha() and _ends_in_control_word(_tail(out)):
+            if value[:1].isalpha() and ends_in_control_word(_tail(out)):
                 value = " " + value  # `\lvert#1` with `z` is `\lvert z`, not `\lvertz`
             out.append(value)
             index = found + 2
@@ -130,7 +130,8 @@ def _is_paragraph_break(token: Token) -> bool:
     return "\n\n" in blank.replace(" ", "").replace("\t", "").replace("\r", "")
 
 
-def _ends_in_control_word(text: str) -> bool:
+def ends_in_control_word(text: str) -> bool:
+    """Whether `text` ends in a command named by letters, which a letter after it would lengthen."""
     letters = len(text) - len(text.rstrip("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ@"))
     return 0 < letters < len(text) and text[-letters - 1] == "\\"
 

@@ -404,3 +404,12 @@ def test_a_documents_own_environment_named_like_a_verbatim_one_is_read(definitio
     """`example` is a verbatim environment of some packages' manuals, and a theorem of many papers."""
     text = expanded(definition + r"\begin{example}$x^2$ is a square.\end{example}")
     assert "$x^2$ is a square." in text and "mathsearchcode" not in text
+
+
+@pytest.mark.parametrize("source, expected", [
+    pytest.param(r"\def\<{\langle}$\<x, y\>$", r"$\langle x, y\>$", id="control-symbol-then-a-letter"),
+    pytest.param(r"\newcommand{\e}{\epsilon}$\e% a comment" "\n" r"x$", r"$\epsilon x$", id="after-a-comment"),
+    pytest.param(r"\def\a{\alpha}$\a\a y$", r"$\alpha\alpha y$", id="no-space-where-none-is-needed"),
+])
+def test_a_replacement_ending_in_a_command_stays_apart_from_the_letters_after_it(source, expected):
+    assert expanded(source) == expected
