@@ -164,3 +164,29 @@ def _one_record_a_chunk(prepared_chunks):
         for item in items:
             yield from prepared_chunks(corpus, [item], encoder, encode_all)
     return chunks
+
+
+class Killed(Exception):
+    """The worker dying mid-job."""
+
+
+@pytest.mark.django_db
+def test_a_resumed_job_skips_the_documents_it_stored_and_reads_the_rest(book, monkeypatch):
+    replace, calls = documents._replace, []
+
+    def dies_on_the_second(*args):
+        calls.append(args[2])
+        if len(calls) == 2:
+            raise Killed
+        replace(*args)
+
+    monkeypatch.setattr(documents, "_replace", dies_on_the_second)
+    job = start_index_job(book, "documents", "papers", enqueue=False)
+    with pytest.raises(Killed):
+        run_job(job)
+    first = posts()
+    assert sorted(first) == ["inner.tex#inner-products", "main.tex#spaces", "norms.tex#norms"]
+    job = run_job(job)
+    assert calls == ["main.tex", "notes/pythagoras.md", "notes/pythagoras.md"]  # the book not read again
+    assert (job.state, job.done, job.unchanged, job.files_read) == ("done", 4, 0, 8)
+    assert {source_id: posts()[source_id] for source_id in first} == first
