@@ -4,6 +4,7 @@ environments read as amsmath ones.
 """
 from __future__ import annotations
 
+import logging
 from functools import cache
 
 from pylatexenc.latexwalker import get_default_latex_context_db
@@ -11,6 +12,10 @@ from pylatexenc.macrospec import LatexContextDb, std_environment, std_macro
 
 from ml.data.documents.latex_expansion import CODE_MARKER, FILE_MARKER, VERBATIM_MARKER
 from ml.data.documents.latex_numbering import MACROS as NUMBERING_MACROS
+
+# pylatexenc's tolerant mode logs each construct it skips at INFO: a worker logging at INFO printed one line per
+# package environment of every document. What the reader cannot read it reports itself, as the file's problems.
+logging.getLogger("pylatexenc.latexwalker").setLevel(logging.WARNING)
 
 SECTION_LEVELS = {"part": 1, "chapter": 2, "section": 3, "subsection": 4}
 """Headings that start a post; a part or chapter above sections makes the post title longer."""
