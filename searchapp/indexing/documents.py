@@ -18,7 +18,14 @@ from django.db.models import F
 
 from ml.data.documents import Document, Unreadable, plan_upload, section_items
 from ml.data.documents.reader import Upload
-from searchapp.indexing.pipeline import PreparedChunk, Progress, chunk_encoder, prepared_chunks, store_chunk
+from searchapp.indexing.pipeline import (
+    MAX_KEPT_ERRORS,
+    PreparedChunk,
+    Progress,
+    chunk_encoder,
+    prepared_chunks,
+    store_chunk,
+)
 from searchapp.models import Corpus, Formula, IndexJob, Occurrence, SourceDocument
 
 
@@ -117,9 +124,10 @@ def _read_files(job: IndexJob, upload: Upload, covers: tuple[str, ...], unchange
 
 def _note_skipped(job: IndexJob, upload: Upload) -> None:
     """Files another document covers are read with it, and said so on the job's page (not as failures)."""
-    notes = [{"line": None, "message": f"{skipped.file}: {skipped.message}", "note": True} for skipped in upload.skipped]
+    notes = [{"line": None, "message": f"{skipped.file}: {skipped.message}", "note": True}
+             for skipped in upload.skipped[:MAX_KEPT_ERRORS]]
     if notes and not any(error.get("note") for error in job.errors):
-        IndexJob.objects.filter(pk=job.pk).update(errors=notes + job.errors)
+        IndexJob.objects.filter(pk=job.pk).update(errors=(notes + job.errors)[:MAX_KEPT_ERRORS])
     for skipped in upload.skipped:
         _read_files(job, upload, (skipped.file,))
 
