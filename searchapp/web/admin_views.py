@@ -128,7 +128,7 @@ def job_progress(job: IndexJob) -> dict:
         "unit": job.record_unit, "errors_total": job.failed + job.formula_errors,
         "finished": job.state in (IndexJob.State.DONE, IndexJob.State.FAILED),
     }
-    progress["summary"] = _documents_summary(job, eta) if documents else _records_summary(job, rate, eta)
+    progress["summary"] = _documents_summary(job, indexing, eta) if documents else _records_summary(job, rate, eta)
     return progress
 
 
@@ -139,12 +139,13 @@ def _records_summary(job: IndexJob, rate: float, eta: float | None) -> str:
             f"formulas, {job.formula_errors} formula errors) · {rate:.1f} records/s{_eta(eta)}")
 
 
-def _documents_summary(job: IndexJob, eta: float | None) -> str:
+def _documents_summary(job: IndexJob, seconds: float, eta: float | None) -> str:
     kept = f" · {job.unchanged} documents unchanged" if job.unchanged else ""
     removed = f" · {job.removed} removed" if job.removed else ""
+    rate = f" · {60 * job.files_read / seconds:.0f} files/min" if seconds > 0 and job.files_read else ""
     return (f"{job.files_read} / {job.files_total} files read ({_megabytes(job.bytes_read)} of "
             f"{_megabytes(job.bytes_total)}) · {job.done} sections indexed, {job.failed} failed, {job.formulas_added} "
-            f"new formulas, {job.formula_errors} formula errors{kept}{removed}{_eta(eta)}")
+            f"new formulas, {job.formula_errors} formula errors{kept}{removed}{rate}{_eta(eta)}")
 
 
 def _megabytes(count: int) -> str:
