@@ -239,7 +239,9 @@ def post(request: HttpRequest, pk: int) -> HttpResponse:
     found = get_object_or_404(Post.objects.for_page(), pk=pk)
     number = request.GET.get("part", "1")
     anchors = {(o.start, o.end): o.page_anchor for o in found.occurrences.all() if o.end}
-    part = text_part(found.body, int(number), list(anchors)) if number.isdigit() else None
+    # ASCII digits only, and few: `int("²")` raises, and a 5,000-digit part is no part of any post
+    part = text_part(found.body, int(number), list(anchors)) if number.isascii() and number.isdigit() and len(
+        number) <= 6 else None
     if part is None:
         raise Http404("this post's text has no such part")
     numbers = {o.page_anchor: o.number for o in found.occurrences.all() if o.end and o.number}

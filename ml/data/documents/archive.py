@@ -116,12 +116,18 @@ def _hidden(relative: PurePosixPath) -> bool:
 
 
 def _folder(folder: Path, opened: _Opened) -> DocumentFiles:
+    """A folder's files; a link is followed only to a file inside the folder (`secret.tex -> /etc/passwd` is
+    refused, naming the link), as a member of an archive may not leave it either."""
     sizes: dict[str, int] = {}
     readers: dict[str, Callable[[], bytes]] = {}
     refused: dict[str, str] = {}
+    inside = folder.resolve()
     for file in folder.rglob("*"):
         relative = PurePosixPath(file.relative_to(folder).as_posix())
         if not file.is_file() or _hidden(relative):
+            continue
+        if file.is_symlink() and not file.resolve().is_relative_to(inside):
+            refused[str(relative)] = "a link to a file outside the folder: not read"
             continue
         if not is_archive(file.name):
             sizes[str(relative)], readers[str(relative)] = file.stat().st_size, partial(_read_head, file)

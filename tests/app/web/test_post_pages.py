@@ -182,6 +182,12 @@ def test_a_long_text_is_shown_a_part_at_a_time_cut_before_a_formula_with_links_t
     assert whole["Content-Type"] == "text/plain; charset=utf-8" and whole.content.decode() == body
 
 
+@pytest.mark.parametrize("part", [pytest.param("²", id="a-superscript-digit"), pytest.param("٣", id="arabic-indic"),
+                                  pytest.param("9" * 5000, id="five-thousand-digits"), pytest.param("0", id="zero")])
+def test_a_part_that_is_not_one_is_not_found(indexed_post, client, part):
+    assert client.get(f"/post/{indexed_post.pk}", {"part": part}).status_code == 404
+
+
 def test_a_short_text_is_shown_whole_without_parts(indexed_post, client):
     html = client.get(f"/post/{indexed_post.pk}").content.decode()
     assert "this page shows part" not in html and "?part=" not in html

@@ -285,3 +285,16 @@ def test_a_tar_is_listed_once_however_many_members_are_read(tmp_path, monkeypatc
 ])
 def test_single_name(name, expected):
     assert tar_archives.single_name(name) == expected
+
+
+def test_a_link_in_a_folder_is_read_only_when_it_stays_inside(tmp_path):
+    outside = tmp_path / "secret.txt"
+    outside.write_text("root:x:0:0")
+    folder = tmp_path / "papers"
+    (folder / "notes").mkdir(parents=True)
+    (folder / "notes" / "a.tex").write_text("$$a$$")
+    (folder / "same.tex").symlink_to(folder / "notes" / "a.tex")
+    (folder / "secret.tex").symlink_to(outside)
+    files = document_files(folder)
+    assert files.paths == ["notes/a.tex", "same.tex"]
+    assert files.refused == {"secret.tex": "a link to a file outside the folder: not read"}
