@@ -35,9 +35,13 @@ def test_a_post_of_the_book_is_drawn_whole_and_numbered(page, axe, book, screens
         screenshot(f"post-{width}", full_page=False)
 
 
-def test_a_formula_result_shows_its_number(page, book):
+def test_a_formula_result_shows_its_number(page, book, screenshot):
     query = r"\norm*{\sum_{i=1}^n x_i}^2 \le n \sum_{i=1}^n \norm{x_i}^2"  # as the book's source writes it
-    page.goto(f"/?q={quote(query)}&corpus=book")
-    first = page.locator(".result").first
-    assert "(1.3)" in first.locator(".snippet .formula-number").first.inner_text()
-    assert "Read with the macros of this corpus" in page.inner_text("main")
+    for width, height in ((1366, 768), (390, 844)):
+        page.set_viewport_size({"width": width, "height": height})
+        page.goto(f"/?q={quote(query)}&corpus=book")
+        first = page.locator(".result").first
+        assert "(1.3)" in first.locator(".snippet .formula-number").first.inner_text()
+        assert "Read with the macros of this corpus" in page.inner_text("main")
+        assert page.evaluate("document.documentElement.scrollWidth") <= width
+        screenshot(f"results-{width}", full_page=False)
