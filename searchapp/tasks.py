@@ -7,7 +7,7 @@ from django.db import connection
 
 from searchapp.embedding import warm_up
 from searchapp.indexing.jobs import run_job, running_job_ids
-from searchapp.indexing.uploads import release_upload
+from searchapp.indexing.uploads import release_replaced_uploads, release_upload
 from searchapp.models import IndexJob
 
 
@@ -24,13 +24,15 @@ def ping() -> dict:
 def run_index_job(job_id: int) -> str | None:
     """Run (or resume) a job; a second delivery while it runs elsewhere, or after it is done, changes nothing.
 
-    An uploaded file goes once no job needs it (`searchapp.indexing.uploads`).
+    An uploaded file goes once no job needs it, and an earlier upload of the same name once this one replaced it
+    (`searchapp.indexing.uploads`).
     """
     job = IndexJob.objects.filter(pk=job_id).exclude(state=IndexJob.State.DONE).first()
     if job is None:
         return None
     job = run_job(job)
     release_upload(job.path)
+    release_replaced_uploads(job)
     return job.state
 
 

@@ -43,10 +43,12 @@ def index_upload(uploaded, format: str, corpus_name: str) -> IndexJob:
 
 def reindex_corpus(corpus: Corpus, enqueue: bool = True) -> list[IndexJob]:
     """Empty the corpus and index again every file its jobs read that is still on disk: of an origin indexed more
-    than once (documents uploaded again under one name), the latest."""
-    latest = {origin or path: (path, format, origin) for path, format, origin in
-              corpus.jobs.order_by("created_at").values_list("path", "format", "origin")}
-    jobs = sorted(job for job in latest.values() if Path(job[0]).exists())  # a file, or a folder of pages
+    than once (documents uploaded again under one name), the latest that ended done, if one did."""
+    latest: dict[str, tuple[str, str, str, str]] = {}
+    for path, format, origin, state in corpus.jobs.order_by("created_at").values_list("path", "format", "origin", "state"):
+        if state == IndexJob.State.DONE or latest.get(origin or path, ("", "", "", ""))[3] != IndexJob.State.DONE:
+            latest[origin or path] = (path, format, origin, state)
+    jobs = sorted(job[:3] for job in latest.values() if Path(job[0]).exists())  # a file, or a folder of pages
     if enqueue:
         require_broker()  # before emptying the corpus: a rollback would undo that only after all the work
     with transaction.atomic():

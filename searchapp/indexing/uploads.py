@@ -2,9 +2,10 @@
 
 Re-index rebuilds a corpus from the files its jobs read (`actions.reindex_corpus`), so an upload is kept as long
 as a corpus may need it: while a job that reads it is pending or running (an interrupted job resumes from it), or
-once any job stored records from it. An upload whose jobs all ended without storing a record is deleted when the
-last of them ends, and a deleted corpus's uploads go with its jobs. Files indexed by path from the command line
-are the user's: they are never deleted.
+once any job stored records from it, until a later upload of the same name into the same corpus replaces it (its
+documents are kept in sync with the latest). An upload whose jobs all ended without storing a record is deleted
+when the last of them ends, and a deleted corpus's uploads go with its jobs. Files indexed by path from the command
+line are the user's: they are never deleted.
 """
 from __future__ import annotations
 
@@ -43,12 +44,27 @@ def release_upload(path: str | Path) -> bool:
     path = Path(path).resolve()
     if not path.is_relative_to(Path(settings.MATHSEARCH_UPLOAD_DIR).resolve()):
         return False
-    if IndexJob.objects.filter(path=str(path)).filter(NEEDED).exists():
+    if any(not _replaced(job) for job in IndexJob.objects.filter(path=str(path)).filter(NEEDED)):
         return False
     path.unlink(missing_ok=True)
     if path.parent != Path(settings.MATHSEARCH_UPLOAD_DIR).resolve():  # an upload's own folder (older ones had none)
         shutil.rmtree(path.parent, ignore_errors=True)
     return True
+
+
+def _replaced(job: IndexJob) -> bool:
+    """A documents job whose upload a later upload of the same name into the same corpus replaced, done."""
+    return job.format == IndexJob.Format.DOCUMENTS and bool(job.origin) and IndexJob.objects.filter(
+        corpus_id=job.corpus_id, origin=job.origin, format=job.format, state=IndexJob.State.DONE,
+        created_at__gt=job.created_at).exists()
+
+
+def release_replaced_uploads(job: IndexJob) -> None:
+    """The uploads that `job`, done, replaced: earlier uploads of the same name into its corpus."""
+    if job.state == IndexJob.State.DONE and job.format == IndexJob.Format.DOCUMENTS and job.origin:
+        earlier = IndexJob.objects.filter(corpus_id=job.corpus_id, origin=job.origin, created_at__lt=job.created_at)
+        for path in set(earlier.exclude(path=job.path).values_list("path", flat=True)):
+            release_upload(path)
 
 
 @receiver(post_delete, sender=IndexJob)

@@ -84,3 +84,28 @@ def test_deleting_a_corpus_deletes_its_uploads_once_committed(django_capture_on_
     with django_capture_on_commit_callbacks(execute=True):
         Corpus.objects.get(name="deleted").delete()
     assert Path(kept.path).exists() and not Path(deleted.path).exists()
+
+
+def documents_upload(notes: dict[str, str], corpus="notes") -> IndexJob:
+    """What the admin's upload does with a folder of notes, zipped under one name."""
+    import io
+    import zipfile
+
+    archive = io.BytesIO()
+    with zipfile.ZipFile(archive, "w") as written:
+        for name, text in notes.items():
+            written.writestr(name, text)
+    path = save_upload(SimpleUploadedFile("notes.zip", archive.getvalue()))
+    return start_index_job(path, "documents", corpus, enqueue=False, origin=f"upload:{path.name}")
+
+
+def test_an_upload_of_the_same_name_replaces_the_earlier_one_on_disk_and_in_a_reindex():
+    first = documents_upload({"a.md": "# A\n\n$$a^2$$\n"})
+    assert run_index_job(first.pk) == "done"
+    other = documents_upload({"a.md": "# A\n\n$$a^2$$\n"}, corpus="elsewhere")  # the same name, another corpus
+    assert run_index_job(other.pk) == "done"
+    second = documents_upload({"a.md": "# A\n\n$$a^3$$\n", "b.md": "# B\n\n$$b$$\n"})
+    assert run_index_job(second.pk) == "done"
+    assert not Path(first.path).exists() and Path(second.path).exists() and Path(other.path).exists()
+    call_command("reindex", corpus=["notes"], sync=True)
+    assert sorted(Formula.objects.filter(corpus__name="notes").values_list("latex", flat=True)) == ["a^3", "b"]
