@@ -141,14 +141,35 @@ def _display_lines(source: str) -> list[str]:
     source = _VERB.sub(" ", _VERBATIM.sub(" ", source))
     lines = []
     for match in _DISPLAY.finditer(source):
-        for line in re.split(r"\\\\(?:\[[^\]]*\])?", match["body"] or match["bracketed"] or ""):
-            line = " ".join(_DROPPED.sub(" ", line).replace("&", " ").split())
+        for line in _top_level_lines(match["body"] or match["bracketed"] or ""):
+            line = " ".join(_DROPPED.sub(" ", line).split())
             if line and not _NOT_ALONE.search(line):
                 lines.append(line)
     return lines
 
 
+def _top_level_lines(body: str) -> list[str]:
+    """An alignment's lines, split at its own `\\\\` and without its own `&`, as the reader splits them: a
+    matrix or cases inside keeps its rows."""
+    lines, current, depth, last = [], [], 0, 0
+    for token in _STRUCTURE.finditer(body):
+        text = token.group()
+        depth += 1 if text == "{" or text.startswith("\\begin") else -1 if text == "}" or text.startswith(
+            "\\end") else 0
+        if depth == 0 and text in ("&", "\\\\") or text.startswith("\\\\["):
+            current.append(body[last:token.start()])
+            if text != "&":
+                lines.append("".join(current))
+                current = []
+            else:
+                current.append(" ")
+            last = token.end()
+    current.append(body[last:])
+    return [*lines, "".join(current)]
+
+
 _COMMAND = re.compile(r"\\([A-Za-z]+)")
+_STRUCTURE = re.compile(r"\\begin\{[^}]*\}|\\end\{[^}]*\}|\\\\(?:\[[^\]]*\])?|\\[{}&]|[{}&]")
 _COMMENT = re.compile(r"(?<!\\)%.*")
 _VERBATIM = re.compile(r"\\begin\{(?P<name>" + "|".join(re.escape(name) for name in VERBATIM_ENVIRONMENTS)
                        + r")\}.*?\\end\{(?P=name)\}", re.S)

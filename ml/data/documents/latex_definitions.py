@@ -43,9 +43,10 @@ class Definitions:
         return name in DEFINING or name in ("ExplSyntaxOn", "ExplSyntaxOff")
 
     def own_macros(self) -> dict[str, Macro]:
-        """The document's own macros in their final meaning, without `@` names (a package's internals)."""
+        """The document's own macros in their final meaning, `@` names too: the internals its public macros call
+        (`\\matI*` reads `\\@matIs`), which a query written with them needs as well."""
         return {name: self.macros[name] for name in sorted(self.defined)
-                if "@" not in name and name in self.macros and self.macros[name] is not self.predefined.get(name)}
+                if name in self.macros and self.macros[name] is not self.predefined.get(name)}
 
     def scope(self, opening: bool) -> None:
         """TeX's groups: a definition inside braces ends with them, unless global."""

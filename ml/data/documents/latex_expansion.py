@@ -72,8 +72,8 @@ class Expansion:
     ("FILE:LINE: macro \\name …; left as written", once per macro and kind of problem)."""
     included: set[str] = field(default_factory=set)
     macros: dict[str, Macro] = field(default_factory=dict)
-    """The macros the document defined, in their final meaning, for reading queries in its notation (no `@`
-    names, no predefined ones it left alone)."""
+    """The macros the document defined, in their final meaning, for reading queries in its notation (their `@`
+    internals too; no predefined ones it left alone)."""
 
 
 @dataclass

@@ -51,8 +51,9 @@ def test_an_edef_of_itself(text, macro):
     assert read(text).macros["x"] == macro
 
 
-def test_the_own_macros_leave_out_package_internals_and_predefined_ones_left_alone():
+def test_the_own_macros_hold_their_internals_and_leave_out_predefined_ones_left_alone():
     predefined = {"R": Macro("R", body="R"), "N": Macro("N", body="N")}
     definitions = read(r"\def\a@b{}\newcommand{\N}{\mathbb{N}}\providecommand{\R}{S}{\def\local{x}}", predefined,
                        file="a.sty")
-    assert definitions.own_macros() == {"N": Macro("N", body=r"\mathbb{N}", at_letter=True)}
+    assert definitions.own_macros() == {"N": Macro("N", body=r"\mathbb{N}", at_letter=True),
+                                        "a@b": Macro("a@b", at_letter=True)}

@@ -326,7 +326,8 @@ def test_predefined_macros(source, expected):
 def test_the_document_s_own_macros_are_given_for_reading_queries():
     source = r"\makeatletter\def\f@x{y}\makeatother\newcommand{\R}{R}\def\norm#1{|#1|}{\def\local{}}$\R$"
     macros = expand(source, "main.tex", _no_files, PACKAGE).macros
-    assert macros == {"R": Macro("R", body="R"), "norm": Macro("norm", (Param("m"),), "|#1|")}
+    assert macros == {"R": Macro("R", body="R"), "norm": Macro("norm", (Param("m"),), "|#1|"),
+                      "f@x": Macro("f@x", body="y", at_letter=True)}  # the internals a public macro may call
 
 
 TYPE_THEORY_MACROS = r"""% Macros in the style of a type-theory book.
