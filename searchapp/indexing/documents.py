@@ -57,8 +57,7 @@ def sync_documents(job: IndexJob, progress: Progress) -> None:
                 _store_problems(job, prepared)
             else:
                 _replace(job, origin, planned.path, old, document, prepared)
-            _read_files(job, upload, planned.covers)
-            job.refresh_from_db()
+            _read_files(job, upload, planned.covers)  # the job refreshed with its counters
             progress(job)
     for gone in stored.values():
         _remove(job, gone)
