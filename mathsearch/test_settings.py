@@ -3,14 +3,24 @@
 A site served from the same checkout (`make run`) shares the embedded Valkey server with the tests; on the same
 database its worker took the tests' indexing tasks, found no such job in its own database, and the test waited
 in vain. Processes the tests start are given this broker URL and the site's settings (`tests/conftest.py`).
+
+`MATHSEARCH_TEST_SLOT=N` (1–6) runs a second suite beside the first on the same servers: its own test database
+(`test_mathsearch_N`) and broker databases, so neither flushes nor takes the other's work.
 """
+import os
+
 from mathsearch.env import cache_url, shifted_database
 from mathsearch.settings import *  # noqa: F403
-from mathsearch.settings import CACHES, REDIS_URL
+from mathsearch.settings import CACHES, DATABASES, REDIS_URL
 
 TEST_DATABASES_AFTER = 2
 """The site uses the broker's database (queues) and the next (cache); the tests the two after those."""
+TEST_SLOT = int(os.environ.get("MATHSEARCH_TEST_SLOT") or 0)
+if not 0 <= TEST_SLOT <= 6:
+    raise ValueError(f"MATHSEARCH_TEST_SLOT={TEST_SLOT}: use 0 to 6 (the broker has 16 databases, two per suite)")
 
-REDIS_URL = shifted_database(REDIS_URL, TEST_DATABASES_AFTER)
+REDIS_URL = shifted_database(REDIS_URL, TEST_DATABASES_AFTER + 2 * TEST_SLOT)
 CELERY_BROKER_URL = CELERY_RESULT_BACKEND = REDIS_URL
 CACHES = {"default": {**CACHES["default"], "LOCATION": cache_url(REDIS_URL)}}
+if TEST_SLOT:
+    DATABASES["default"]["TEST"] = {"NAME": f"test_mathsearch_{TEST_SLOT}"}
