@@ -81,7 +81,6 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
-    "searchapp.web.body_limits.BodyLimitMiddleware",  # first: refuses an oversized body before anything reads it
     "django.middleware.security.SecurityMiddleware",
     "csp.middleware.CSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
@@ -90,6 +89,9 @@ MIDDLEWARE = [
     "searchapp.web.overload.OverloadMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # After auth, as the upload's limit is the session's user's; still before any body is read: CSRF reads the form in
+    # process_view, which runs after every middleware's __call__.
+    "searchapp.web.body_limits.BodyLimitMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "axes.middleware.AxesMiddleware",  # turns a locked-out login into the lockout page; last, as its docs ask
@@ -143,6 +145,7 @@ AXES_COOLOFF_TIME = timedelta(minutes=15)
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]  # a guesser locks one name from one address, not the admin
 AXES_RESET_ON_SUCCESS = True  # a staff member's occasional typos never add up to a lockout
 AXES_LOCKOUT_TEMPLATE = "admin/locked_out.html"  # a page that says why and for how long (429), not axes' plain text
+AXES_CLIENT_IP_CALLABLE = "searchapp.client_ip.client_ip"  # behind nginx (SECURE), the address nginx forwarded
 
 # The node-embedding model (config.json + weights) that indexing and search use.
 MATHSEARCH_MODEL_DIR = Path(env_str("MATHSEARCH_MODEL_DIR", str(BASE_DIR / "models" / "default")))

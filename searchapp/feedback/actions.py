@@ -11,6 +11,7 @@ from django.conf import settings
 from django.core.cache import cache
 from django.utils import timezone
 
+from searchapp.client_ip import client_ip
 from searchapp.errors import ApiError, check_text, shown
 from searchapp.models import Feedback, Formula, Impression, Post
 from searchapp.search.query import MAX_QUERY_CHARS
@@ -180,7 +181,8 @@ def _check_shown(signal: FeedbackInput, impression_id: int) -> None:
 
 
 def client_address(request) -> str:
-    """The client's address; a cookieless client is given its session here, so its session key exists too."""
+    """The client's address (`client_ip`, as the login lockout counts it); a cookieless client is given its session
+    here, so its session key exists too."""
     if not request.session.session_key:
         request.session.save()
-    return request.META.get("REMOTE_ADDR", "")
+    return client_ip(request)

@@ -131,3 +131,12 @@ def run_manage(*args, **env):
     """`manage.py` in a child process, with `env` over this process's environment."""
     return subprocess.run([sys.executable, "manage.py", *args], cwd=REPO, capture_output=True, text=True,
                           env={**os.environ, **env}, timeout=60)
+
+
+NGINX_ADDRESS = "172.18.0.3"
+"""The compose nginx's address on its network: with SECURE=true every request reaches the app from it."""
+
+
+def through_nginx(forwarded_for: str) -> dict:
+    """The request META a client gets through the compose nginx: nginx's REMOTE_ADDR, the `X-Forwarded-For` given."""
+    return {"REMOTE_ADDR": NGINX_ADDRESS, "HTTP_X_FORWARDED_FOR": forwarded_for}

@@ -10,11 +10,11 @@ from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 from django.test import Client
 
-from searchapp.feedback.actions import Person, parse_feedback, record_feedback
+from searchapp.feedback.actions import ADDRESS_SHARE, Person, parse_feedback, record_feedback
 from searchapp.models import Feedback, Post
 from searchapp.search.query_keys import formula_text_key, question_key
 from tests.app.factories import QUESTION_PAGES as PAGES
-from tests.app.factories import csrf_client, index_thread_pages
+from tests.app.factories import csrf_client, index_thread_pages, through_nginx
 from tests.conftest import REPO
 
 pytestmark = pytest.mark.django_db
@@ -225,6 +225,23 @@ def test_dropping_the_session_cookie_does_not_reset_the_limit_of_an_address(form
         client, token = csrf_client()
         statuses.append(post_json(client, signal(formula), HTTP_X_CSRFTOKEN=token).status_code)
     assert statuses == [201] * 20 + [429] * 5
+
+
+def test_behind_the_proxy_the_address_limit_is_the_forwarded_clients(formula, settings):
+    """Every signal comes from nginx's address: counted by it, one client's fresh sessions used up everyone's share.
+    The address is the login lockout's (`client_ip`), so a forged `X-Forwarded-For` entry escapes neither."""
+    settings.SECURE = True
+    settings.MATHSEARCH_FEEDBACK_PER_MINUTE = 1
+
+    def fresh_session_through_nginx(forwarded_for: str) -> int:
+        client, token = csrf_client()
+        return post_json(client, signal(formula, "click"), HTTP_X_CSRFTOKEN=token,
+                         **through_nginx(forwarded_for)).status_code
+
+    statuses = [fresh_session_through_nginx("203.0.113.7") for _ in range(ADDRESS_SHARE + 1)]
+    assert statuses == [201] * ADDRESS_SHARE + [429]
+    assert fresh_session_through_nginx("198.51.100.9, 203.0.113.7") == 429
+    assert fresh_session_through_nginx("198.51.100.2") == 201
 
 
 @pytest.mark.parametrize("change, status, code", [

@@ -1,7 +1,10 @@
-"""The admin login locks a username from one address after 5 wrong passwords (django-axes), with a page saying so."""
+"""The admin login locks a username from one address after 5 wrong passwords (django-axes), with a page saying so;
+behind nginx (SECURE) the address is the client's that nginx forwarded."""
 import pytest
+from axes.models import AccessAttempt
+from django.test import Client
 
-from tests.app.factories import staff_user
+from tests.app.factories import staff_user, through_nginx
 
 pytestmark = pytest.mark.django_db
 
@@ -43,3 +46,26 @@ def test_the_lock_holds_one_username_from_one_address(client, ada, django_user_m
     assert log_in(client, RIGHT, address="10.0.0.2").status_code == 302
     client.logout()
     assert log_in(client, RIGHT, username="bob").status_code == 302
+
+
+def log_in_through_nginx(password, forwarded_for, client=None):
+    return (client or Client()).post(LOGIN, {"username": "ada", "password": password}, **through_nginx(forwarded_for))
+
+
+def test_behind_the_proxy_one_clients_lock_leaves_another_in(ada, settings):
+    """Every request comes from nginx's address: counted by it, one guesser locked `ada` out for everyone."""
+    settings.SECURE = True
+    for _ in range(5):
+        log_in_through_nginx("wrong", "203.0.113.7")
+    assert log_in_through_nginx(RIGHT, "203.0.113.7").status_code == 429
+    assert log_in_through_nginx(RIGHT, "198.51.100.2").status_code == 302
+    assert AccessAttempt.objects.get().ip_address == "203.0.113.7"
+
+
+def test_a_forged_forwarded_entry_does_not_escape_a_lock(ada, settings):
+    """A client's own `X-Forwarded-For` comes before the entry nginx appends ($proxy_add_x_forwarded_for), or is
+    replaced ($remote_addr): either way the last entry is still the locked client."""
+    settings.SECURE = True
+    for _ in range(5):
+        log_in_through_nginx("wrong", "203.0.113.7")
+    assert log_in_through_nginx(RIGHT, "198.51.100.2, 203.0.113.7").status_code == 429
