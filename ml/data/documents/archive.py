@@ -3,8 +3,10 @@ single file as arXiv serves a one-file paper): relative posix path → bytes, re
 resolution works the same in a folder and in an archive.
 
 An archive is checked before anything is read from it: its declared sizes, member count and compression ratio
-(a bomb is refused as a whole), member paths that would leave the folder, and in a tar links, devices and FIFOs.
-Each file is refused above MAX_DOCUMENT_BYTES before being read whole. In a folder each archive is one paper: its
+(each member's and the whole archive's: a bomb is refused as a whole), member paths that would leave the folder,
+and in a tar links, devices and FIFOs. Each file is refused above MAX_DOCUMENT_BYTES before being read whole, and
+the readers of an upload may read no more than twice what it declares (an archive may declare less than it
+holds). In a folder each archive is one paper: its
 files appear under the archive's name as a folder (`2101.00001.tar.gz/main.tex`), and a refused archive becomes
 one entry of `DocumentFiles.refused` instead of refusing the folder.
 """
@@ -26,9 +28,10 @@ MAX_ARCHIVE_BYTES = 200_000_000
 """The total uncompressed size an archive may declare."""
 MAX_ARCHIVE_MEMBERS = 10_000
 MAX_COMPRESSION_RATIO = 100
-"""A zip member (or a whole gzip) compressed more than this, and larger than BOMB_MIN_BYTES uncompressed, is a
-bomb."""
+"""An archive, or a zip member, compressed more than this is a bomb: LaTeX sources compress about 4:1. Below
+BOMB_MIN_BYTES uncompressed (MEMBER_BOMB_MIN_BYTES for one member), the ratio of a tiny file says nothing."""
 BOMB_MIN_BYTES = 1_000_000
+MEMBER_BOMB_MIN_BYTES = 64_000
 UNREADABLE = (OSError, ValueError, zipfile.BadZipFile, zlib.error, EOFError)
 """What reading one file may raise."""
 ARCHIVE_SUFFIXES = (".zip", ".tar", ".tar.gz", ".tgz", ".gz")
@@ -49,6 +52,9 @@ class DocumentFiles:
         self.paths = sorted(paths)
         self.refused = dict(sorted((refused or {}).items()))
         self._reader, self._sizes = reader, sizes
+        self.declared = sum(sizes.values())
+        self.bytes_read = 0
+        """What the readers have read so far, at most 2 × `declared` + MAX_DOCUMENT_BYTES."""
 
     def __contains__(self, path: object) -> bool:
         return path in self._sizes
@@ -61,7 +67,12 @@ class DocumentFiles:
         """The bytes of one file; ValueError if it is over MAX_DOCUMENT_BYTES (without reading it whole)."""
         if self._sizes[path] > MAX_DOCUMENT_BYTES:
             raise ValueError(f"{self._sizes[path]:,} bytes; a file is refused above {MAX_DOCUMENT_BYTES:,}")
+        budget = 2 * self.declared + MAX_DOCUMENT_BYTES
+        if self.bytes_read > budget:
+            raise ValueError(f"not read: the upload's readers have read {self.bytes_read:,} bytes, more than twice "
+                             f"the {self.declared:,} its files declare")
         data = self._reader(path)
+        self.bytes_read += len(data)
         if len(data) > MAX_DOCUMENT_BYTES:  # an archive may declare less than it holds
             raise ValueError(f"more than {MAX_DOCUMENT_BYTES:,} bytes; a file is refused above that")
         return data
@@ -162,7 +173,8 @@ def _zip(path: Path, opened: _Opened) -> Listing:
             infos = [info for info in archive.infolist() if not info.is_dir()]
     except (zipfile.BadZipFile, OSError) as error:
         raise ValueError(f"not a readable zip archive ({error})") from None
-    problem = archive_problem(infos)
+    problem = archive_problem(infos) or _ratio_problem(sum(info.file_size for info in infos), path.stat().st_size,
+                                                       "zip")
     if problem:
         raise ValueError(problem)
     members = {info.filename: info for info in infos if not _hidden(PurePosixPath(info.filename))}
@@ -192,7 +204,7 @@ def archive_problem(infos: list[zipfile.ZipInfo]) -> str | None:
         ratio = info.file_size / max(info.compress_size, 1)
         if _leaves_folder(info.filename):
             problem = f"member {info.filename!r} would be written outside the folder"
-        elif info.file_size > BOMB_MIN_BYTES and ratio > MAX_COMPRESSION_RATIO:
+        elif info.file_size > MEMBER_BOMB_MIN_BYTES and ratio > MAX_COMPRESSION_RATIO:
             problem = (f"member {info.filename!r} is compressed {ratio:,.0f}:1; an archive is refused above "
                        f"{MAX_COMPRESSION_RATIO}:1 (a zip bomb)")
     return problem
@@ -215,7 +227,7 @@ def _checked_tar(path: Path, gzipped: bool) -> dict[str, TarMember]:
         for member in members:
             count, total = count + 1, total + member.size
             problem = (_count_problem(count) or _total_problem(total) or _member_problem(member)
-                       or (_ratio_problem(total, compressed) if gzipped else None))
+                       or (_ratio_problem(total, compressed, "gzip") if gzipped else None))
             if problem:
                 raise ValueError(problem)
             if not member.folder:
@@ -233,7 +245,7 @@ def _gzipped_file(path: Path) -> Listing:
     """A gzip of one file, named after the archive (see `single_name`); decompressed once here, no further than
     a document may be, to check it."""
     data = gunzip(path, MAX_DOCUMENT_BYTES + 1)
-    problem = _ratio_problem(len(data), path.stat().st_size)
+    problem = _ratio_problem(len(data), path.stat().st_size, "gzip")
     if problem:
         raise ValueError(problem)
     # over the limit, it declares the limit: reading it then says "more than", not a size nobody measured
@@ -252,13 +264,13 @@ def _total_problem(total: int) -> str | None:
     return None
 
 
-def _ratio_problem(total: int, compressed: int) -> str | None:
-    """A gzip compresses the whole tar, so its ratio is the declared total's to the file's size (which only
-    grows as members are listed: the first member past the bound refuses it)."""
+def _ratio_problem(total: int, compressed: int, kind: str) -> str | None:
+    """The whole archive's ratio: the declared total's to the file's size (for a tar.gz the total only grows as
+    members are listed: the first member past the bound refuses it)."""
     ratio = total / max(compressed, 1)
     if total > BOMB_MIN_BYTES and ratio > MAX_COMPRESSION_RATIO:
         return (f"{total:,} bytes from {compressed:,} compressed, {ratio:,.0f}:1; an archive is refused above "
-                f"{MAX_COMPRESSION_RATIO}:1 (a gzip bomb)")
+                f"{MAX_COMPRESSION_RATIO}:1 (a {kind} bomb)")
     return None
 
 

@@ -12,6 +12,7 @@ from pylatexenc.macrospec import LatexContextDb, std_environment, std_macro
 
 from ml.data.documents.latex_expansion import CODE_MARKER, FILE_MARKER, VERBATIM_MARKER
 from ml.data.documents.latex_numbering import MACROS as NUMBERING_MACROS
+from ml.data.documents.long_formulas import LONG_FORMULA_MARKER
 
 # pylatexenc's tolerant mode logs each construct it skips at INFO: a worker logging at INFO printed one line per
 # package environment of every document. What the reader cannot read it reports itself, as the file's problems.
@@ -35,6 +36,7 @@ def latex_context() -> LatexContextDb:
     context = get_default_latex_context_db()
     context.add_context_category("mathsearch", prepend=True, macros=[
         std_macro(FILE_MARKER, False, 1), std_macro(VERBATIM_MARKER, False, 1), std_macro(CODE_MARKER, False, 1),
+        std_macro(LONG_FORMULA_MARKER, False, 1),
         *(std_macro(name, "*[{") for name in (*SECTION_LEVELS, *RUN_IN_HEADINGS)),
         std_macro("title", "[{"), std_macro("author", "[{"), std_macro("thanks", "{"), std_macro("tag", "*{"),
         std_macro("label", "{"), std_macro("intertext", "{"), std_macro("shortintertext", "{"),

@@ -9,8 +9,9 @@ n-th inline verbatim piece (`\\verb|…|`) and `\\mathsearchcode{n}` for a verba
 Expansion is bounded by the tokens it reads, however deep it nests: a use of a macro that reads more than
 MAX_USE_TOKENS is left as written, reported once naming the macro, and the macro is not expanded again; once the
 document's uses have read its budget (MAX_DOCUMENT_TOKENS, and TOKENS_PER_SOURCE_CHAR more for each character of
-its files, as a small file of nested `\\def`s can ask for millions), no macro is expanded after it. The whole text
-is refused (ValueError) past MAX_TOTAL_CHARS.
+its files, as a small file of nested `\\def`s can ask for millions, and never more than its upload has left),
+no macro is expanded after it. A document that reads or produces more characters than its budget allows (its
+files each time they are included, its verbatim material and its text) is refused (`budgets.OverBudget`).
 """
 from __future__ import annotations
 
@@ -18,6 +19,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 from ml.data.documents import latex_macros as defs
+from ml.data.documents.budgets import CharacterBudget, UploadTokens
 from ml.data.documents.latex_conditionals import BRANCHES, Conditionals, branch
 from ml.data.documents.latex_definitions import Definitions
 from ml.data.documents.latex_macros import KERNEL, Macro, Param, RunawayArgument, UseMismatch
@@ -28,7 +30,6 @@ MAX_USE_TOKENS = 20_000
 MAX_DOCUMENT_TOKENS = 20_000
 TOKENS_PER_SOURCE_CHAR = 10
 """Those documents' uses read at most 1.8 tokens per character of their files."""
-MAX_TOTAL_CHARS = 20_000_000
 FILE_MARKER = "mathsearchfile"
 VERBATIM_MARKER = "mathsearchverbatim"
 CODE_MARKER = "mathsearchcode"
@@ -85,7 +86,6 @@ class _Use:
     """The macro as written; its arguments are read again as text when the use is abandoned."""
     depth: int
     out_length: int
-    chars: int
     frame: Frame
     pos: int
     """Where `frame` (the file's text, usually) goes on after the macro."""
@@ -95,22 +95,28 @@ class _Use:
     file_pos: int
 
 
-def expand(text: str, file: str, resolve: Resolver, predefined: Mapping[str, Macro] | None = None) -> Expansion:
+def expand(text: str, file: str, resolve: Resolver, predefined: Mapping[str, Macro] | None = None,
+           tokens: UploadTokens | None = None) -> Expansion:
     """The text of `file` (a main document or one read alone) after TeX's first stage; see the module.
-    `predefined` are package macros in force from the start, which the document's definitions replace."""
-    expander = _Expander(resolve, predefined or {})
-    expander.read_text(file, text)
-    expander.run()
+    `predefined` are package macros in force from the start, which the document's definitions replace; `tokens`
+    are what its upload has left for macro uses, and what this document's uses read is taken from them."""
+    expander = _Expander(resolve, predefined or {}, tokens or UploadTokens())
+    try:
+        expander.read_text(file, text)
+        expander.run()
+    finally:
+        expander.tokens.spend(expander.spent)
     return Expansion("".join(expander.out), expander.verbatim, expander.problems, expander.included,
                      expander.definitions.own_macros())
 
 
 class _Expander:
-    def __init__(self, resolve: Resolver, predefined: Mapping[str, Macro]) -> None:
+    def __init__(self, resolve: Resolver, predefined: Mapping[str, Macro], tokens: UploadTokens) -> None:
         self.resolve = resolve
+        self.tokens = tokens
         self.stream = TokenStream()
         self.out: list[str] = []
-        self.chars = 0
+        self.chars = CharacterBudget()
         self.verbatim: list[str] = []
         self.problems: list[str] = []
         self.reported: set[tuple[str, str]] = set()
@@ -132,9 +138,7 @@ class _Expander:
         if text[0].isalpha() and self.out and defs.ends_in_control_word(self.out[-1][-40:]):
             text = " " + text  # `\def\<{\langle}` then `\<x`: TeX's token `\langle`, then x; not `\langlex`
         self.out.append(text)
-        self.chars += len(text)
-        if self.chars > MAX_TOTAL_CHARS:
-            raise ValueError(f"the text grew past {MAX_TOTAL_CHARS:,} characters while expanding macros")
+        self.chars.spend("text produced", len(text))
 
     def run(self) -> None:
         stream = self.stream
@@ -257,14 +261,14 @@ class _Expander:
         stream = self.stream
         stream.push_back_to_source()
         file_frame = stream.file_frame
-        self.use = _Use(token.name, token.written, stream.macro_depth + 1, len(self.out), self.chars,
+        self.use = _Use(token.name, token.written, stream.macro_depth + 1, len(self.out),
                         stream.frames[-1], stream.frames[-1].pos, stream.count, file_frame,
                         file_frame.pos if file_frame is not None else 0)
         stream.limit = stream.count + min(MAX_USE_TOKENS, max(self.budget - self.spent, 0))
 
     @property
     def budget(self) -> int:
-        return MAX_DOCUMENT_TOKENS + TOKENS_PER_SOURCE_CHAR * self.source_chars
+        return min(MAX_DOCUMENT_TOKENS + TOKENS_PER_SOURCE_CHAR * self.source_chars, self.tokens.left)
 
     @property
     def ceiling(self) -> int:
@@ -285,8 +289,9 @@ class _Expander:
             raise ValueError(f"reading the document took more than {self.ceiling:,} tokens")
         if self.spent + self.stream.count - use.start >= self.budget:
             self.stopped = True
-            return ExpansionLimit(use.macro, f"goes past the {self.budget:,} tokens the document's macros may "
-                                  "read; no macro is expanded after it", "document")
+            whose = "its upload's macros had left" if self.budget == self.tokens.left else "the document's macros may read"
+            return ExpansionLimit(use.macro, f"goes past the {self.budget:,} tokens {whose}; no macro is expanded "
+                                  "after it", "document")
         return ExpansionLimit(use.macro, f"reads more than {MAX_USE_TOKENS:,} tokens (it expands forever)", "use")
 
     def abandon(self, error: ExpansionLimit) -> None:
@@ -299,7 +304,6 @@ class _Expander:
         if stream.frames and stream.frames[-1] is use.frame:
             use.frame.pos = use.pos
         del self.out[use.out_length:]
-        self.chars = use.chars
         self.end_use()
         if error.kind != "runaway":
             self.broken.add(error.macro)
@@ -355,7 +359,7 @@ class _Expander:
         if token.name == "begin" and name in self.definitions.verbatim_environments:
             content = stream.raw_until(f"\\end{{{name}}}") or ""
             if name not in DROPPED_ENVIRONMENTS:
-                self.verbatim.append(content.strip("\n"))
+                self.set_aside(content.strip("\n"))
                 self.write(f"{token.space}\\{CODE_MARKER}{{{len(self.verbatim) - 1}}}")
             return
         environment = self.definitions.environments.get(name)
@@ -388,7 +392,7 @@ class _Expander:
 
     def inline_verbatim_to(self, closing: str) -> None:
         content = self.stream.raw_until(closing) if closing else ""
-        self.verbatim.append(content or "")
+        self.set_aside(content or "")
         self.write(f"\\{VERBATIM_MARKER}{{{len(self.verbatim) - 1}}}")
 
     def include(self, token: Token) -> None:
@@ -434,7 +438,12 @@ class _Expander:
         self.write(f"\\{FILE_MARKER}{{{path}}}")
         self.read_text(path, text)
 
+    def set_aside(self, verbatim: str) -> None:
+        self.verbatim.append(verbatim)
+        self.chars.spend("verbatim set aside", len(verbatim))
+
     def read_text(self, path: str, text: str) -> None:
+        self.chars.spend(path, len(text), read=True)
         self.source_chars += len(text)
         self.stream.push(Frame(text, file=path))
         if self.use is None:

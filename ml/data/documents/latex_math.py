@@ -25,6 +25,7 @@ from pylatexenc.latexwalker import (
 from ml.data.documents.latex_context import ENVIRONMENT_ALIASES, latex_context
 from ml.data.documents.latex_numbering import REFERENCES, Numbering
 from ml.data.documents.posts import Formula, shown_formula
+from ml.extraction import MAX_FORMULA_CHARS
 
 MATH_ENVIRONMENTS = {
     # name: (display, split into lines at its own \\)
@@ -234,7 +235,10 @@ def _without_code(nodes: list[LatexNode]) -> list[LatexNode]:
 
 def latex_formulas(latex: str, display: bool) -> list[Formula | str]:
     """The formulas of LaTeX math found outside a LaTeX document (Markdown's `$$…$$`, a page's TeX annotation):
-    an alignment environment split into lines, labels made anchors."""
+    an alignment environment split into lines, labels made anchors. One too long to read is kept as written, for
+    indexing to report (see long_formulas)."""
+    if len(latex) > MAX_FORMULA_CHARS:
+        return [Formula(" ".join(latex.split()), "latex", display)]
     walker = LatexWalker(latex, latex_context=latex_context(), tolerant_parsing=True)
     nodes, _, _ = walker.get_latex_nodes()
     reader = MathReader(latex)

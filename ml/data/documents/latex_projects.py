@@ -25,6 +25,7 @@ from functools import partial
 from pathlib import PurePosixPath
 
 from ml.data.documents.archive import UNREADABLE, decoded
+from ml.data.documents.budgets import UploadTokens
 from ml.data.documents.hashed_files import HashedFiles
 from ml.data.documents.latex_expansion import expand
 from ml.data.documents.latex_macros import Macro
@@ -137,6 +138,7 @@ class _Reader:
 
     def __init__(self, files: HashedFiles, texts: dict[str, str | Unreadable], predefined: Mapping[str, Macro]):
         self.files, self.texts, self.predefined = files, texts, predefined
+        self.tokens = UploadTokens()
 
     def document(self, path: str, document_id: str) -> Document | Unreadable:
         read = {path}
@@ -160,7 +162,7 @@ class _Reader:
         if isinstance(text, Unreadable):  # pragma: no cover - the plan reads unreadable files as they are
             return text
         try:
-            expansion = expand(text, path, resolve, self.predefined)
+            expansion = expand(text, path, resolve, self.predefined, self.tokens)
             document = latex_document(expansion, path, PurePosixPath(document_id).stem)
         except ValueError as error:
             return Unreadable(path, str(error))

@@ -28,6 +28,7 @@ from ml.data.documents.latex_context import RUN_IN_HEADINGS, SECTION_LEVELS, lat
 from ml.data.documents.latex_expansion import CODE_MARKER, FILE_MARKER, VERBATIM_MARKER, Expansion
 from ml.data.documents.latex_math import MathPiece, MathReader, math_environment
 from ml.data.documents.latex_numbering import CONFIGURATION, REFERENCES, Numbering
+from ml.data.documents.long_formulas import LONG_FORMULA_MARKER, LongFormula, set_aside_long_formulas
 from ml.data.documents.posts import BREAK, Document, Formula, Piece, Section, body
 
 _DROPPED = frozenset({
@@ -56,12 +57,14 @@ _NOTE_NODES = 20
 def latex_document(expansion: Expansion, file: str, fallback_title: str) -> Document:
     """The sections of a document's expanded text; `file` is the main file, `fallback_title` the title when
     the document has no `\\title`."""
-    walker = LatexWalker(expansion.text, latex_context=latex_context(), tolerant_parsing=True)
+    text, long_formulas = set_aside_long_formulas(expansion.text)
+    expansion = replace(expansion, text=text)
+    walker = LatexWalker(text, latex_context=latex_context(), tolerant_parsing=True)
     nodes, _, _ = walker.get_latex_nodes()
     content = next((node for node in nodes if isinstance(node, LatexEnvironmentNode)
                     and node.environmentname == "document"), None)
     preamble = nodes[:nodes.index(content)] if content is not None else []
-    reader = _Reader(expansion, file, Numbering(_document_class(preamble, MathReader(expansion.text))))
+    reader = _Reader(expansion, file, Numbering(_document_class(preamble, MathReader(text))), long_formulas)
     reader.configure(preamble)
     title = reader.title(preamble) or ""
     reader.walk(content.nodelist if content is not None else nodes)
@@ -95,8 +98,9 @@ def _resolved(piece: Piece, numbering: Numbering) -> Piece:
 
 
 class _Reader:
-    def __init__(self, expansion: Expansion, file: str, numbering: Numbering) -> None:
+    def __init__(self, expansion: Expansion, file: str, numbering: Numbering, long_formulas: list[LongFormula]):
         self.expansion = expansion
+        self.long_formulas = long_formulas
         self.file = file
         self.numbering = numbering
         self.math = MathReader(expansion.text, expansion.verbatim, numbering)
@@ -222,6 +226,9 @@ class _Reader:
             self.pieces.append(self._verbatim(node))
         elif name == CODE_MARKER:
             self.pieces.append(BREAK)
+        elif name == LONG_FORMULA_MARKER:
+            long = self.long_formulas[int(self.math.argument_text(node))]
+            self.pieces.append(Formula(" ".join(long.latex.split()), "latex", long.display))
         elif name == "ensuremath":
             argument = _last_argument(node)
             inside = argument.nodelist if isinstance(argument, LatexGroupNode) else [argument] if argument else []

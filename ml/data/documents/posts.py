@@ -155,12 +155,12 @@ def source_formulas(found: list[tuple[Formula, int, int]]) -> tuple[SourceFormul
 
 def shown_formula(text: str) -> str | None:
     """A formula's text as a post carries it (whitespace collapsed; LaTeX with the commands KaTeX lacks written
-    as ones it has, see renderable; MathML as it is), or None when it is empty or longer than the extractor
-    reads."""
+    as ones it has, see renderable; MathML as it is), or None when it is empty. One longer than a formula may be
+    stays, for indexing to report as a formula error."""
     text = " ".join(text.split())
-    if not text.startswith("<math"):
+    if not text.startswith("<math") and len(text) <= MAX_FORMULA_CHARS:
         text = renderable(text)
-    return text if text and len(text) <= MAX_FORMULA_CHARS else None
+    return text or None
 
 
 def slug(title: str) -> str:

@@ -61,6 +61,10 @@ def _zip(tmp_path, members, compression=zipfile.ZIP_DEFLATED):
 
 @pytest.mark.parametrize("members, message", [
     pytest.param([("bomb.tex", "0" * 2_000_000)], r"compressed \d[\d,]*:1; .*a zip bomb", id="ratio"),
+    pytest.param([("member.tex", "0" * 100_000), ("noise.tex", random.Random(0).randbytes(2_000_000))],
+                 r"member 'member.tex' is compressed \d[\d,]*:1; .*a zip bomb", id="one-member-of-100-kb"),
+    pytest.param([(f"{n}.tex", "0" * 20_000) for n in range(100)], r"2,000,000 bytes from [\d,]+ compressed, "
+                 r"\d[\d,]*:1; an archive is refused above 100:1 \(a zip bomb\)", id="many-small-members"),
     pytest.param([("../evil.tex", "x")], "would be written outside the folder", id="parent-path"),
     pytest.param([("/etc/evil.tex", "x")], "would be written outside the folder", id="absolute-path"),
     pytest.param([("a/../../evil.tex", "x")], "would be written outside the folder", id="nested-parent-path"),
@@ -74,6 +78,16 @@ def test_a_zip_with_too_many_members_is_refused(tmp_path, monkeypatch):
     monkeypatch.setattr(archive, "MAX_ARCHIVE_MEMBERS", 3)
     with pytest.raises(ValueError, match="4 members; an archive is refused above 3"):
         document_files(_zip(tmp_path, [(f"{n}.tex", "x") for n in range(4)]))
+
+
+def test_the_readers_read_no_more_than_twice_what_an_upload_declares(monkeypatch):
+    """An archive may declare less than it holds: what is read is counted as it is read."""
+    monkeypatch.setattr(archive, "MAX_DOCUMENT_BYTES", 100)
+    files = archive.DocumentFiles(["a.tex", "b.tex"], lambda name: b"x" * 90, {"a.tex": 1, "b.tex": 1})
+    files.read("a.tex")
+    files.read("a.tex")
+    with pytest.raises(ValueError, match="not read: the upload's readers have read 180 bytes, more than twice the 2"):
+        files.read("b.tex")
 
 
 def test_a_zip_too_large_uncompressed_is_refused(tmp_path, monkeypatch):

@@ -3,7 +3,8 @@ import string
 
 import pytest
 
-from ml.data.documents import latex_expansion, latex_tokens
+from ml.data.documents import budgets, latex_expansion, latex_tokens
+from ml.data.documents.budgets import OverBudget, UploadTokens
 from ml.data.documents.latex_expansion import MAX_USE_TOKENS, expand
 from ml.data.documents.latex_macros import Macro, Param
 
@@ -238,10 +239,38 @@ def test_the_document_budget_grows_with_its_text():
     assert expansion.text.count(r"\mathbb{R}") == 4000
 
 
-def test_the_whole_text_is_bounded(monkeypatch):
-    monkeypatch.setattr(latex_expansion, "MAX_TOTAL_CHARS", 1000)
-    with pytest.raises(ValueError, match="grew past 1,000 characters"):
+def test_the_text_a_document_produces_is_bounded(monkeypatch):
+    monkeypatch.setattr(budgets, "MAX_DOCUMENT_CHARS", 1000)
+    with pytest.raises(OverBudget, match=r"over the budget of 1,000 characters .*: text produced \(583\), main.tex read \(418\)"):
         expand(r"\def\a{xxxxxxxxxx}" + r"\a" * 200, "main.tex", _no_files)
+
+
+def test_verbatim_and_each_inclusion_count_towards_the_budget(monkeypatch):
+    """A file of verbatim text included 200 times took gigabytes: reading stops within the budget, naming it."""
+    monkeypatch.setattr(budgets, "MAX_DOCUMENT_CHARS", 20_000)
+    big = "\\begin{verbatim}\n" + "x" * 3_000 + "\n\\end{verbatim}\n"
+    included = []
+
+    def resolve(command, name, including):
+        included.append(name)
+        return "big.tex", big
+
+    with pytest.raises(OverBudget, match=r"big\.tex read 3 times \(9,099\), verbatim set aside \(9,000\), "
+                                         r"main\.tex read"):
+        expand("\\documentclass{article}\n" + "\\input{big}\n" * 200, "main.tex", resolve)
+    assert len(included) == 3
+
+
+def test_an_upload_shares_its_macro_tokens_among_its_documents():
+    """A folder of small macro bombs: once the upload's tokens are spent, its other documents expand nothing."""
+    bomb = "".join(f"\\def\\m{chr(98 + i)}{{\\m{chr(97 + i)}\\m{chr(97 + i)}}}" for i in range(13))
+    source = "\\def\\ma{x}" + bomb + "\n" + "\\mn " * 100 + "\n\\def\\one{1}$\\one$"
+    tokens = UploadTokens(30_000)
+    first = expand(source, "first.tex", _no_files, tokens=tokens)
+    second = expand(source, "second.tex", _no_files, tokens=tokens)
+    assert "(it expands forever)" in first.problems[0] and first.text.endswith("$1$")
+    assert tokens.left == 0
+    assert "its upload's macros had left" in second.problems[0] and second.text.endswith(r"$\one$")
 
 
 def test_a_runaway_argument_is_reported_once_per_macro_and_other_uses_still_expand():

@@ -1,0 +1,48 @@
+import pytest
+
+from ml.data.documents import document_records
+from ml.data.documents.long_formulas import LongFormula, set_aside_long_formulas
+from ml.data.records import IndexRecord
+
+LONG = "x+" * 10 + "y"  # 21 characters, over a limit of 20
+
+
+@pytest.mark.parametrize("text, expected_text, expected", [
+    pytest.param(f"a $${LONG}$$ b", r"a \mathsearchlongformula{0} b", [LongFormula(LONG, True)], id="dollars"),
+    pytest.param(f"a \\[{LONG}\\] b", r"a \mathsearchlongformula{0} b", [LongFormula(LONG, True)], id="brackets"),
+    pytest.param(f"a ${LONG}$ b", r"a \mathsearchlongformula{0} b", [LongFormula(LONG, False)], id="inline"),
+    pytest.param(f"a \\({LONG}\\) b", r"a \mathsearchlongformula{0} b", [LongFormula(LONG, False)], id="parens"),
+    pytest.param(f"\\begin{{align*}}{LONG}\\end{{align*}}.", r"\mathsearchlongformula{0}.",
+                 [LongFormula(LONG, True)], id="environment"),
+    pytest.param(f"$a$ and \\[{LONG}\\] then $b$", r"$a$ and \mathsearchlongformula{0} then $b$",
+                 [LongFormula(LONG, True)], id="short-ones-stay"),
+    pytest.param(f"\\[\\text{{$a$ or $b$}} {LONG}\\]", r"\mathsearchlongformula{0}",
+                 [LongFormula(f"\\text{{$a$ or $b$}} {LONG}", True)], id="dollars-inside-display"),
+    pytest.param(f"costs \\$5 and \\$6 {LONG} \\[a\\]", f"costs \\$5 and \\$6 {LONG} \\[a\\]", [],
+                 id="escaped-dollars-are-text"),
+    pytest.param(f"a stray $ then\n\n{LONG} and $b$", f"a stray $ then\n\n{LONG} and $b$", [],
+                 id="a-paragraph-ends-an-inline-formula"),
+    pytest.param(f"\\[{LONG}", f"\\[{LONG}", [], id="unclosed"),
+])
+def test_formulas_over_the_limit_are_set_aside(text, expected_text, expected):
+    assert set_aside_long_formulas(text, limit=20) == (expected_text, expected)
+
+
+def test_scanning_is_linear_in_unclosed_openers():
+    """20,000 unclosed `\\(` are one pass, each token looked at once: nothing is set aside."""
+    text = "\\(" * 20_000
+    assert set_aside_long_formulas(text, limit=20) == (text, [])
+
+
+@pytest.mark.parametrize("name, source", [
+    pytest.param("main.tex", "\\documentclass{article}\\begin{document}\\section{A}\nWords \\[{formula}\\] and "
+                 "$a+b$.\n\\end{{document}}\n", id="latex"),
+    pytest.param("note.md", "# A\n\nWords $${formula}$$ and $a+b$.\n", id="markdown"),
+])
+def test_a_formula_too_long_to_parse_stays_in_its_post_for_indexing_to_report(tmp_path, name, source):
+    formula = "x+" * 3000 + "y"
+    (tmp_path / name).write_text(source.replace("{formula}", formula).replace("{{", "{").replace("}}", "}"))
+    [record] = document_records(tmp_path)
+    assert isinstance(record, IndexRecord)
+    assert [formula.text for formula in record.formulas] == [formula, "a+b"]
+    assert f"$${formula}$$" in record.post.body
