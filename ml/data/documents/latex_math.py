@@ -24,8 +24,8 @@ from pylatexenc.latexwalker import (
 
 from ml.data.documents.latex_context import ENVIRONMENT_ALIASES, latex_context
 from ml.data.documents.latex_numbering import REFERENCES, Numbering
+from ml.data.documents.long_formulas import unreadable
 from ml.data.documents.posts import Formula, shown_formula
-from ml.extraction import MAX_FORMULA_CHARS
 
 MATH_ENVIRONMENTS = {
     # name: (display, split into lines at its own \\)
@@ -235,9 +235,9 @@ def _without_code(nodes: list[LatexNode]) -> list[LatexNode]:
 
 def latex_formulas(latex: str, display: bool) -> list[Formula | str]:
     """The formulas of LaTeX math found outside a LaTeX document (Markdown's `$$…$$`, a page's TeX annotation):
-    an alignment environment split into lines, labels made anchors. One too long to read is kept as written, for
-    indexing to report (see long_formulas)."""
-    if len(latex) > MAX_FORMULA_CHARS:
+    an alignment environment split into lines, labels made anchors. One too long or deep to read is kept as
+    written, for indexing to report (see long_formulas)."""
+    if unreadable(latex):
         return [Formula(" ".join(latex.split()), "latex", display)]
     walker = LatexWalker(latex, latex_context=latex_context(), tolerant_parsing=True)
     nodes, _, _ = walker.get_latex_nodes()
