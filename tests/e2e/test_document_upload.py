@@ -1,10 +1,10 @@
 """As staff, upload a zip of a small LaTeX project (its own macros, an `\\input`) in a real browser, watch a real
 worker index it, search a formula written the way its macro expands, and land on the formula in its section."""
-import time
 import zipfile
 from urllib.parse import quote
 
 import pytest
+from playwright.sync_api import expect
 
 from searchapp.models import IndexJob
 
@@ -47,15 +47,15 @@ def project_zip(tmp_path):
 
 
 def _watch_counts(page, timeout: float = 120.0) -> list[str]:
-    """Every text the job's counters showed until the job finished."""
+    """Every text the job's counters showed until the job finished, each change waited for as it comes."""
     seen: list[str] = []
-    deadline = time.monotonic() + timeout
     while page.get_attribute("#job-state", "data-state") not in ("done", "failed"):
-        text = " ".join(page.inner_text("#job-counts").split())
-        if not seen or seen[-1] != text:
-            seen.append(text)
-        assert time.monotonic() < deadline, f"the job did not finish; the counters showed {seen}"
-        page.wait_for_timeout(100)
+        text = page.inner_text("#job-counts")
+        if not seen or seen[-1] != " ".join(text.split()):
+            seen.append(" ".join(text.split()))
+        page.wait_for_function("shown => document.querySelector('#job-counts').innerText !== shown || "
+                               "['done', 'failed'].includes(document.querySelector('#job-state').dataset.state)",
+                               arg=text, timeout=timeout * 1000)
     return seen
 
 
@@ -90,7 +90,7 @@ def test_a_latex_project_is_uploaded_indexed_and_searched_to_its_formula(
         assert "normed-spaces/chapters/properties.tex#triangle-inequality" in page.inner_text(".post-page .muted")
         formula = page.locator('[id="eq:triangle"]')
         formula.locator(".katex").first.wait_for()  # rendered by KaTeX, not left as source
-        page.wait_for_timeout(300)  # the scroll that follows rendering
+        expect(formula).to_be_in_viewport()  # the scroll that follows rendering
         box, viewport = formula.bounding_box(), page.viewport_size
         assert 0 <= box["y"] and box["y"] + box["height"] <= viewport["height"], "the formula is not on screen"
         marked = formula.evaluate("el => el.matches(':target') && "

@@ -202,7 +202,7 @@ def test_the_editor_fits_the_page_at_desktop_and_phone_widths(page, indexed, scr
     screenshot(f"{width}-typed", full_page=False)
     page.click(".formula-editor [part=virtual-keyboard-toggle]")  # MathLive's own keyboard, for touch screens
     expect(page.locator(".ML__keyboard")).to_be_visible()
-    page.wait_for_timeout(400)  # it slides up
+    page.wait_for_function("() => document.getAnimations().every(animation => animation.playState !== 'running')")
     assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
     screenshot(f"{width}-keyboard", full_page=False)
     page.click(FIELD)

@@ -97,6 +97,5 @@ def test_past_the_limits_a_query_is_the_app_s_json_400_and_a_request_line_refuse
     widest = len("GET /?" + urlencode({"q": WIDEST_QUERY, "context": "𝑥" * 5000, "corpus": "𝑥" * 100, "k": 1000,
                                        "offset": 10000, "notation": "mathml", "fusion": "weighted", "page": 50}))
     assert widest < MAX_REQUEST_LINE_BYTES
-    started = time.monotonic()
     status, _, body = get(gunicorn, "/api/search?q=" + "x" * MAX_REQUEST_LINE_BYTES)
-    assert (status, b"URI Too Long" in body) == (414, True) and time.monotonic() - started < 5
+    assert (status, b"URI Too Long" in body) == (414, True)

@@ -15,8 +15,6 @@ LINES = 2000
 DISTINCT = 1600
 """Every formula below DISTINCT is its own; the lines after it repeat earlier ones, which must not be stored twice."""
 PER_POST = 4  # LINES is a multiple of it
-RESUMED_WITHIN_S = 60
-"""From starting the new worker (Django, torch and the model loaded on 2 shared cores) to the job running in it."""
 FIRST_QUEUE = "chaos"
 """The killed worker alone reads this queue: the session's worker (conftest) reads `index` and would take the job."""
 
@@ -43,15 +41,15 @@ def workers(service_env):
         stop_worker(worker)
 
 
-def wait_for(job: IndexJob, done, seconds: float = 240, step: float = 0.05) -> IndexJob:
-    deadline = time.monotonic() + seconds
+def wait_for(job: IndexJob, done, step: float = 0.05) -> IndexJob:
+    """Polls until `done`; a job that never gets there is failed by the suite's per-test timeout (pytest.ini)."""
     while not done(job):
-        assert time.monotonic() < deadline, f"gave up waiting: {job.state} at {job.cursor}/{job.total} {job.message}"
         time.sleep(step)
         job.refresh_from_db()
     return job
 
 
+@pytest.mark.timeout(900)  # two workers starting and 2,000 lines on a loaded 2-core machine: no budget, a hang guard
 @pytest.mark.django_db(transaction=True)
 def test_a_job_whose_worker_is_killed_is_finished_exactly_by_the_next_worker(workers, tmp_path):
     path = tmp_path / "chaos.tsv"
@@ -68,10 +66,8 @@ def test_a_job_whose_worker_is_killed_is_finished_exactly_by_the_next_worker(wor
     assert job.state == "running" and 0 < job.cursor < LINES, "the job ended before the kill"
     assert Occurrence.objects.filter(post__corpus=job.corpus).count() == job.cursor  # whole chunks, nothing half-stored
 
-    restarted = time.monotonic()
-    workers("celery,index")  # as `serve` restarts a dead worker: it resumes orphaned jobs when it is ready
-    wait_for(job, lambda job: job.pk in running_job_ids())
-    assert time.monotonic() - restarted < RESUMED_WITHIN_S
+    workers("celery,index")  # as `serve` restarts a dead worker: it resumes orphaned jobs when it is ready,
+    wait_for(job, lambda job: job.pk in running_job_ids())  # not after the broker's hour of visibility timeout
     job = wait_for(job, lambda job: job.state in ("done", "failed"), step=0.5)
     assert (job.state, job.cursor, job.done, job.failed, job.formulas_added) == ("done", LINES, LINES, 0, DISTINCT)
     assert Occurrence.objects.filter(post__corpus=job.corpus).count() == LINES

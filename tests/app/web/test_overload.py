@@ -1,6 +1,5 @@
 """Busy or cut off from a server, the site answers 503 with Retry-After (JSON on the API) instead of 500s."""
 import threading
-import time
 
 import pytest
 import redis
@@ -33,16 +32,31 @@ def test_a_search_without_a_free_slot_is_refused_with_retry_after(busy, client):
 
 def test_a_search_that_finds_every_place_to_wait_taken_is_refused_at_once(monkeypatch, settings, client):
     """After a burst the backlog's requests must cost nothing: no waiting when others already wait."""
-    taken, full = threading.BoundedSemaphore(1), threading.BoundedSemaphore(1)
-    taken.acquire()
-    full.acquire()
+    taken, full = _CountedSemaphore(), _CountedSemaphore()
+    taken.acquire(blocking=False)
+    full.acquire(blocking=False)
     monkeypatch.setattr(overload, "_slots", taken)
     monkeypatch.setattr(overload, "_waiting", full)
     settings.MATHSEARCH_QUEUE_SECONDS = 60
-    started = time.perf_counter()
     for path, params in (("/api/search", {"q": "x^2"}), ("/api/posts", {"q": "why $x^2$?"}), ("/questions", {"q": "why?"})):
         assert client.get(path, params).status_code == 503
-    assert time.perf_counter() - started < 5
+    assert taken.waits == full.waits == []  # every attempt was `blocking=False`: nothing waited
+
+
+class _CountedSemaphore:
+    """A taken one-slot semaphore that records each attempt that would have waited (its timeout)."""
+
+    def __init__(self) -> None:
+        self._semaphore = threading.BoundedSemaphore(1)
+        self.waits: list[float | None] = []
+
+    def acquire(self, blocking: bool = True, timeout: float | None = None) -> bool:
+        if blocking:
+            self.waits.append(timeout)
+        return self._semaphore.acquire(blocking=False)
+
+    def release(self) -> None:
+        self._semaphore.release()
 
 
 def test_requests_that_do_not_search_pass_while_searches_wait(busy, client):

@@ -1,4 +1,3 @@
-import time
 
 import pytest
 
@@ -38,10 +37,8 @@ def test_random_baseline_is_seeded():
 
 def test_latex_tfidf_on_dev_split_beats_random_and_reproduces_design_notes(dev_split):
     qrels = dev_split.qrels
-    started = time.perf_counter()
     ranking = latex_tfidf_run(qrels, dev_split.topics_latex, dev_split.doc_latex())
     result = evaluate(ranking.run, qrels)
-    assert time.perf_counter() - started < 20
     assert (ranking.missing_docs, ranking.missing_topics) == ({}, [])
     floor = random_baseline(qrels, seed=0, repeats=10)
     assert result["map_prime"] > floor["map_prime"] + 0.2 and result["p10_prime"] > floor["p10_prime"] + 0.2

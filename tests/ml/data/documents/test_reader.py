@@ -1,6 +1,5 @@
 import json
 import re
-import time
 import zipfile
 from pathlib import Path
 
@@ -122,12 +121,11 @@ def test_an_upload_without_documents_is_a_value_error(upload):
         list(document_records(upload({"a.png": b"\x89PNG", "b.bib": "@x{}", "c.sty": "\\def\\x{}"})))
 
 
-def test_a_looping_macro_is_a_record_error_in_bounded_time(upload):
+def test_a_looping_macro_is_a_record_error_after_a_bounded_number_of_tokens(upload):
     path = upload({"a.tex": "\\documentclass{article}\\def\\a{\\a x}\\begin{document}$\\a$ and $y$\\end{document}"})
-    started = time.monotonic()
     items = list(document_records(path))
-    assert time.monotonic() - started < 5
-    assert isinstance(items[0], RecordError) and items[0].message.startswith("a.tex:1: macro \\a ")
+    assert isinstance(items[0], RecordError)
+    assert items[0].message.startswith("a.tex:1: macro \\a reads more than 20,000 tokens")
     assert [f.text for f in items[1].formulas] == ["\\operatorname{a}", "y"]  # KaTeX lacks \\a: see renderable
 
 
