@@ -16,7 +16,6 @@ from functools import cached_property
 from django.db.models import Count, Prefetch, Q, prefetch_related_objects
 from django.utils.html import strip_tags
 
-from ml.extraction import extract_formulas
 from ml.formula import ParseError, parse, tree_from_slt_string
 from ml.formula.tree import Tree, node_value
 from ml.ranking.features import FEATURE_HELP
@@ -256,7 +255,7 @@ def snippet(occurrence: Occurrence) -> Snippet:
 def _outside_formulas(body: str, first: int, last: int) -> tuple[int, int]:
     """The window [first, last) of `body` with each edge moved out of any formula it falls inside: as indexing read
     them and as the page draws them (`cuts.tex_spans`: environments too), which can overlap."""
-    spans = sorted([(f.start, f.end) for f in extract_formulas(body)] + [(f.start, f.end) for f in cuts.tex_spans(body)])
+    spans = cuts.formulas_near(body, first, last)
     for start, end in spans:  # by start: a span that the moved edge now falls inside comes later
         if start < first < end:
             first = end

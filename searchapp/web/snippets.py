@@ -21,6 +21,8 @@ ENVIRONMENTS = ("equation", "align", "alignat", "gather", "multline", "flalign",
 them; each also starred. The same list is in static/js/render_math.js."""
 _OPENING = re.compile(r"\\\$|\$\$|\$|\\\[|\\\(|\\begin\{(" + "|".join(ENVIRONMENTS) + r")(\*?)\}")
 _CLOSING = {"$$": "$$", "$": "$", "\\[": "\\]", "\\(": "\\)"}
+_MATH_TOKEN = re.compile(r"\\.|[{}$]", re.S)
+"""What a formula's closing is looked for among: a backslash and the character it escapes, a brace, a dollar."""
 
 
 @dataclass(frozen=True)
@@ -52,20 +54,19 @@ def tex_spans(text: str) -> list[TexSpan]:
 
 
 def _end_of_math(text: str, closing: str, position: int) -> int:
-    """Where `closing` first stands at brace depth 0 from `position`, or -1 (KaTeX auto-render's findEndOfMath)."""
+    """Where `closing` first stands at brace depth 0 from `position`, or -1 (KaTeX auto-render's findEndOfMath).
+    Only a backslash pair, a brace or a dollar can stand there (every closing starts with `\\` or `$`), so the walk
+    steps from one to the next rather than through every character."""
     depth = 0
-    while position < len(text):
-        character = text[position]
-        if depth <= 0 and text.startswith(closing, position):
-            return position
-        if character == "\\":
-            position += 1
-        elif character == "{":
+    for token in _MATH_TOKEN.finditer(text, position):
+        if depth <= 0 and text.startswith(closing, token.start()):
+            return token.start()
+        if token.group(0) == "{":
             depth += 1
-        elif character == "}":
+        elif token.group(0) == "}":
             depth -= 1
-        position += 1
     return -1
+
 
 ELLIPSIS = "…"
 COMMENT = "Comment: "
@@ -75,6 +76,10 @@ _BLANK_LINE = re.compile(r"\n[ \t]*\n")
 PART_CHARS = 200_000
 """Characters of a post's text one page shows; the rest follows in parts (`?part=2`). A post page of 50 MB of text
 took 154 s to load; real posts have 1–50 KB."""
+WINDOW_CHARS = 8_000
+"""Characters read past a snippet's edge for the formulas it may fall inside: more than the longest formula indexing
+keeps (MAX_FORMULA_CHARS), so a snippet is cut as if the whole text were read, yet a post of megabytes costs what a
+short one does (finding every formula of a 40 KB post for each of its snippets took seconds)."""
 
 
 @dataclass(frozen=True)
@@ -101,34 +106,42 @@ def paragraphs(text: str, anchors: dict[tuple[int, int], str] | None = None,
     """The blank-line separated paragraphs of a post's text, comments marked so a page can set them apart; the
     formulas at `anchors` ((start, end) of their `$…$` in `text` → id) are parts of their own, with their number
     from `numbers` (id → number)."""
-    anchors, numbers = anchors or {}, numbers or {}
+    placed, numbers = sorted((anchors or {}).items()), numbers or {}
     found, start = [], 0
     for gap in [*_BLANK_LINE.finditer(text), None]:
         end = gap.start() if gap else len(text)
         stripped = text[start:end].strip()
         if stripped:
             first = start + text[start:end].index(stripped)
-            found.append(Paragraph(_parts(text, first, first + len(stripped), anchors, numbers),
+            found.append(Paragraph(_parts(text, first, first + len(stripped), placed, numbers),
                                    stripped.startswith(COMMENT)))
         start = gap.end() if gap else end
     return found
 
 
-def _parts(text: str, start: int, end: int, anchors: dict[tuple[int, int], str],
+def _parts(text: str, start: int, end: int, placed: list[tuple[tuple[int, int], str]],
            numbers: dict[str, str]) -> tuple[Part, ...]:
+    """The parts of `text[start:end]`; `placed` is the anchors by place, of which only those starting in it are read
+    (a post of 40,000 paragraphs and as many formulas read them all for each paragraph)."""
     parts, last = [], start
-    for (first, after), anchor in sorted(anchors.items()):
-        if start <= first and after <= end:
+    index = bisect.bisect_left(placed, start, key=lambda item: item[0][0])
+    while index < len(placed) and placed[index][0][0] < end:
+        (first, after), anchor = placed[index]
+        if after <= end:
             parts += [Part(text[last:first]), Part(text[first:after], anchor, numbers.get(anchor, ""))]
             last = after
+        index += 1
     return tuple(part for part in [*parts, Part(text[last:end])] if part.text)
 
 
 def snippet(text: str, limit: int, more: bool = False) -> str:
     """The start of `text` (whitespace collapsed) in at most `limit` characters with "…" when cut: between words,
     and before a formula the limit falls in. A formula the text opens with is kept whole, even past the limit.
-    `more`: the text was already cut after its end, so "…" follows it anyway."""
-    text = " ".join(text.split())
+    `more`: the text was already cut after its end, so "…" follows it anyway. Only its first WINDOW_CHARS past the
+    limit are read."""
+    read = limit + WINDOW_CHARS
+    more = more or len(text) > read and not text[read:].isspace()
+    text = " ".join(text[:read].split())
     if len(text) <= limit:
         return text + ELLIPSIS if more and text else text
     cut = limit - len(ELLIPSIS)
@@ -159,11 +172,27 @@ def ending(text: str, limit: int, more: bool = False) -> str:
 def _formula_around(text: str, position: int) -> TexSpan | None:
     """The formula of `text` that `position` falls strictly inside, if any: as the page draws it, or as indexing
     read it (a cut outside both is a cut between formulas for both)."""
-    spans = [*tex_spans(text), *(TexSpan(f.start, f.end, f.display) for f in extract_formulas(text))]
-    inside = [span for span in spans if span.start < position < span.end]
+    inside = [(start, end) for start, end in formulas_near(text, position, position) if start < position < end]
     if not inside:
         return None
-    return TexSpan(min(span.start for span in inside), max(span.end for span in inside), False)
+    return TexSpan(min(start for start, _ in inside), max(end for _, end in inside), False)
+
+
+def formulas_near(text: str, first: int, last: int) -> list[tuple[int, int]]:
+    """(start, end) of the formulas of `text` that positions `first` to `last` may fall inside, by start: as indexing
+    read them and as the page draws them, which can overlap. Only WINDOW_CHARS either side are read, from a paragraph's
+    start where one is near: the page draws each paragraph by itself, so no formula runs across one, and a window
+    starting there pairs the delimiters after it as the whole text does."""
+    start = _paragraph_start(text, max(0, first - WINDOW_CHARS), first)
+    window = text[start:min(len(text), last + WINDOW_CHARS)]
+    return sorted([(found.start + start, found.end + start) for found in extract_formulas(window)]
+                  + [(span.start + start, span.end + start) for span in tex_spans(window)])
+
+
+def _paragraph_start(text: str, low: int, high: int) -> int:
+    """The last paragraph start in `text[low:high]`, or `low` if none (or if `low` is the text's start)."""
+    gaps = list(_BLANK_LINE.finditer(text, low, high)) if low > 0 else []
+    return gaps[-1].end() if gaps else low
 
 
 @dataclass(frozen=True)

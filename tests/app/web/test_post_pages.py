@@ -183,7 +183,9 @@ def test_a_long_text_is_shown_a_part_at_a_time_cut_before_a_formula_with_links_t
 
 
 @pytest.mark.parametrize("part", [pytest.param("²", id="a-superscript-digit"), pytest.param("٣", id="arabic-indic"),
-                                  pytest.param("9" * 5000, id="five-thousand-digits"), pytest.param("0", id="zero")])
+                                  pytest.param("9" * 5000, id="five-thousand-digits"), pytest.param("0", id="zero"),
+                                  pytest.param("-1", id="negative"), pytest.param("+1", id="signed"),
+                                  pytest.param(" 1", id="spaced"), pytest.param("999999", id="past-the-last-part")])
 def test_a_part_that_is_not_one_is_not_found(indexed_post, client, part):
     assert client.get(f"/post/{indexed_post.pk}", {"part": part}).status_code == 404
 

@@ -2,6 +2,7 @@
 import pytest
 
 from searchapp.models import Occurrence, Post
+from searchapp.web import snippets as cuts
 from searchapp.web.presenters import HIGHLIGHT_COLOURS, colour_pairs, snippet
 
 
@@ -42,3 +43,19 @@ def test_snippet_shows_the_formula_in_plain_context(body, start, end, before, af
     post = Post(pk=1, source_id="p", title="", body=body)
     cut = snippet(Occurrence(post=post, latex="x", start=start, end=end))
     assert (cut.before, cut.after, cut.title) == (before, after, "p")
+
+
+@pytest.mark.parametrize("padding", [pytest.param("\n\n", id="paragraphs-apart"), pytest.param(" ", id="one-paragraph")])
+def test_a_snippet_of_a_huge_post_reads_a_window_and_shows_what_a_short_one_does(monkeypatch, padding):
+    """40 KB of unclosed `\\(` 50 times over on either side: the formulas are looked for in a few KB around the
+    occurrence, never in the whole body, and the snippet is the one of the post without them."""
+    reads: list[int] = []
+    for name in ("extract_formulas", "tex_spans"):
+        scan = getattr(cuts, name)
+        monkeypatch.setattr(cuts, name, lambda text, scan=scan: reads.append(len(text)) or scan(text))
+    hostile = ("`" + "\\(" * 20_000 + "`") * 50
+    body = hostile + padding + WORDY_POST + padding + hostile
+    start = body.index("$x$")
+    cut = snippet(Occurrence(post=Post(pk=1, source_id="p", title="", body=body), latex="x", start=start, end=start + 3))
+    assert (cut.before, cut.after) == ("…" + " ".join(["word"] * 18), " ".join(["more"] * 18) + "…")
+    assert reads and max(reads) <= 3 * cuts.WINDOW_CHARS < len(body) // 100

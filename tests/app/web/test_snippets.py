@@ -3,7 +3,7 @@ import pytest
 
 from ml.extraction import extract_formulas
 from searchapp.web import snippets
-from searchapp.web.snippets import Part, ending, paragraphs, snippet, text_part
+from searchapp.web.snippets import Part, ending, paragraphs, snippet, tex_spans, text_part
 
 BODY = (r"Let $x^2 + y^2 = 1$ be a circle, and $$\int_0^1 f(x) \, dx$$ its area. Costs \$5 or \$6, "
         r"then \(a + b\) and \[\frac{a}{b} + c\]. Comment: the end $z$.")
@@ -130,3 +130,124 @@ def test_snippets_never_cut_inside_an_environment_or_a_formula_the_page_draws(li
     assert not any(s.start < cut < s.end for s in spans for cut in (len(head), len(ENVIRONMENT_BODY) - len(tail)))
     assert len(snippets.tex_spans(head)) == sum(s.end <= len(head) for s in spans)  # the page reads what it read whole
     assert len(start) <= limit and len(end) <= limit
+
+
+HOSTILE = "`" + "\\(" * 20_000 + "`"
+"""The 40 KB code span of unclosed `\\(` whose formulas took 12 s to find on every snippet of its post."""
+
+
+@pytest.fixture
+def reads(monkeypatch) -> list[int]:
+    """The length of each text the formula scans are given."""
+    lengths: list[int] = []
+    for name in ("extract_formulas", "tex_spans"):
+        scan = getattr(snippets, name)
+        monkeypatch.setattr(snippets, name, lambda text, scan=scan: lengths.append(len(text)) or scan(text))
+    return lengths
+
+
+def test_a_snippet_of_a_huge_text_reads_a_window_and_cuts_as_if_it_read_it_all(reads):
+    start = "Words " * 45 + r"then \(a + b + c + d + e + f\) and more"  # the limit falls inside the formula
+    assert snippet(start + HOSTILE * 25, 300) == snippet(start, 300, more=True) == "Words " * 44 + "Words then…"
+    assert reads and max(reads) <= 300 + snippets.WINDOW_CHARS
+
+
+def test_only_whitespace_past_the_window_is_no_more_text():
+    assert snippet("a b" + " " * 2 * snippets.WINDOW_CHARS, 300) == "a b"
+    assert snippet("a b" + " " * 2 * snippets.WINDOW_CHARS + "c", 300) == "a b…"
+
+
+def spans_of(text: str, start: int, end: int) -> list[tuple[int, int]]:
+    """The formulas of `text` that start in `text[start:end]`, as indexing and the page read the whole text."""
+    return sorted((f.start - start, f.end - start) for f in [*extract_formulas(text), *tex_spans(text)]
+                  if start <= f.start < end)
+
+
+def test_the_formulas_near_a_place_are_read_from_a_window_around_it(reads):
+    text = HOSTILE * 25 + "\n\n" + BODY + "\n\n" + HOSTILE * 25
+    first = text.index(BODY)
+    near = snippets.formulas_near(text, first + 10, first + 20)
+    assert [(start - first, end - first) for start, end in near if first <= start < first + len(BODY)] == spans_of(
+        BODY, 0, len(BODY))  # as the page draws the paragraph
+    assert max(reads) <= 2 * snippets.WINDOW_CHARS + 10
+
+
+def test_a_window_read_mid_paragraph_pairs_as_the_whole_text_does(reads):
+    text = HOSTILE * 3 + " " + BODY + " " + HOSTILE * 3  # the first `\\(` of the text pairs with BODY's `\\)`
+    first = text.index(BODY)
+    near = snippets.formulas_near(text, first + 10, first + 20)
+    assert [(start - first, end - first) for start, end in near if first <= start < first + len(BODY)] == spans_of(
+        text, first, first + len(BODY))
+    assert max(reads) <= 2 * snippets.WINDOW_CHARS + 10
+
+
+def test_a_window_starts_at_a_paragraph_so_it_pairs_dollars_as_the_page_does():
+    text = ("$" + "a" * 20 + "$ ") * 400 + "\n\nThen $x$ and $y$."
+    place = text.index("$x$") + 1
+    raw = place - snippets.WINDOW_CHARS
+    assert text[raw] == "a" and (place - 1 - raw, place + 2 - raw) not in [(f.start, f.end) for f in
+                                                                           extract_formulas(text[raw:])]
+    assert (place - 1, place + 2) in snippets.formulas_near(text, place, place)
+
+
+@pytest.mark.parametrize("make", [
+    pytest.param(lambda n: "\\(" * n, id="unclosed-parentheses"),
+    pytest.param(lambda n: "\\begin{equation}" * n, id="unclosed-environments"),
+    pytest.param(lambda n: "$" + "a\\" * n, id="a-dollar-whose-closers-are-escaped"),
+    pytest.param(lambda n: "${" + "}{" * n + "$", id="a-dollar-whose-closer-is-in-braces"),
+    pytest.param(lambda n: "$a$ " * n, id="ordinary-formulas"),
+])
+def test_the_page_formulas_are_found_walking_each_character_at_most_once(monkeypatch, make):
+    """The walk to a closing never goes back: every opening it passes was closed or ends the search."""
+    walked = []
+    end_of_math = snippets._end_of_math
+
+    def counting(text, closing, position):
+        end = end_of_math(text, closing, position)
+        walked.append((end if end >= 0 else len(text)) - position)
+        return end
+    monkeypatch.setattr(snippets, "_end_of_math", counting)
+    text = make(20_000)
+    snippets.tex_spans(text)
+    assert sum(walked) <= len(text)
+
+
+class Counted(int):
+    """An offset that counts how often it is compared: the work of placing anchors, however they are placed."""
+
+    comparisons = 0
+
+    def _counted(self, other, compare) -> bool:
+        Counted.comparisons += 1
+        return compare(int(self), int(other))
+
+    def __lt__(self, other):
+        return self._counted(other, int.__lt__)
+
+    def __le__(self, other):
+        return self._counted(other, int.__le__)
+
+    def __gt__(self, other):
+        return self._counted(other, int.__gt__)
+
+    def __ge__(self, other):
+        return self._counted(other, int.__ge__)
+
+    def __eq__(self, other):
+        return self._counted(other, int.__eq__)
+
+    __hash__ = int.__hash__
+
+
+def test_paragraphs_place_their_anchors_in_work_linear_in_their_number():
+    """Each paragraph looks up its own anchors: reading all of them for each made 40,000 paragraphs of a formula each
+    take minutes (n² comparisons)."""
+    work = []
+    for n in (2_000, 4_000):
+        text = "\n\n".join(f"Let $x_{{{i}}}$ be." for i in range(n))
+        anchors = {(Counted(f.start), Counted(f.end)): f"formula-{i}" for i, f in enumerate(extract_formulas(text))}
+        Counted.comparisons = 0
+        found = paragraphs(text, anchors)
+        work.append(Counted.comparisons)
+        assert [paragraph.parts[1] for paragraph in found] == [Part(f"$x_{{{i}}}$", f"formula-{i}") for i in range(n)]
+    assert work[1] <= 2.5 * work[0]
