@@ -11,6 +11,7 @@ from ml.formula.mathml import mathml_to_slt
 from ml.formula.opt import OptError, build_opt
 from ml.formula.slt_string import looks_like_slt_string, to_slt_string, tree_from_slt_string
 from ml.formula.tree import Tree
+from ml.formula.unicode_math import from_unicode
 
 MAX_OPT_NODES = 600
 """Operator trees are built only up to this many SLT nodes (the largest real formula seen has 587): building
@@ -35,7 +36,8 @@ def parse(text: str, notation: str, *, query: bool = False) -> FormulaGraphs:
     something else. Nesting too deep for the layout builder's recursion (the LaTeX parser bounds braces, not
     fences: `((…(x)…))` 400 deep) is a ParseError of kind "too_deep", like any other unreadable formula, so an
     indexing batch reports it per record and a query answers 400. A `query`'s LaTeX may write a query variable
-    `?x` as well as `\\qvar{x}`, as search users do; a corpus formula's `?` is a symbol.
+    `?x` as well as `\\qvar{x}`, and its math in Unicode (`x²`, `√2`, `ℝ`: `ml.formula.unicode_math`), as search
+    users do; a corpus formula's `?` is a symbol.
     """
     parser = _PARSERS.get(notation)
     if parser is None:
@@ -48,22 +50,26 @@ def parse(text: str, notation: str, *, query: bool = False) -> FormulaGraphs:
 
 @cycle_collection_paused()
 def parse_latex(latex: str, query: bool = False) -> FormulaGraphs:
-    """Parse one LaTeX formula (math mode; surrounding `$…$`, `\\(…\\)` are dropped).
+    """Parse one LaTeX formula (math mode; surrounding `$…$`, `\\(…\\)` are dropped); a `query`'s Unicode math is
+    read as LaTeX first.
 
     A Tangent SLT string is refused (kind "slt_string") rather than read as brackets and factorials.
     """
     check_length(latex)
-    content = strip_math_delimiters(latex)
-    offset = latex.find(content) if content else 0
-    if looks_like_slt_string(content):
-        raise ParseError("this looks like a Tangent SLT string, not LaTeX; give it with notation slt", offset,
-                         "slt_string")
+    reading = from_unicode(latex) if query else None
+    read = reading.latex if reading else latex
+    content = strip_math_delimiters(read)
+    offset = read.find(content) if content else 0
     try:
+        if looks_like_slt_string(content):
+            raise ParseError("this looks like a Tangent SLT string, not LaTeX; give it with notation slt", 0,
+                             "slt_string")
         root = latex_to_slt(content, query)
-    except ParseError as error:  # positions count from the start of what the caller gave
-        if not offset or error.pos is None:
+    except ParseError as error:  # positions count from the start of what the caller typed
+        if error.pos is None:
             raise
-        raise ParseError(error.message, error.pos + offset, error.kind) from None
+        pos = error.pos + offset
+        raise ParseError(error.message, reading.typed_pos(pos) if reading else pos, error.kind) from None
     return _with_opt(latex, Tree(root, "slt"))
 
 

@@ -44,7 +44,7 @@ class Operands:
         """Each symbol of first's baseline, first included, at which a run from `first` is an operand, nearest first.
         A whole baseline is one too: a script, a radicand, a fence's element (which LaTeXML ends with its comma)."""
         previous = self.before.get(id(first))
-        if _is_infix(first, previous):
+        if is_infix(first, previous):
             return
         holding = None if previous is None else self._binds_after(previous)
         loosest = closing = _NO_OPERATOR  # the run's loosest infix operator; and what may end it, signs included
@@ -54,7 +54,7 @@ class Operands:
             if node.label in MARKS or set(node.label.removeprefix("V!")) == {"′"}:
                 return
             power = binding_power(node.label)
-            if power is not None and node is not first and _is_infix(node, before):
+            if power is not None and node is not first and is_infix(node, before):
                 loosest = closing = min(loosest, power)
                 if holding is not None and holding >= loosest:  # the symbol before takes the run's start first
                     return
@@ -74,7 +74,7 @@ class Operands:
         power = binding_power(node.label)
         if power is None:
             return MUL
-        return power if _is_infix(node, self.before.get(id(node))) else _prefix_power(node.label, power)
+        return power if is_infix(node, self.before.get(id(node))) else _prefix_power(node.label, power)
 
 
 def run(first: Node, last: Node) -> Node:
@@ -105,6 +105,6 @@ def _binds_before(node: Node) -> int:
     return MUL if power is None else power
 
 
-def _is_infix(node: Node, before: Node | None) -> bool:
+def is_infix(node: Node, before: Node | None) -> bool:
     """Whether `node` is an operator between two operands (not a sign: first, or after another operator)."""
     return binding_power(node.label) is not None and before is not None and binding_power(before.label) is None

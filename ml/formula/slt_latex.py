@@ -12,11 +12,10 @@ import re
 import unicodedata
 from functools import cache
 
-from latex2mathml.symbols_parser import SYMBOLS_FILE
-
 from ml.formula import latex_symbols as sym
 from ml.formula.latex_commands import handler_for
-from ml.formula.tree import Node, Tree
+from ml.formula.tree import Node, Tree, chain
+from ml.formula.unicode_math import records
 
 Piece = str | tuple[Node, bool]
 """Output text, or (node, with_element): the baseline starting at node, followed by its `e` sibling if asked."""
@@ -150,7 +149,7 @@ def _optional(node: Node | None) -> list[Piece]:
 
 def _table(fences: str, rows: int, columns: int, first: Node | None) -> list[Piece]:
     """`M!()1x2` with `,` ending its elements is the fenced list `(a, b)`; any other table is a matrix."""
-    cells = _chain(first, "e")
+    cells = chain(first, "e")
     opening, closing = _DELIMITERS.get(fences[:1], "."), _DELIMITERS.get(fences[1:], ".")
     if rows == 1 and fences and all(_ends_with_separator(cell) for cell in cells[:-1]):
         return [rf"\left{opening} ", *_optional(first), rf" \right{closing}"]
@@ -165,16 +164,8 @@ def _table(fences: str, rows: int, columns: int, first: Node | None) -> list[Pie
     return [rf"\left{opening} \begin{{matrix}} ", *body, rf" \end{{matrix}} \right{closing}"]
 
 
-def _chain(node: Node | None, edge: str) -> list[Node]:
-    nodes = []
-    while node is not None:
-        nodes.append(node)
-        node = node.child(edge)
-    return nodes
-
-
 def _ends_with_separator(cell: Node) -> bool:
-    last = _chain(cell, "n")[-1]
+    last = chain(cell, "n")[-1]
     return last.label == "," and not last.children
 
 
@@ -239,15 +230,12 @@ def _commands() -> dict[str, str]:
     parser reads it back as that same character.
     """
     commands = {char: command for command, char in reversed(sym.BIG_OPERATORS.items())}
-    with open(SYMBOLS_FILE, encoding="utf-8") as lines:
-        for line in lines:
-            columns = line.rstrip("\n").split("^")
-            if line.startswith("#") or len(columns) < 7 or columns[6] not in _PLAIN_PACKAGES:
-                continue
-            command = columns[2]
-            char = sym.symbol_char(command) if re.fullmatch(r"\\[A-Za-z]+", command) else None
-            if char and not char.isascii() and handler_for(command) is None:
-                commands.setdefault(char, command)
+    for _, command, _, requirements in records():
+        if requirements not in _PLAIN_PACKAGES:
+            continue
+        char = sym.symbol_char(command) if re.fullmatch(r"\\[A-Za-z]+", command) else None
+        if char and not char.isascii() and handler_for(command) is None:
+            commands.setdefault(char, command)
     return commands
 
 

@@ -98,6 +98,15 @@ def _preorder(root: Node) -> Iterator[Node]:
         stack.extend(child for _, child in reversed(node.children))
 
 
+def chain(node: Node | None, edge: str) -> list[Node]:
+    """`node` and the nodes after it along `edge`: a baseline (`n`), a table's cells (`e`)."""
+    found = []
+    while node is not None:
+        found.append(node)
+        node = node.child(edge)
+    return found
+
+
 def node_type(label: str) -> str:
     """The type letter of a label (`V` for `V!x`); `*` for a bare operator symbol such as `+`."""
     head, sep, _ = label.partition("!")
