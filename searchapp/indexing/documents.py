@@ -10,13 +10,13 @@ resumed job skips the documents it stored itself.
 """
 from __future__ import annotations
 
-from collections import Counter
 from pathlib import Path
 
 from django.db import transaction
 from django.db.models import F
 
 from ml.data.documents import Document, Unreadable, plan_upload, section_items
+from ml.data.documents.notation import corpus_macros
 from ml.data.documents.reader import Upload
 from searchapp.indexing.pipeline import (
     MAX_KEPT_ERRORS,
@@ -132,14 +132,6 @@ def _note_skipped(job: IndexJob, upload: Upload) -> None:
 
 
 def update_corpus_macros(corpus: Corpus) -> None:
-    """The corpus's macros: for each name its documents define, the definition most of them give (the first
-    read on a tie), which queries of the corpus are read with."""
-    counts: dict[str, Counter] = {}
-    first: dict[tuple[str, str], dict] = {}
-    for macros in corpus.documents.order_by("pk").values_list("macros", flat=True):
-        for name, definition in macros.items():
-            key = repr(sorted(definition.items()))
-            counts.setdefault(name, Counter())[key] += 1
-            first.setdefault((name, key), definition)
-    corpus.macros = {name: first[(name, counter.most_common(1)[0][0])] for name, counter in sorted(counts.items())}
+    """The corpus's macros, which its queries are read with (`ml.data.documents.notation.corpus_macros`)."""
+    corpus.macros = corpus_macros(corpus.documents.order_by("pk").values_list("macros", flat=True))
     Corpus.objects.filter(pk=corpus.pk).update(macros=corpus.macros)

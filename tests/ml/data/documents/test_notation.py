@@ -1,7 +1,7 @@
 import pytest
 
 from ml.data.documents.latex_macros import Macro, Param
-from ml.data.documents.notation import control_sequences, read_in_notation
+from ml.data.documents.notation import control_sequences, corpus_macros, read_in_notation
 
 _M = Param("m")
 MACROS = {macro.name: macro.to_json() for macro in (
@@ -54,3 +54,25 @@ def test_no_macros_leave_the_text_as_typed():
 ])
 def test_control_sequences(latex, expected):
     assert control_sequences(latex) == expected
+
+
+def _defined(replacement: str) -> dict:
+    return Macro("x", (Param("m"),), replacement).to_json()
+
+
+def test_a_corpus_reads_each_macro_with_its_most_common_definition_the_first_on_a_tie():
+    documents = [{"norm": _defined(r"\lVert #1\rVert")}, {"norm": _defined(r"|#1|")}, {"norm": _defined(r"|#1|")},
+                 {"inner": _defined(r"\langle #1\rangle")}, {"inner": _defined(r"(#1)")}]
+    assert corpus_macros(documents) == {"norm": _defined(r"|#1|"), "inner": _defined(r"\langle #1\rangle")}
+
+
+@pytest.mark.parametrize("redefining, documents, kept", [
+    pytest.param(1, 3, False, id="one-manual-of-three"),
+    pytest.param(1, 1, True, id="the-only-document"),
+    pytest.param(2, 4, True, id="half"),
+])
+def test_a_command_katex_knows_keeps_its_meaning_unless_half_the_documents_redefine_it(redefining, documents, kept):
+    """One plain-TeX manual's `\\frac` read every query's `\\frac` its way in a corpus of 3,000 documents."""
+    frac = {"frac": _defined(r"{#1\over#2}")}
+    macros = corpus_macros([frac] * redefining + [{}] * (documents - redefining))
+    assert ("frac" in macros) is kept
