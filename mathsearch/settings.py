@@ -172,7 +172,10 @@ CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache",
 CELERY_TASK_ACKS_LATE = True  # a worker killed mid-task leaves it queued, so jobs resume
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1  # indexing chunks are long: do not hoard them
-CELERY_TASK_TIME_LIMIT = env_int("CELERY_TASK_TIME_LIMIT", 3600)
+# A task past its soft limit is told (SoftTimeLimitExceeded): an index job then ends failed, saying so. The hard limit,
+# a minute on, kills one that could not stop, which left its job "running", re-run from the start at the next start.
+CELERY_TASK_SOFT_TIME_LIMIT = env_int("CELERY_TASK_SOFT_TIME_LIMIT", 3600)
+CELERY_TASK_TIME_LIMIT = CELERY_TASK_SOFT_TIME_LIMIT + 60
 # KiB: a prefork child (as `serve` runs) past it after a task is replaced, giving back a big job's memory (~0.6 GB idle)
 CELERY_WORKER_MAX_MEMORY_PER_CHILD = env_int("CELERY_WORKER_MAX_MEMORY_PER_CHILD", 1_500_000)
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True

@@ -1,12 +1,14 @@
 from django.contrib import admin, messages
+from django.contrib.admin.utils import unquote
 from django.contrib.auth.decorators import permission_required
 from django.db import models
-from django.shortcuts import render
+from django.shortcuts import redirect, render
 from django.urls import path, reverse
 from django.utils.html import format_html
 
 from searchapp.health import BrokerUnavailable
 from searchapp.indexing.actions import reindex_corpus
+from searchapp.indexing.jobs import CorporaBusy, cancel_jobs, delete_corpora
 from searchapp.models import Corpus, Feedback, IndexJob, Post
 from searchapp.web import admin_views
 
@@ -47,6 +49,42 @@ class CorpusAdmin(admin.ModelAdmin):
             level = messages.SUCCESS if jobs else messages.WARNING
             self.message_user(request, f"{corpus}: {len(jobs)} indexing job(s) started"
                               + ("" if jobs else " — none of its files is still on disk"), level)
+
+    def delete_view(self, request, object_id, extra_context=None):
+        """A confirmed deletion (a POST) cancels the corpus's jobs first, committed before the admin's transaction
+        that deletes it begins: their runners see the cancel only then."""
+        corpus = self.get_object(request, unquote(object_id)) if request.POST else None
+        if corpus is not None and self.has_delete_permission(request, corpus):
+            self._cancel_jobs(request, [corpus])
+        return self._unless_busy(request, super().delete_view, object_id, extra_context)
+
+    def changelist_view(self, request, extra_context=None):
+        """Where "Delete selected corpora" runs (`delete_queryset`)."""
+        return self._unless_busy(request, super().changelist_view, extra_context)
+
+    def delete_model(self, request, corpus):
+        delete_corpora([corpus])
+
+    def delete_queryset(self, request, queryset):
+        """Outside any transaction (Django's bulk delete opens none), so the cancel reaches the runners at once."""
+        corpora = list(queryset)
+        self._cancel_jobs(request, corpora)
+        delete_corpora(corpora)
+
+    def _cancel_jobs(self, request, corpora: list[Corpus]) -> None:
+        cancelled = cancel_jobs(IndexJob.objects.filter(corpus__in=corpora), by=request.user.get_username())
+        if cancelled:
+            jobs = f"indexing job {cancelled[0]} was" if len(cancelled) == 1 else \
+                f"indexing jobs {', '.join(map(str, cancelled))} were"
+            self.message_user(request, f"The {jobs} still to run: cancelled first.", messages.WARNING)
+
+    def _unless_busy(self, request, view, *args):
+        """`view`'s answer, or the page again saying why nothing was deleted (`CorporaBusy`), not a 503 after 35 s."""
+        try:
+            return view(request, *args)
+        except CorporaBusy as busy:
+            self.message_user(request, f"Nothing was deleted: {busy}. Try again in a moment.", messages.ERROR)
+            return redirect(request.get_full_path())
 
     def get_deleted_objects(self, objs, request):
         """Row counts per model instead of Django's list of every related row (millions for a big corpus).
@@ -124,6 +162,8 @@ class IndexJobAdmin(admin.ModelAdmin):
             path("<int:pk>/live/", staff_page(self, "view_indexjob", admin_views.live), name="searchapp_indexjob_live"),
             path("<int:pk>/progress.json", staff_page(self, "view_indexjob", admin_views.progress),
                  name="searchapp_indexjob_progress"),
+            path("<int:pk>/cancel/", staff_page(self, "change_indexjob", admin_views.cancel),
+                 name="searchapp_indexjob_cancel"),
         ] + super().get_urls()
 
 

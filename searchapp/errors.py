@@ -4,6 +4,7 @@ from __future__ import annotations
 import reprlib
 
 from django.http import JsonResponse
+from psycopg.errors import DeadlockDetected, LockNotAvailable, QueryCanceled
 
 _SHOWN = reprlib.Repr()
 _SHOWN.maxstring = _SHOWN.maxother = _SHOWN.maxlong = 60
@@ -54,3 +55,13 @@ def check_text(name: str, text: str) -> str:
     except UnicodeEncodeError as error:
         raise ApiError("invalid_parameter", f"{name} must not contain a lone surrogate (at {error.start})") from None
     return text
+
+
+LOCK_WAITS = (LockNotAvailable, QueryCanceled, DeadlockDetected)
+"""What Postgres raises when a statement gives up on a lock (lock_timeout, a deadlock) or on time (statement_timeout)."""
+
+
+def is_lock_wait(error: BaseException) -> bool:
+    """Whether `error` is a lock wait or a timeout: the database is busy with conflicting work (an indexing job's
+    transaction, say), not unreachable. Django raises it as an OperationalError whose cause is psycopg's error."""
+    return isinstance(error, LOCK_WAITS) or isinstance(error.__cause__, LOCK_WAITS)

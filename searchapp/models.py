@@ -507,6 +507,10 @@ class IndexJob(models.Model):
         RUNNING = "running"
         DONE = "done"
         FAILED = "failed"
+        CANCELLED = "cancelled"
+
+    UNFINISHED = (State.PENDING, State.RUNNING)
+    """States of a job that may still run: a worker that starts resumes it, and staff may cancel it."""
 
     class Format(models.TextChoices):
         JSONL = "jsonl", "JSONL posts"
@@ -558,7 +562,7 @@ class IndexJob(models.Model):
     formulas_added = models.PositiveIntegerField(default=0, help_text="new visually distinct formulas")
     formula_errors = models.PositiveIntegerField(default=0, help_text="formulas that could not be parsed")
     errors = models.JSONField(default=list, blank=True, help_text="the first 100 per-record errors")
-    message = models.TextField(blank=True, help_text="why the job failed, if it did")
+    message = models.TextField(blank=True, help_text="why the job failed, or who cancelled it")
     timings = models.JSONField(default=dict, blank=True, help_text="seconds spent per stage")
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)

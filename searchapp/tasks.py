@@ -20,17 +20,22 @@ def ping() -> dict:
     return {"pong": True, "database": database}
 
 
-@shared_task(name="searchapp.run_index_job", queue="index")
-def run_index_job(job_id: int) -> str | None:
-    """Run (or resume) a job; a second delivery while it runs elsewhere, or after it is done, changes nothing.
+@shared_task(name="searchapp.run_index_job", queue="index", bind=True)
+def run_index_job(self, job_id: int) -> str | None:
+    """Run (or resume) a job; a second delivery while it runs elsewhere changes nothing, nor one after it is done.
+    Past its soft time limit (the sender's CELERY_TASK_SOFT_TIME_LIMIT, in the message) the job ends failed, saying so.
 
-    An uploaded file goes once no job needs it, and an earlier upload of the same name once this one replaced it
-    (`searchapp.indexing.uploads`).
+    An uploaded file goes once no job needs it (a job cancelled before it started needs it no more), and an earlier
+    upload of the same name once this one replaced it (`searchapp.indexing.uploads`).
     """
     job = IndexJob.objects.filter(pk=job_id).exclude(state=IndexJob.State.DONE).first()
     if job is None:
         return None
-    job = run_job(job)
+    _, soft_limit = self.request.timelimit or (None, None)
+    try:
+        job = run_job(job, time_limit=soft_limit)
+    except IndexJob.DoesNotExist:  # its corpus was deleted meanwhile, the job with it
+        return None
     release_upload(job.path)
     release_replaced_uploads(job)
     return job.state
@@ -38,11 +43,12 @@ def run_index_job(job_id: int) -> str | None:
 
 @worker_ready.connect
 def resume_interrupted_jobs(**_) -> list[int]:
-    """Enqueue the jobs left pending, or running without a live runner (the lock its worker held went with it).
+    """Enqueue the jobs left pending, or running without a live runner (the lock its worker held went with it); not
+    those that ended, failed past their time limit or cancelled.
 
     A job already queued may be enqueued again: `run_job` makes the extra delivery a no-op.
     """
-    unfinished = IndexJob.objects.filter(state__in=[IndexJob.State.PENDING, IndexJob.State.RUNNING])
+    unfinished = IndexJob.objects.filter(state__in=IndexJob.UNFINISHED)
     running = running_job_ids()
     orphans = [job_id for job_id in unfinished.values_list("pk", flat=True) if job_id not in running]
     for job_id in orphans:

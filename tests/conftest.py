@@ -56,10 +56,11 @@ def service_env(django_db_setup, django_db_blocker) -> dict:
             "REDIS_URL": settings.REDIS_URL, "PYTHONUNBUFFERED": "1"}
 
 
-def start_worker(env: dict, queues: str = "celery,index") -> subprocess.Popen:
-    """A real Celery worker process; the solo pool runs tasks in that very process, so killing it kills the task."""
+def start_worker(env: dict, queues: str = "celery,index", pool: str = "solo") -> subprocess.Popen:
+    """A real Celery worker process; the solo pool runs tasks in that very process, so killing it kills the task.
+    The prefork pool (as `serve` runs it, one child) is the one that enforces time limits."""
     return subprocess.Popen(
-        [sys.executable, "-m", "celery", "-A", "mathsearch", "worker", "--pool", "solo",
+        [sys.executable, "-m", "celery", "-A", "mathsearch", "worker", "--pool", pool, "--concurrency", "1",
          "--loglevel", "WARNING", "-Q", queues, "--without-heartbeat", "--without-gossip", "--without-mingle"],
         cwd=REPO, env=env,
     )
@@ -71,6 +72,33 @@ def stop_worker(worker: subprocess.Popen) -> None:
         worker.wait(timeout=20)
     except subprocess.TimeoutExpired:
         worker.kill()
+
+
+class EndlessFile:
+    """A named pipe held open for writing with nothing written: a job reading it waits there, running and holding its
+    lock, for as long as a test needs, with no sleep, until `end()`."""
+
+    def __init__(self, path: Path):
+        os.mkfifo(path)
+        self.path = path
+        self._held: int | None = os.open(path, os.O_RDWR)  # a writer: the job's open() returns, and its reads wait
+
+    def end(self) -> None:
+        """The reader's next read finds the end; one that has not opened it yet opens an empty file instead."""
+        if self._held is None:
+            return
+        empty = self.path.with_suffix(".empty")
+        empty.touch()
+        os.replace(empty, self.path)
+        os.close(self._held)
+        self._held = None
+
+
+@pytest.fixture
+def endless_file(tmp_path):
+    endless = EndlessFile(tmp_path / "endless.txt")
+    yield endless
+    endless.end()
 
 
 @pytest.fixture(scope="session")

@@ -24,6 +24,7 @@ from searchapp.indexing.pipeline import (
     Progress,
     chunk_encoder,
     prepared_chunks,
+    stop_if_cancelled,
     store_chunk,
 )
 from searchapp.models import Corpus, Formula, IndexJob, Occurrence, SourceDocument
@@ -119,6 +120,7 @@ def _read_files(job: IndexJob, upload: Upload, covers: tuple[str, ...], unchange
         files_read=F("files_read") + len(listed), bytes_read=F("bytes_read") + sum(map(upload.files.size, listed)),
         unchanged=F("unchanged") + int(unchanged))
     job.refresh_from_db()
+    stop_if_cancelled(job)  # before the next document, or the removal of those gone from the upload
 
 
 def _note_skipped(job: IndexJob, upload: Upload) -> None:

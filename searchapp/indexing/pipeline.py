@@ -53,6 +53,21 @@ Progress = Callable[[IndexJob], None]
 """Told the job as committed after each chunk (`index_corpus`'s bar)."""
 
 
+class JobCancelled(Exception):
+    """The job was cancelled (`jobs.cancel_jobs`): its runner stops before it stores or changes anything more."""
+
+    def __init__(self, job_id: int):
+        super().__init__(f"job {job_id} was cancelled")
+        self.job_id = job_id
+
+
+def stop_if_cancelled(job: IndexJob) -> None:
+    """JobCancelled if the job, as last read, was cancelled: runners check between chunks with the row they read
+    anyway, so a cancel costs a running job no query."""
+    if job.state == IndexJob.State.CANCELLED:
+        raise JobCancelled(job.pk)
+
+
 @dataclass
 class ParsedFormula:
     source: SourceFormula
@@ -224,12 +239,14 @@ def _post_ids(items: list[IndexRecord | RecordError]) -> set[str]:
 
 def store_chunk(job_id: int, prepared: PreparedChunk, document_id: int | None = None) -> IndexJob:
     """Store a prepared chunk and advance the job's counters in the same transaction; the job as advanced. Its
-    posts are sections of the SourceDocument `document_id`, when given."""
+    posts are sections of the SourceDocument `document_id`, when given. JobCancelled, with nothing stored, once the
+    job is cancelled: the cancel waits for the lock on the job's row, so it lands between two chunks."""
     outcome = prepared.outcome
     with transaction.atomic():
         with connection.cursor() as cursor:
             require_loaded_codebook(cursor)
         job = IndexJob.objects.select_for_update().get(pk=job_id)
+        stop_if_cancelled(job)  # the chunk is not stored, nor the document it belongs to (`documents._replace`)
         posts, refused = _timed(outcome, "store", _store_posts, job.corpus, prepared.records, prepared.texts,
                                 prepared.fused, document_id)
         for line, message in refused.items():

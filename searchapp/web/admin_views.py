@@ -7,15 +7,17 @@ from __future__ import annotations
 import datetime
 
 from django.conf import settings
-from django.contrib import admin
+from django.contrib import admin, messages
 from django.db.models import Count, Max, Q
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_POST
 
 from ml.evaluation.metrics import METRIC_LABELS
 from searchapp.feedback.qrels import query_id
 from searchapp.health import BrokerUnavailable
 from searchapp.indexing.actions import index_upload
+from searchapp.indexing.jobs import cancel_jobs
 from searchapp.learning.ranker_history import corpus_decisions, corpus_history, under_test, without_it
 from searchapp.models import Corpus, Feedback, IndexJob
 from searchapp.search.ranking import ranker_source
@@ -41,10 +43,24 @@ def upload(request: HttpRequest) -> HttpResponse:
 
 
 def live(request: HttpRequest, pk: int) -> HttpResponse:
+    """The job's progress, and a button that cancels it while it may still run, for staff who may change jobs."""
     job = get_object_or_404(IndexJob.objects.select_related("corpus"), pk=pk)
-    context = {**admin.site.each_context(request), "title": f"Indexing job {job.pk}", "job": job,
-               "progress": job_progress(job)}
+    progress = job_progress(job)
+    context = {**admin.site.each_context(request), "title": f"Indexing job {job.pk}", "job": job, "progress": progress,
+               "can_cancel": not progress["finished"] and request.user.has_perm("searchapp.change_indexjob")}
     return render(request, "admin/searchapp/job_live.html", context)
+
+
+@require_POST
+def cancel(request: HttpRequest, pk: int) -> HttpResponse:
+    """Cancel the job (`jobs.cancel_jobs`), then show its page again, which says how it ended."""
+    job = get_object_or_404(IndexJob, pk=pk)
+    if cancel_jobs(IndexJob.objects.filter(pk=job.pk), by=request.user.get_username()):
+        messages.success(request, f"Job {job.pk} is cancelled: it stores nothing more, and what it stored stays.")
+    else:
+        job.refresh_from_db()
+        messages.warning(request, f"Job {job.pk} had already ended ({job.state}): there was nothing to cancel.")
+    return redirect("admin:searchapp_indexjob_live", job.pk)
 
 
 def progress(request: HttpRequest, pk: int) -> JsonResponse:
@@ -122,11 +138,12 @@ def job_progress(job: IndexJob) -> dict:
         "formulas_added": job.formulas_added, "formula_errors": job.formula_errors,
         "files_total": job.files_total, "files_read": job.files_read, "unchanged": job.unchanged,
         "removed": job.removed,
-        "percent": round(100 * done / total, 1) if total else (100.0 if job.finished_at else 0.0),
+        # with nothing to count, a done job is whole; a cancelled or failed one got nowhere
+        "percent": round(100 * done / total, 1) if total else (100.0 if job.state == IndexJob.State.DONE else 0.0),
         "rate_per_s": round(rate, 1), "eta_s": None if eta is None else round(eta, 1),
         "elapsed_s": round(job.seconds or 0.0, 1), "message": job.message, "errors": job.errors, "timings": job.timings,
         "unit": job.record_unit, "errors_total": job.failed + job.formula_errors,
-        "finished": job.state in (IndexJob.State.DONE, IndexJob.State.FAILED),
+        "finished": job.state not in IndexJob.UNFINISHED,
     }
     progress["summary"] = _documents_summary(job, indexing, eta) if documents else _records_summary(job, rate, eta)
     return progress

@@ -346,7 +346,8 @@ SCHEMAS = {
 
 RESPONSES = {
     "Unavailable": {
-        "description": "too busy (code `overloaded`), or the database or broker is unreachable (code `unavailable`)",
+        "description": "too busy (code `overloaded`), the data it needs locked by other work (code `busy`), or the "
+                       "database or broker unreachable (code `unavailable`)",
         "headers": {"Retry-After": {"description": "seconds to wait before retrying", "required": True,
                                     "schema": {"type": "integer", "minimum": 1}}},
         "content": {"application/json": {"schema": _ref("schemas", "Error")}}},

@@ -8,7 +8,8 @@ a burst, the requests left in the listen backlog (their clients long gone) then 
 wait its seconds or run its search, and normal service took 10–14 s to come back.
 
 When Postgres or the broker is unreachable, requests that need them get a 503 naming it, and the next request
-after it returns works again (Django reconnects: CONN_HEALTH_CHECKS).
+after it returns works again (Django reconnects: CONN_HEALTH_CHECKS). A statement that gave up waiting for a lock
+(an indexing job's rows) gets a 503 of its own: the database is busy, not unreachable.
 """
 from __future__ import annotations
 
@@ -19,7 +20,7 @@ from django.conf import settings
 from django.db import InterfaceError, OperationalError
 from django.http import HttpRequest, HttpResponse
 
-from searchapp.errors import ApiError
+from searchapp.errors import ApiError, is_lock_wait
 from searchapp.web.error_views import is_api
 
 RETRY_AFTER_SECONDS = 5
@@ -47,6 +48,9 @@ class OverloadMiddleware:
             _slots.release()
 
     def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
+        if is_lock_wait(exception):  # an OperationalError too, but Postgres answered
+            return unavailable(request, "busy", "what this needs is busy with other work (an indexing job, say); "
+                                                "try again in a moment")
         for kind, message in UNAVAILABLE.items():
             if isinstance(exception, kind):
                 return unavailable(request, "unavailable", f"{message}; retry in a few seconds")

@@ -5,7 +5,18 @@
   const root = document.getElementById("job-progress");
   if (!root) return;
 
+  const cancel = document.getElementById("job-cancel");
+  if (cancel) {
+    cancel.addEventListener("submit", function (event) {
+      // the job cannot be resumed once cancelled; what it stored stays
+      if (!window.confirm("Cancel this job? It stops after its current chunk and cannot be resumed.")) {
+        event.preventDefault();
+      }
+    });
+  }
+
   function show(p) {
+    if (cancel && p.finished) cancel.hidden = true;
     document.getElementById("job-bar").value = p.percent;
     const state = document.getElementById("job-state");
     state.textContent = p.state;
@@ -31,5 +42,5 @@
       .then(function (p) { show(p); if (!p.finished) setTimeout(poll, POLL_MS); })
       .catch(function () { setTimeout(poll, POLL_MS * 3); });
   }
-  if (document.getElementById("job-state").dataset.state !== "done") poll();
+  if (root.dataset.finished !== "true") poll();
 })();

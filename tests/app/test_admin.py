@@ -3,15 +3,21 @@ import io
 import re
 import zipfile
 
+import psycopg
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
+from django.db import connection
 from django.utils import timezone
 
 from ml.data import corpus_files
 from searchapp.indexing import jobs
-from searchapp.indexing.jobs import run_job
+from searchapp.indexing.actions import start_index_job
+from searchapp.indexing.jobs import run_job, running_job_ids
 from searchapp.models import Corpus, Feedback, Formula, IndexJob, Post, PostingList
+from searchapp.tasks import ping
 from tests.app.factories import staff_user
+from tests.app.indexing.test_worker_crash import arqmath_tsv, wait_for
+from tests.conftest import database_url
 from tests.ml.factories import formula_span
 
 pytestmark = pytest.mark.django_db
@@ -359,3 +365,90 @@ def test_rankers_page_shows_the_candidate_under_test_its_interleaving_and_past_d
     page = staff.get("/admin/searchapp/feedback/rankers/").content.decode()
     assert "Candidate under test" not in page and "Decisions on candidates" in page
     assert f"<td>{candidate}</td><td>installed</td>" in page and "its own ranker" in page
+
+
+DELETES = [
+    pytest.param(lambda corpus: (f"/admin/searchapp/corpus/{corpus.pk}/delete/", {"post": "yes"}), id="its-page"),
+    pytest.param(lambda corpus: ("/admin/searchapp/corpus/", {"action": "delete_selected", "post": "yes",
+                                                             "_selected_action": [corpus.pk]}), id="selected"),
+]
+
+
+def messages_of(response) -> list[str]:
+    return [str(message) for message in response.context["messages"]]
+
+
+@pytest.fixture
+def other_session():
+    """A second database session: a worker's, holding a job's run lock as `run_job` does."""
+    session = psycopg.connect(database_url(connection.settings_dict), autocommit=True)
+    yield session
+    session.close()
+
+
+@pytest.mark.parametrize("delete", DELETES)
+def test_a_corpus_whose_job_is_still_held_is_not_deleted_and_the_page_says_why(staff, tmp_path, other_session,
+                                                                              monkeypatch, delete):
+    monkeypatch.setattr(jobs, "STOP_WAIT_SECONDS", 0.2)
+    (tmp_path / "f.txt").write_text("x^2\n")
+    run_job(start_index_job(tmp_path / "f.txt", "latex", "held", enqueue=False))
+    job = start_index_job(tmp_path / "f.txt", "latex", "held", enqueue=False)
+    other_session.execute("SELECT pg_advisory_lock(%s, %s)", [jobs.JOB_LOCK_CLASS, job.pk])  # its runner
+    url, form = delete(job.corpus)
+    response = staff.post(url, form, follow=True)
+    assert response.status_code == 200
+    assert messages_of(response) == [
+        f"The indexing job {job.pk} was still to run: cancelled first.",
+        "Nothing was deleted: the corpus held is busy: an indexing job of it had not stopped within 0.2 s (cancelled, "
+        "it stops after its current chunk), or other work held its rows. Try again in a moment."]
+    assert Corpus.objects.filter(name="held").exists() and Formula.objects.filter(corpus__name="held").exists()
+    job.refresh_from_db()
+    assert job.state == "cancelled"
+    other_session.execute("SELECT pg_advisory_unlock_all()")  # its runner stopped
+    assert staff.post(url, form).status_code == 302
+    assert not Corpus.objects.filter(name="held").exists() and not IndexJob.objects.exists()
+
+
+def delete_corpus_page(staff, corpus):
+    return staff.post(f"/admin/searchapp/corpus/{corpus.pk}/delete/", {"post": "yes"}, follow=True)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_deleting_a_corpus_whose_job_a_real_worker_is_indexing_cancels_it_first_and_deletes_it(
+        staff, celery_worker_process, tmp_path):
+    """The worker stops after its current chunk, normally within the wait: the corpus is deleted at once; or the page
+    says it is busy, and a second try once the worker has let go deletes it. Never a 503."""
+    path = tmp_path / "many.tsv"
+    path.write_text(arqmath_tsv())
+    job = start_index_job(path, "arqmath", "doomed")
+    wait_for(job, lambda job: job.cursor > 0)  # a chunk committed, more to come
+    response = delete_corpus_page(staff, job.corpus)
+    assert response.status_code == 200
+    assert messages_of(response)[0] == f"The indexing job {job.pk} was still to run: cancelled first."
+    if Corpus.objects.filter(pk=job.corpus_id).exists():
+        assert messages_of(response)[1].startswith("Nothing was deleted: the corpus doomed is busy")
+        wait_for(job, lambda job: job.pk not in running_job_ids())
+        assert IndexJob.objects.get(pk=job.pk).state == "cancelled"
+        assert delete_corpus_page(staff, job.corpus).status_code == 200
+    assert not Corpus.objects.filter(pk=job.corpus_id).exists() and not IndexJob.objects.filter(pk=job.pk).exists()
+    assert ping.delay().get(timeout=60)["pong"]  # the worker went on to its next task
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_corpus_whose_worker_cannot_stop_yet_is_said_busy_then_deleted_once_it_has(staff, celery_worker_process,
+                                                                                    endless_file):
+    """The worker waits in a read (the job counts an endless file): it holds the job past the wait, whatever the
+    machine's speed. Once the file ends it sees the cancel, stops, and lets go."""
+    job = start_index_job(endless_file.path, "latex", "endless")
+    wait_for(job, lambda job: job.pk in running_job_ids())
+    response = delete_corpus_page(staff, job.corpus)
+    assert messages_of(response) == [
+        f"The indexing job {job.pk} was still to run: cancelled first.",
+        f"Nothing was deleted: the corpus endless is busy: an indexing job of it had not stopped within "
+        f"{jobs.STOP_WAIT_SECONDS} s (cancelled, it stops after its current chunk), or other work held its rows. Try "
+        "again in a moment."]
+    endless_file.end()
+    job = wait_for(job, lambda job: job.pk not in running_job_ids())
+    assert (job.state, job.total) == ("cancelled", None)  # it stopped at its count, before indexing anything
+    assert messages_of(delete_corpus_page(staff, job.corpus)) == ["The corpus “endless” was deleted successfully."]
+    assert not Corpus.objects.filter(name="endless").exists()

@@ -3,10 +3,11 @@ import pytest
 from django.db import connection
 
 from searchapp.indexing.actions import start_index_job
-from searchapp.indexing.jobs import JOB_LOCK_CLASS
+from searchapp.indexing.jobs import JOB_LOCK_CLASS, running_job_ids
 from searchapp.models import Formula, IndexJob
 from searchapp.tasks import ping, resume_interrupted_jobs, run_index_job
-from tests.conftest import database_url
+from tests.app.indexing.test_worker_crash import wait_for
+from tests.conftest import database_url, start_worker, stop_worker
 
 
 @pytest.mark.django_db(transaction=True)
@@ -79,3 +80,31 @@ def test_a_lock_held_in_another_database_does_not_hide_an_orphan(job, monkeypatc
 @pytest.mark.django_db
 def test_a_missing_job_is_skipped_quietly():
     assert run_index_job(987654321) is None
+
+
+TIME_LIMITED = "time-limited"
+"""The prefork worker's queue: the session's (solo) worker must not take its job."""
+
+
+@pytest.fixture
+def prefork_worker(service_env):
+    """A prefork worker, as `serve` runs one: the pool that enforces time limits."""
+    worker = start_worker(service_env, TIME_LIMITED, pool="prefork")
+    ping.apply_async(queue=TIME_LIMITED).get(timeout=120)  # ready: its start-up found no job to resume
+    yield worker
+    stop_worker(worker)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_job_past_the_soft_time_limit_in_a_real_worker_fails_saying_so_and_is_not_resumed(
+        prefork_worker, endless_file, monkeypatch):
+    """The limits travel in the task's message (the sender's settings); here a second, and a minute more."""
+    job = start_index_job(endless_file.path, "latex", "endless", enqueue=False)
+    run_index_job.apply_async([job.pk], queue=TIME_LIMITED, soft_time_limit=1, time_limit=61)
+    job = wait_for(job, lambda job: job.state != "pending" and job.pk not in running_job_ids())
+    assert (job.state, job.message) == ("failed", "stopped after its time limit of 1 s")
+    enqueued = []
+    monkeypatch.setattr(run_index_job, "delay", enqueued.append)
+    assert resume_interrupted_jobs() == enqueued == []
+    assert prefork_worker.poll() is None  # told, not killed: the hard limit is a minute later
+

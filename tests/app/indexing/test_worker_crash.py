@@ -42,7 +42,9 @@ def workers(service_env):
 
 
 def wait_for(job: IndexJob, done, step: float = 0.05) -> IndexJob:
-    """Polls until `done`; a job that never gets there is failed by the suite's per-test timeout (pytest.ini)."""
+    """Polls until `done`, the job read anew first; a job that never gets there is failed by the suite's per-test
+    timeout (pytest.ini)."""
+    job.refresh_from_db()
     while not done(job):
         time.sleep(step)
         job.refresh_from_db()

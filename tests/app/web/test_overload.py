@@ -1,11 +1,14 @@
 """Busy or cut off from a server, the site answers 503 with Retry-After (JSON on the API) instead of 500s."""
+import json
 import threading
 
+import psycopg
 import pytest
 import redis
-from django.db import OperationalError
+from django.db import OperationalError, connection, transaction
 
 from searchapp.web import overload
+from tests.conftest import database_url
 
 pytestmark = pytest.mark.django_db
 
@@ -81,3 +84,24 @@ def test_a_lost_server_is_a_503_that_names_it(client, monkeypatch, error, messag
     response = client.get("/api/search", {"q": "x^2"})
     assert response.status_code == 503 and response["Retry-After"]
     assert response.json() == {"code": "unavailable", "message": f"the {message}; retry in a few seconds"}
+
+
+@pytest.fixture
+def held_lock():
+    """An advisory lock another session holds, as an indexing job's transaction holds its rows."""
+    session = psycopg.connect(database_url(connection.settings_dict), autocommit=True)
+    session.execute("SELECT pg_advisory_lock(7, 7)")
+    yield
+    session.close()
+
+
+@pytest.mark.parametrize("timeout", ["lock_timeout", "statement_timeout"])
+def test_a_lock_wait_is_a_busy_503_not_an_unreachable_database(rf, held_lock, timeout):
+    """Postgres answered: it is busy with conflicting work. A deleted corpus once answered "unreachable" 4 times."""
+    with pytest.raises(OperationalError) as raised, transaction.atomic(), connection.cursor() as cursor:
+        cursor.execute("SELECT set_config(%s, '10ms', true)", [timeout])
+        cursor.execute("SELECT pg_advisory_xact_lock(7, 7)")
+    response = overload.OverloadMiddleware(lambda request: None).process_exception(rf.get("/api/search"), raised.value)
+    assert response.status_code == 503 and response["Retry-After"]
+    assert json.loads(response.content) == {"code": "busy", "message": "what this needs is busy with other work (an "
+                                                                      "indexing job, say); try again in a moment"}
