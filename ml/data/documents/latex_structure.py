@@ -9,6 +9,7 @@ print, resolved once the whole document is read, since a label is often used bef
 """
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 
 from pylatexenc.latex2text import LatexNodes2Text
@@ -60,10 +61,16 @@ def latex_document(expansion: Expansion, file: str, fallback_title: str) -> Docu
     text, long_formulas = set_aside_long_formulas(expansion.text)
     expansion = replace(expansion, text=text)
     walker = LatexWalker(text, latex_context=latex_context(), tolerant_parsing=True)
-    nodes, _, _ = walker.get_latex_nodes()
+    begin = _BEGIN_DOCUMENT.search(text)
+    # The preamble is read apart: a `$` in a `\newcolumntype` there opened math that ran over the whole body, and
+    # a manual was stored as one formula of its preamble.
+    preamble = _nodes(LatexWalker(text[:begin.start()], latex_context=latex_context(), tolerant_parsing=True)
+                      ) if begin else []
+    nodes = _nodes(walker, begin.start() if begin else 0)
     content = next((node for node in nodes if isinstance(node, LatexEnvironmentNode)
                     and node.environmentname == "document"), None)
-    preamble = nodes[:nodes.index(content)] if content is not None else []
+    if content is not None:
+        preamble += nodes[:nodes.index(content)]
     reader = _Reader(expansion, file, Numbering(_document_class(preamble, MathReader(text))), long_formulas)
     reader.configure(preamble)
     title = reader.title(preamble) or ""
@@ -73,6 +80,13 @@ def latex_document(expansion: Expansion, file: str, fallback_title: str) -> Docu
     document.problems = list(expansion.problems)
     _resolve(document, reader.numbering)
     return document
+
+
+_BEGIN_DOCUMENT = re.compile(r"(?m)^[ \t]*\\begin\s*\{document\}")
+
+
+def _nodes(walker: LatexWalker, start: int = 0) -> list[LatexNode]:
+    return walker.get_latex_nodes(pos=start)[0]
 
 
 def _document_class(preamble: list[LatexNode], math: MathReader) -> str | None:

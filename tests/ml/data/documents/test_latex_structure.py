@@ -185,3 +185,13 @@ By \eqref{eq:ab}, \eqref{eq:tagged} and \Cref{lem:aux}.
     ]
     assert [r.post.source_id for r in records] == [
         "types.tex#basics", "types.tex#type-theory", "types.tex#solution-to-1-1", "types.tex#late"]
+
+
+def test_a_dollar_in_the_preamble_does_not_swallow_the_body(upload):
+    """A `$` in a `\\newcolumntype` opened math that ran over the whole body: a manual became one formula."""
+    path = upload({"main.tex": "\\documentclass{article}\n\\newcolumntype{H}[2]{>{#1$\\hss}l<{$}}\n"
+                               "\\begin{document}\n\\section{Arrows}\nSee \\(a \\to b\\) and\n"
+                               "\\begin{gather*} x + y \\end{gather*}\n\\end{document}\n"})
+    [record] = posts(path)
+    assert record.post.source_id == "main.tex#arrows"
+    assert [formula.text for formula in record.formulas] == ["a \\to b", "x + y"]
