@@ -7,6 +7,7 @@ from django.db import connection
 
 from searchapp.embedding import warm_up
 from searchapp.indexing.jobs import run_job, running_job_ids
+from searchapp.indexing.queues import queue_for
 from searchapp.indexing.uploads import release_replaced_uploads, release_upload
 from searchapp.models import IndexJob
 
@@ -50,10 +51,10 @@ def resume_interrupted_jobs(**_) -> list[int]:
     """
     unfinished = IndexJob.objects.filter(state__in=IndexJob.UNFINISHED)
     running = running_job_ids()
-    orphans = [job_id for job_id in unfinished.values_list("pk", flat=True) if job_id not in running]
-    for job_id in orphans:
-        run_index_job.delay(job_id)
-    return orphans
+    orphans = [(job_id, path) for job_id, path in unfinished.values_list("pk", "path") if job_id not in running]
+    for job_id, path in orphans:
+        run_index_job.apply_async([job_id], queue=queue_for(path))
+    return [job_id for job_id, _ in orphans]
 
 
 @worker_process_init.connect

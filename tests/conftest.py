@@ -56,7 +56,7 @@ def service_env(django_db_setup, django_db_blocker) -> dict:
             "REDIS_URL": settings.REDIS_URL, "PYTHONUNBUFFERED": "1"}
 
 
-def start_worker(env: dict, queues: str = "celery,index", pool: str = "solo") -> subprocess.Popen:
+def start_worker(env: dict, queues: str = "celery,index,index_small", pool: str = "solo") -> subprocess.Popen:
     """A real Celery worker process; the solo pool runs tasks in that very process, so killing it kills the task.
     The prefork pool (as `serve` runs it, one child) is the one that enforces time limits."""
     return subprocess.Popen(

@@ -57,3 +57,11 @@ def test_one_beat_schedules_learning_and_web_reads_the_rankers_the_worker_trains
     assert "beat" in services["beat"]["command"].split() and "beat" not in services["worker"]["command"].split()
     assert "-B" not in services["worker"]["command"].split()  # one scheduler, however many workers
     assert "rankers:/app/var/rankers" in services["web"]["volumes"] == services["worker"]["volumes"]
+
+
+def test_small_uploads_have_a_worker_of_their_own_below_the_web():
+    services = yaml.safe_load(COMPOSE.read_text())["services"]
+    small, worker = services["worker-small"]["command"].split(), services["worker"]["command"].split()
+    assert small[:3] == worker[:3] == ["nice", "-n", "10"]
+    assert small[small.index("-Q") + 1] == "index_small" and worker[worker.index("-Q") + 1] == "celery,index"
+    assert "DATABASE_REPLICA_URL" not in services["worker-small"]["environment"]

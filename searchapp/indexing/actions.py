@@ -6,6 +6,7 @@ from pathlib import Path
 from django.db import transaction
 
 from searchapp.health import require_broker
+from searchapp.indexing.queues import queue_for
 from searchapp.indexing.uploads import release_upload, save_upload
 from searchapp.models import Corpus, IndexJob
 from searchapp.tasks import run_index_job
@@ -17,7 +18,8 @@ def start_index_job(path: Path, format: str, corpus_name: str, enqueue: bool = T
 
     The documents of a `documents` job are kept in sync with what was indexed before from the same `origin`
     (by default its path): unchanged ones are skipped, changed ones replaced, those gone removed.
-    With `enqueue`, raises BrokerUnavailable and saves nothing when the broker is down.
+    With `enqueue`, raises BrokerUnavailable and saves nothing when the broker is down. A small upload goes to a
+    queue of its own (`queues`), so that it never waits behind a big one.
     """
     if enqueue:
         require_broker()
@@ -25,7 +27,7 @@ def start_index_job(path: Path, format: str, corpus_name: str, enqueue: bool = T
     resolved = str(Path(path).resolve())
     job = IndexJob.objects.create(corpus=corpus, path=resolved, format=format, origin=origin or resolved)
     if enqueue:
-        transaction.on_commit(lambda: run_index_job.delay(job.pk))
+        transaction.on_commit(lambda: run_index_job.apply_async([job.pk], queue=queue_for(resolved)))
     return job
 
 

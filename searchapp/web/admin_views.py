@@ -18,6 +18,7 @@ from searchapp.feedback.qrels import query_id
 from searchapp.health import BrokerUnavailable
 from searchapp.indexing.actions import index_upload
 from searchapp.indexing.jobs import cancel_jobs
+from searchapp.indexing.queues import place_in_queue
 from searchapp.learning.ranker_history import corpus_decisions, corpus_history, under_test, without_it
 from searchapp.models import Corpus, Feedback, IndexJob
 from searchapp.search.ranking import ranker_source
@@ -145,8 +146,20 @@ def job_progress(job: IndexJob) -> dict:
         "unit": job.record_unit, "errors_total": job.failed + job.formula_errors,
         "finished": job.state not in IndexJob.UNFINISHED,
     }
-    progress["summary"] = _documents_summary(job, indexing, eta) if documents else _records_summary(job, rate, eta)
+    if job.state == IndexJob.State.PENDING:
+        progress["summary"] = _waiting(job)
+    else:
+        progress["summary"] = _documents_summary(job, indexing, eta) if documents else _records_summary(job, rate, eta)
     return progress
+
+
+def _waiting(job: IndexJob) -> str:
+    """Where a pending job stands: "waiting: 1 job ahead, about 12 min" (its queue: `searchapp.indexing.queues`)."""
+    ahead, seconds = place_in_queue(job)
+    if not ahead:
+        return "waiting for a worker to start it"
+    jobs = "1 job" if ahead == 1 else f"{ahead} jobs"
+    return f"waiting: {jobs} ahead" + ("" if seconds is None else f", about {_duration(seconds)}")
 
 
 def _records_summary(job: IndexJob, rate: float, eta: float | None) -> str:
@@ -170,6 +183,14 @@ def _megabytes(count: int) -> str:
 
 
 def _eta(seconds: float | None) -> str:
-    if seconds is None:
-        return ""
-    return " · ETA under a minute" if seconds < 60 else f" · ETA {round(seconds / 60)} min"
+    return "" if seconds is None else f" · ETA {_duration(seconds)}"
+
+
+def _duration(seconds: float) -> str:
+    """`45 s`, `12 min 5 s`, `3 h 20 min`: what a person reads at a glance."""
+    seconds = round(seconds)
+    if seconds < 60:
+        return f"{seconds} s"
+    if seconds < 3600:
+        return f"{seconds // 60} min {seconds % 60} s" if seconds % 60 else f"{seconds // 60} min"
+    return f"{seconds // 3600} h {seconds % 3600 // 60} min"

@@ -4,6 +4,7 @@ from django.db import connection
 
 from searchapp.indexing.actions import start_index_job
 from searchapp.indexing.jobs import JOB_LOCK_CLASS, running_job_ids
+from searchapp.indexing.queues import SMALL
 from searchapp.models import Formula, IndexJob
 from searchapp.tasks import ping, resume_interrupted_jobs, run_index_job
 from tests.app.indexing.test_worker_crash import wait_for
@@ -59,8 +60,9 @@ def test_resume_enqueues_pending_and_orphaned_jobs_only(tmp_path, other_worker, 
     IndexJob.objects.filter(pk=jobs["done"].pk).update(state="done")
     hold_run_lock(other_worker, jobs["running"].pk)
     enqueued = []
-    monkeypatch.setattr(run_index_job, "delay", enqueued.append)
-    assert sorted(resume_interrupted_jobs()) == sorted(enqueued) == sorted([jobs["pending"].pk, jobs["orphaned"].pk])
+    monkeypatch.setattr(run_index_job, "apply_async", lambda args, queue: enqueued.append((*args, queue)))
+    assert sorted(resume_interrupted_jobs()) == sorted([jobs["pending"].pk, jobs["orphaned"].pk])
+    assert sorted(enqueued) == sorted([(jobs["pending"].pk, SMALL), (jobs["orphaned"].pk, SMALL)])  # as it started
 
 
 @pytest.mark.django_db(transaction=True)
@@ -70,7 +72,7 @@ def test_a_lock_held_in_another_database_does_not_hide_an_orphan(job, monkeypatc
     hold_run_lock(elsewhere, job.pk)
     IndexJob.objects.filter(pk=job.pk).update(state="running")
     enqueued = []
-    monkeypatch.setattr(run_index_job, "delay", enqueued.append)
+    monkeypatch.setattr(run_index_job, "apply_async", lambda args, queue: enqueued.append(args[0]))
     try:
         assert resume_interrupted_jobs() == enqueued == [job.pk]
     finally:
@@ -104,7 +106,7 @@ def test_a_job_past_the_soft_time_limit_in_a_real_worker_fails_saying_so_and_is_
     job = wait_for(job, lambda job: job.state != "pending" and job.pk not in running_job_ids())
     assert (job.state, job.message) == ("failed", "stopped after its time limit of 1 s")
     enqueued = []
-    monkeypatch.setattr(run_index_job, "delay", enqueued.append)
+    monkeypatch.setattr(run_index_job, "apply_async", lambda args, queue: enqueued.append(args[0]))
     assert resume_interrupted_jobs() == enqueued == []
     assert prefork_worker.poll() is None  # told, not killed: the hard limit is a minute later
 

@@ -28,6 +28,7 @@ from django.core.management.base import BaseCommand, CommandError
 
 from searchapp.health import health_report
 from searchapp.indexing.codebook import CodebookMismatch, ensure_codebook_loaded
+from searchapp.indexing.queues import BIG, SMALL
 from searchapp.management import stop_request
 from searchapp.management.address import AddressHeld, free_address
 
@@ -93,11 +94,15 @@ class Command(BaseCommand):
                "MATHSEARCH_ADDR": addr}
         web = ([sys.executable, str(settings.BASE_DIR / "manage.py"), "runserver", addr, "--noreload"] if dev else
                [sys.executable, "-m", "gunicorn", "-c", str(settings.BASE_DIR / "mathsearch" / "gunicorn.conf.py")])
-        # -B: the worker runs Celery beat too (the learning loop's clock); one worker here, so one scheduler
-        worker = [sys.executable, "-m", "celery", "-A", "mathsearch", "worker", "-B",
-                  "--schedule", str(settings.VAR_DIR / "celerybeat-schedule"),
-                  "--loglevel", "INFO", "--concurrency", "1", "-Q", "celery,index"]
-        return [("web", web, env), ("worker", worker, env)]
+        # The workers run below the web processes (nice 10): a search during a big job is not slowed by it. -B: the
+        # first runs Celery beat too (the learning loop's clock), so there is one scheduler; the second takes only
+        # small uploads (`searchapp.indexing.queues`), so they never wait behind a big job.
+        celery = ["nice", "-n", "10", sys.executable, "-m", "celery", "-A", "mathsearch", "worker", "--loglevel", "INFO",
+                  "--concurrency", "1"]
+        worker = [*celery, "-B", "--schedule", str(settings.VAR_DIR / "celerybeat-schedule"), "-Q", f"celery,{BIG}",
+                  "-n", "worker@%h"]
+        small = [*celery, "-Q", SMALL, "-n", "small@%h"]
+        return [("web", web, env), ("worker", worker, env), ("small-uploads worker", small, env)]
 
     def _supervise(self, children: dict[str, Child]) -> None:
         """Restart a child that exits (its interrupted jobs resume when the worker is ready again) until Ctrl-C."""

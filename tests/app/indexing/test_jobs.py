@@ -49,7 +49,7 @@ def after_calls(count: int, action):
 def resumed(monkeypatch) -> list[int]:
     """The jobs a worker that starts now would enqueue."""
     enqueued: list[int] = []
-    monkeypatch.setattr(run_index_job, "delay", enqueued.append)
+    monkeypatch.setattr(run_index_job, "apply_async", lambda args, queue: enqueued.append(args[0]))
     resume_interrupted_jobs()
     return enqueued
 

@@ -68,7 +68,7 @@ def test_a_job_whose_worker_is_killed_is_finished_exactly_by_the_next_worker(wor
     assert job.state == "running" and 0 < job.cursor < LINES, "the job ended before the kill"
     assert Occurrence.objects.filter(post__corpus=job.corpus).count() == job.cursor  # whole chunks, nothing half-stored
 
-    workers("celery,index")  # as `serve` restarts a dead worker: it resumes orphaned jobs when it is ready,
+    workers("celery,index,index_small")  # as `serve` restarts its dead workers: one resumes orphaned jobs when ready,
     wait_for(job, lambda job: job.pk in running_job_ids())  # not after the broker's hour of visibility timeout
     job = wait_for(job, lambda job: job.state in ("done", "failed"), step=0.5)
     assert (job.state, job.cursor, job.done, job.failed, job.formulas_added) == ("done", LINES, LINES, 0, DISTINCT)
