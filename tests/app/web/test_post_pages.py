@@ -139,6 +139,7 @@ def test_posts_list_snippets_never_cut_a_formula(thread, client, django_assert_m
 def test_formula_page_and_results_link_posts_to_their_pages(indexed_post, client):
     formula = Formula.objects.get(latex="a^2 + b^2 = c^2")
     page = client.get(f"/formula/{formula.pk}").content.decode()
+    assert f"<title>a^2 + b^2 = c^2 – formula {formula.pk} in {formula.corpus.name} – MathSearch</title>" in page
     occurrences = page[page.index('id="posts-title"'):page.index('id="nearest-title"')]
     # each link lands on the formula's place in the post
     assert (f'<a class="tex-text" href="/post/{indexed_post.pk}#formula-0">Pythagoras &lt;b&gt;again&lt;/b&gt;</a>'
