@@ -452,3 +452,11 @@ def test_a_corpus_whose_worker_cannot_stop_yet_is_said_busy_then_deleted_once_it
     assert (job.state, job.total) == ("cancelled", None)  # it stopped at its count, before indexing anything
     assert messages_of(delete_corpus_page(staff, job.corpus)) == ["The corpus “endless” was deleted successfully."]
     assert not Corpus.objects.filter(name="endless").exists()
+
+
+@pytest.mark.django_db
+def test_add_corpus_explains_and_links_to_the_upload(admin_client):
+    page = admin_client.get("/admin/searchapp/corpus/add/").content.decode()
+    assert 'href="/admin/searchapp/indexjob/upload/">uploading documents or a corpus file into it</a>' in page
+    corpus = Corpus.objects.create(name="papers")
+    assert "uploading documents" not in admin_client.get(f"/admin/searchapp/corpus/{corpus.pk}/change/").content.decode()
