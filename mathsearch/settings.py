@@ -160,7 +160,8 @@ MATHSEARCH_RANKER_DIR = Path(env_str("MATHSEARCH_RANKER_DIR", str(BASE_DIR / "mo
 MATHSEARCH_FUSION_DIR = Path(env_str("MATHSEARCH_FUSION_DIR", str(BASE_DIR / "models" / "fusion")))
 """The learned ranker trained on the ARQMath development topics (`manage.py train_ranker`); searches rank by
 dense fusion alone when it is absent."""
-MATHSEARCH_CORPUS_RANKERS_DIR = VAR_DIR / "rankers"  # per corpus, by `train_ranker --feedback --corpus NAME`
+# per corpus, by `train_ranker --feedback --corpus NAME` and the learning rounds
+MATHSEARCH_CORPUS_RANKERS_DIR = Path(env_str("MATHSEARCH_CORPUS_RANKERS_DIR", str(VAR_DIR / "rankers")))
 
 # Celery, wired the standard Django way (mathsearch/celery.py reads the CELERY_ names).
 CELERY_BROKER_URL = redis_url(REDIS_URL)

@@ -1,5 +1,6 @@
 from django.contrib import admin
 from django.urls import path
+from django.views.generic import TemplateView
 
 from searchapp.web import api, error_views, views
 
@@ -18,12 +19,16 @@ urlpatterns = [
     path("post/<int:pk>/text", views.post_text, name="post-text"),
     path("formula/<int:pk>", views.formula, name="formula"),
     path("feedback", views.feedback, name="feedback"),
+    path("impression/<int:pk>/seen.gif", views.seen_pixel, name="seen-pixel"),
+    path("robots.txt", TemplateView.as_view(template_name="robots.txt", content_type="text/plain")),
     path("healthz", views.healthz, name="healthz"),
     path("api/search", api.search, name="api-search"),
     path("api/posts", api.posts, name="api-posts"),
     path("api/formulas/<int:pk>", api.formula, name="api-formula"),
     path("api/posts/<int:pk>", api.post, name="api-post"),
     path("api/feedback", api.feedback, name="api-feedback"),
+    path("api/looks", api.looks, name="api-looks"),
+    path("api/latex", api.latex, name="api-latex"),
     path("api/schema", api.schema, name="api-schema"),
     path("api/docs", api.docs, name="api-docs"),
     path("admin/", admin.site.urls),

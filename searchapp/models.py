@@ -3,6 +3,7 @@ and the read verb over formulas, `Formula.objects.search` (its stages live in `s
 from __future__ import annotations
 
 import time
+from typing import TypeVar
 
 import numpy as np
 from django.conf import settings
@@ -24,7 +25,7 @@ from searchapp.search.candidates import PROBES, SHORTLIST_SIZE, candidate_ids_of
 from searchapp.search.context import CONTEXT_WEIGHT, context_similarity, context_vector, with_context
 from searchapp.search.duplicates import first_of_each, with_copies
 from searchapp.search.exploration import explored
-from searchapp.search.feedback_boost import boosted, evidence_for
+from searchapp.search.feedback_boost import boosted, evidence_for, settled, with_places
 from searchapp.search.notation import corpus_macros
 from searchapp.search.patterns import pattern_matches
 from searchapp.search.query import Query, parse_query
@@ -133,8 +134,12 @@ class PostQuerySet(models.QuerySet):
         if scores.mode_used(mode) == "bm25":
             read_bm25(scores, question, corpus, range(len(scores.ids)))
         evidence = evidence_for(Feedback.objects, "post", question_key(question.text), question.text)
-        combined, feedback = boosted(scores.combined(mode, weight), scores.ids, evidence)
-        distinct, copies = first_of_each(np.argsort(-combined, kind="stable"), scores.keys)
+        combined = scores.combined(mode, weight)
+        ordered, feedback = boosted(combined, scores.ids, evidence)
+        distinct, copies = first_of_each(np.argsort(-ordered, kind="stable"), scores.keys)
+        if feedback:
+            unmoved, _ = first_of_each(np.argsort(-combined, kind="stable"), scores.keys)
+            feedback = with_places(feedback, unmoved, distinct, scores.keys)
         order = distinct[offset:offset + min(k, MAX_K)]
         read_bm25(scores, question, corpus, order)
         by_id = Post.objects.select_related("corpus", "parent").defer("embedding", "fused").in_bulk(
@@ -254,7 +259,8 @@ class FormulaQuerySet(models.QuerySet):
         the hits are its team-draft interleaving of this order and its candidate ranker's, which gets every
         adjustment made to the ranker's scores here too; the results' `teams` say who placed each hit. Otherwise, with
         `explore` places, a query asked often shows as many candidates its logs have hardly shown from rank 11 on
-        (`searchapp.search.exploration`); their hits are `explored`.
+        (`searchapp.search.exploration`); their hits are `explored`. What people said of the query's results reorders
+        them, never changing a score, and never past the query's exact match (`searchapp.search.feedback_boost`).
         """
         if fusion not in ORDERS:
             raise ValueError(f"unknown fusion {fusion!r}; choose one of {', '.join(ORDERS)}")
@@ -269,15 +275,19 @@ class FormulaQuerySet(models.QuerySet):
             scores, parts = with_context(ordering, similarity, context_weight), {**parts, "context": similarity}
         key = searched_key(query.graphs)
         evidence = evidence_for(Feedback.objects, "formula", key, query.text, Impression.objects)
-        scores, feedback = boosted(scores, scored.ids, evidence)
-        patterns = pattern_matches(query, scored, scores, offset + min(k, MAX_K), self)
+        ordered, feedback = boosted(scores, scored.ids, evidence)  # the order people moved; the scores stay
+        patterns = pattern_matches(query, scored, ordered, offset + min(k, MAX_K), self)
         exact = np.zeros(len(scores), dtype=bool)
         exact[list(patterns)] = True
-        distinct, copies = first_of_each(np.lexsort((-scores, ~exact)), scored.keys)  # exact matches of a pattern first
+        distinct, copies = first_of_each(np.lexsort((-ordered, ~exact)), scored.keys)  # exact matches of a pattern first
+        if feedback:
+            unmoved, _ = first_of_each(np.lexsort((-scores, ~exact)), scored.keys)
+            distinct = settled(unmoved, distinct, scored.keys, key)
+            feedback = with_places(feedback, unmoved, distinct, scored.keys)
         candidates = len(distinct)
         teams, trying = "", set[int]()
         if interleave is not None:
-            rival = interleave.rival_scores(query, ordering, scored.candidates) + (scores - ordering.scores)
+            rival = interleave.rival_scores(query, ordering, scored.candidates) + (ordered - ordering.scores)
             distinct, teams = interleave.merge(distinct, rival, exact, offset + min(k, MAX_K))
             teams = teams[offset:]
         elif explore and not patterns:
@@ -609,10 +619,34 @@ class IndexJob(models.Model):
         return self.formulas_added / max(seconds, 1e-3)
 
 
+_Rows = TypeVar("_Rows", bound=models.QuerySet)
+
+
+def _of_person(rows: _Rows, user_id: int | None, session_key: str) -> _Rows:
+    """A person's rows: a logged-in user's wherever they were sent from, else those of the session."""
+    if user_id is not None:
+        return rows.filter(user_id=user_id)
+    return rows.filter(user__isnull=True, session_key=session_key) if session_key else rows.none()
+
+
+LOOKED_AT = ~models.Q(seen=[])
+"""An impression someone saw something of (`searchapp.feedback.impressions`)."""
+
+
+class ImpressionQuerySet(models.QuerySet):
+    def of_person(self, user_id: int | None, session_key: str) -> ImpressionQuerySet:
+        return _of_person(self, user_id, session_key)
+
+    def looked_at(self) -> ImpressionQuerySet:
+        """Pages a person saw something of: their page reported results on screen, or they clicked one (an API
+        client's click names its page). Pages only served (API responses, crawlers, scripts) count nothing."""
+        return self.filter(LOOKED_AT)
+
+
 class Impression(models.Model):
-    """One page of formula results as it was served: what learning from clicks needs to know of what was seen. A
-    click's rank alone cannot say what stood above it, how often a result was shown without a click, or which ranker
-    placed it when two were interleaved (`searchapp.learning.online`)."""
+    """One page of formula results as it was served, and what its person saw of it: what learning from clicks needs
+    to know of what was seen. A click's rank alone cannot say what stood above it, how often a result was seen
+    without a click, or which ranker placed it when two were interleaved (`searchapp.learning.online`)."""
 
     corpus = models.ForeignKey(Corpus, on_delete=models.CASCADE, null=True, blank=True, related_name="impressions",
                                help_text="the corpus searched; empty for a search of all corpora")
@@ -628,10 +662,22 @@ class Impression(models.Model):
                              related_name="+")
     session_key = models.CharField(max_length=64, blank=True)
     created_at = models.DateTimeField(default=timezone.now)
+    seen = ArrayField(models.BigIntegerField(), default=list, blank=True,
+                      help_text="the formulas the person's page reported on screen, in page order "
+                                "(searchapp.feedback.impressions.record_looks)")
+
+    objects = ImpressionQuerySet.as_manager()
 
     class Meta:
         indexes = [models.Index(fields=["corpus", "created_at"], name="impression_corpus_time"),
-                   models.Index(fields=["candidate"], condition=~models.Q(candidate=""), name="impression_interleaved")]
+                   models.Index(fields=["candidate"], condition=~models.Q(candidate=""), name="impression_interleaved"),
+                   # What people saw is read by query, and the latest of all pages for the position bias: a script's
+                   # million pages served and never seen must not slow either down.
+                   models.Index(fields=["query_key", "-id"], condition=LOOKED_AT, name="impression_looked_at_key"),
+                   models.Index(fields=["-id"], condition=LOOKED_AT, name="impression_looked_at"),
+                   # A person's repeat of a page is looked up at every search they make.
+                   models.Index(fields=["session_key", "query_key"], condition=~models.Q(session_key=""),
+                                name="impression_session_query")]
 
     def __str__(self) -> str:
         return f"{len(self.formula_ids)} formulas from {self.offset + 1} for {self.query[:40]}"
@@ -643,27 +689,28 @@ class FeedbackQuerySet(models.QuerySet):
         return set(self.filter(kind=Feedback.Kind.CLICK, impression__in=pages).values_list("impression_id", "formula_id"))
 
     def of_person(self, user_id: int | None, session_key: str) -> FeedbackQuerySet:
-        """A person's rows: a logged-in user's wherever they were sent from, else those of the session."""
-        if user_id is not None:
-            return self.filter(user_id=user_id)
-        return self.filter(user__isnull=True, session_key=session_key) if session_key else self.none()
+        return _of_person(self, user_id, session_key)
 
     def judgments(self) -> FeedbackQuerySet:
         return self.filter(kind__in=Feedback.JUDGMENTS)
 
     def chosen(self, user_id: int | None, session_key: str, query: str, *, formulas=(), posts=()) -> dict:
-        """{("formula" | "post", id): kind} of this person's judgments on these results of `query`, in one query,
-        so a results page shows each result's pressed button."""
-        results = models.Q(formula_id__in=list(formulas)) | models.Q(post_id__in=list(posts))
-        rows = self.of_person(user_id, session_key).judgments().filter(results, query=query)
+        """{("formula" | "post", id): kind} of this person's judgments on these results of `query`'s meaning (its
+        key: the formula's for formulas, the question's for answers, however either was spelled), in one query, so
+        a results page shows each result's pressed button."""
+        results = models.Q(pk__in=[])
+        for field, ids, on_formula in (("formula_id", formulas, True), ("post_id", posts, False)):
+            if ids:
+                results |= models.Q(**{f"{field}__in": list(ids)}, query_key=feedback_key(query, on_formula))
+        rows = self.of_person(user_id, session_key).judgments().filter(results)
         return {("formula", formula) if formula else ("post", post): kind
                 for formula, post, kind in rows.values_list("formula_id", "post_id", "kind")}
 
 
 class Feedback(models.Model):
     """A person's signal on a result, a formula or an answer: a click on it (a log: every click is a row), or an
-    explicit relevant / not relevant judgment, of which a person has at most one per query and result, the latest.
-    The person is the logged-in user, else the browser session."""
+    explicit relevant / not relevant judgment, of which a person has at most one per query meaning (`query_key`) and
+    result, the latest. The person is the logged-in user, else the browser session."""
 
     class Kind(models.TextChoices):
         CLICK = "click"
@@ -698,14 +745,15 @@ class Feedback(models.Model):
             models.CheckConstraint(name="feedback_on_a_formula_or_a_post",
                                    condition=models.Q(formula__isnull=False, post__isnull=True)
                                    | models.Q(formula__isnull=True, post__isnull=False)),
-            # One judgment per person, query and result; NULLS NOT DISTINCT makes the empty formula (or post) of
-            # the other kind of result equal, so one constraint covers both.
-            models.UniqueConstraint(fields=["user", "query", "formula", "post"], nulls_distinct=False,
+            # One judgment per person, query meaning (its key: two spellings of a formula are one) and result;
+            # NULLS NOT DISTINCT makes the empty formula (or post) of the other kind of result equal, so one
+            # constraint covers both.
+            models.UniqueConstraint(fields=["user", "query_key", "formula", "post"], nulls_distinct=False,
                                     condition=models.Q(kind__in=["relevant", "not_relevant"], user__isnull=False),
-                                    name="one_judgment_per_user"),
-            models.UniqueConstraint(fields=["session_key", "query", "formula", "post"], nulls_distinct=False,
+                                    name="one_judgment_per_user_and_key"),
+            models.UniqueConstraint(fields=["session_key", "query_key", "formula", "post"], nulls_distinct=False,
                                     condition=models.Q(kind__in=["relevant", "not_relevant"], user__isnull=True),
-                                    name="one_judgment_per_session"),
+                                    name="one_judgment_per_session_and_key"),
         ]
 
     def __str__(self) -> str:

@@ -1,7 +1,12 @@
 """Shared fixtures. The database is the real embedded (or DATABASE_URL) Postgres; see mathsearch.embedded."""
+import http.client
 import os
+import socket
 import subprocess
 import sys
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -107,3 +112,38 @@ def celery_worker_process(service_env):
     worker = start_worker(service_env)
     yield worker
     stop_worker(worker)
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+@contextmanager
+def gunicorn_site(env: dict, workers: int = 1) -> Iterator[int]:
+    """gunicorn as `make run` starts it, with `env` (the test database's, and any settings), on a free port: yields
+    the port once the site answers, and stops it afterwards."""
+    port = free_port()
+    server = subprocess.Popen([sys.executable, "-m", "gunicorn", "-c", "mathsearch/gunicorn.conf.py"], cwd=REPO,
+                              env={**env, "MATHSEARCH_ADDR": f"127.0.0.1:{port}", "MATHSEARCH_WEB_WORKERS": str(workers)},
+                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    try:
+        deadline = time.monotonic() + 60
+        while not _answers(port):
+            assert server.poll() is None and time.monotonic() < deadline, \
+                f"gunicorn did not start: {server.stderr.read().decode()[-2000:] if server.poll() is not None else ''}"
+            time.sleep(0.2)
+        yield port
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+
+
+def _answers(port: int) -> bool:
+    try:
+        connection = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
+        connection.request("GET", "/api/schema")
+        return connection.getresponse().status == 200
+    except OSError:
+        return False

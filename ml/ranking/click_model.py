@@ -17,7 +17,7 @@ result's impressions is an unbiased estimate of its relevance however low it was
 """
 from __future__ import annotations
 
-from collections.abc import Container, Hashable, Iterator, Sequence
+from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -81,14 +81,6 @@ def estimate_propensities(results: Sequence[Hashable], ranks: Sequence[int], cli
         gamma = np.bincount(result, relevant, len(keys)) / shown
         theta, gamma = np.clip(theta, EPSILON, 1.0), np.clip(gamma, EPSILON, 1 - EPSILON)
     return Propensities(theta / theta[0], True, int(clicked.sum()), len(clicked))
-
-
-def page_results(page: int, formulas: Sequence[int], offset: int,
-                 chosen: Container[tuple[int, int]]) -> Iterator[tuple[int, int, bool]]:
-    """Each result of the logged page `page`, which showed `formulas` after `offset` others: (formula, its 1-based
-    rank, whether it was clicked there), `chosen` holding the (page, formula) clicks."""
-    for position, formula in enumerate(formulas):
-        yield formula, offset + position + 1, (page, formula) in chosen
 
 
 def ipw_relevance(ranks: Sequence[int], clicks: Sequence[bool], propensities: Propensities) -> tuple[float, float]:

@@ -5,6 +5,10 @@ a candidate ranker trained, interleaved and installed or dropped. The judgments 
 
 Topics are split in two, grouped by topic: people search and click only the first half. The re-asked (clicked)
 topics measure what the loop learned for them; the others measure what it did to queries nobody clicked.
+
+Beside the people, a share of the sessions can be traffic that never clicks (`bot_share`): API clients and
+browsers reloading a results page, searching any topic. Their sessions draw from a random stream of their own, so the
+people's sessions are the same at every share, and what the loop learned should not change with it.
 """
 from __future__ import annotations
 
@@ -43,6 +47,10 @@ MIN_OFFLINE_GAP = 0.03
 """Pairs of rankers whose MAP′ differ by at least this much are the comparisons interleaving must get right."""
 COMPARISONS_PER_PAIR = 20
 METRICS = ("map_prime", "p10_prime", "ndcg_prime")
+BOT_STREAM = 1
+"""The random stream of the sessions that never click, apart from the people's (`numpy.random.default_rng([seed, 1])`)."""
+MAX_RELOADS = 3
+"""A reloading session loads its results page one to this many times."""
 
 
 @dataclass(frozen=True)
@@ -54,8 +62,9 @@ class Topics:
 
 
 def benchmark(data_dir: Path, qrels_path: Path, sessions: int, seed: int, model: ClickModel,
-              progress: Callable[[str], None] = print) -> dict:
-    """Build (or reuse) the corpus, measure, simulate `sessions` searches with the loop running, measure again."""
+              progress: Callable[[str], None] = print, bot_share: float = 0.0) -> dict:
+    """Build (or reuse) the corpus, measure, simulate `sessions` people's searches with the loop running, and as many
+    sessions that never click as make `bot_share` of all (in [0, 1)), measure again."""
     qrels, queries = judged_corpus.read_inputs(data_dir, qrels_path)
     judged_corpus.ensure_corpus(data_dir, progress)
     topics = split_topics(qrels, queries, seed)
@@ -67,10 +76,11 @@ def benchmark(data_dir: Path, qrels_path: Path, sessions: int, seed: int, model:
         agreement = interleaving_agreement(topics, model, seed, progress)
         progress(f"before: clicked P′@10 {before['clicked']['p10_prime']:.4f}, "
                  f"unclicked P′@10 {before['unclicked']['p10_prime']:.4f}; simulating {sessions} sessions …")
-        rounds = simulate(topics, sessions, model, seed, progress)
+        rounds, bots = simulate(topics, sessions, model, seed, progress, bot_share)
         after, _ = measure(topics)
         best = reachable(topics, served, shown_docs(topics))
-    return report(topics, sessions, model, before, after, best, rounds, agreement)
+    return {**report(topics, sessions, model, before, after, best, rounds, agreement), "bot_share": bot_share,
+            "bot_sessions": bots}
 
 
 def split_topics(qrels: dict, queries: dict[str, str], seed: int) -> Topics:
@@ -89,29 +99,35 @@ def measure(topics: Topics) -> tuple[dict[str, dict], dict[str, list[tuple[str, 
             for half, names in (("clicked", topics.clicked), ("unclicked", topics.unclicked))}, run
 
 
-def simulate(topics: Topics, sessions: int, model: ClickModel, seed: int,
-             progress: Callable[[str], None]) -> list[dict]:
+def simulate(topics: Topics, sessions: int, model: ClickModel, seed: int, progress: Callable[[str], None],
+             bot_share: float = 0.0) -> tuple[list[dict], int]:
     """Each session is a new person (a new client, so a new session cookie) who searches one clicked topic through
-    the JSON API and clicks the first page as `model` says; a learning round every ROUND_EVERY sessions."""
-    rng = np.random.default_rng(seed)
+    the JSON API and clicks the first page as `model` says; after each, the sessions that never click owed by then
+    to make `bot_share` of all; a learning round every ROUND_EVERY people. Returns the rounds and the bots' sessions."""
+    rng, traffic = np.random.default_rng(seed), np.random.default_rng([seed, BOT_STREAM])
     grades = Grades(topics.qrels)
-    rounds = []
+    everything = sorted(topics.qrels)
+    rounds, bots = [], 0
     for number in range(1, sessions + 1):
         topic = topics.clicked[int(rng.integers(len(topics.clicked)))]
         one_session(Client(), topics.queries[topic], grades.of(topic), model, rng)
+        for _ in range(round(number * bot_share / (1 - bot_share)) - bots):
+            bot_session(Client(), topics.queries[everything[int(traffic.integers(len(everything)))]], traffic)
+            bots += 1
         if number % ROUND_EVERY == 0 or number == sessions:
             (done,) = learn_all()  # the benchmark database holds this one corpus
             rounds.append({"sessions": number, "trained": done.trained, "decision": done.decision})
             if done.trained or done.decision:
                 progress(f"{number} sessions: trained {done.trained and done.trained['outcome']}, "
                          f"decided {done.decision and done.decision['decision']}")
-    return rounds
+    return rounds, bots
 
 
 def one_session(client: Client, query: str, grade_of: Callable[[int], int | None], model: ClickModel,
                 rng: np.random.Generator) -> int:
     """One person's search: the first page, the second too if they look that far (under (1/rank)^η, half of the
-    people with η = 1), and their clicks, sent as the page sends them; returns how many clicks."""
+    people with η = 1), what was on their screen (every result down to the deepest they looked at) and their clicks,
+    sent as the page sends them; returns how many clicks."""
     examined = model.examined(PAGES * SHOWN, rng)
     clicks = 0
     for page in range(PAGES):
@@ -121,6 +137,11 @@ def one_session(client: Client, query: str, grade_of: Callable[[int], int | None
         shown = client.get("/api/search", params).json()
         results = shown["results"]
         seen = examined[page * SHOWN:page * SHOWN + len(results)]
+        if seen.any():
+            deepest = int(np.flatnonzero(seen)[-1])
+            client.post("/api/looks", {"impression_id": shown["impression_id"],
+                                       "formula_ids": [result["id"] for result in results[:deepest + 1]]},
+                        content_type="application/json")
         for position in model.clicked([grade_of(result["id"]) for result in results], seen, rng):
             result = results[position - 1]
             client.post("/api/feedback", {"query": query, "formula_id": result["id"], "rank": result["rank"],
@@ -128,6 +149,17 @@ def one_session(client: Client, query: str, grade_of: Callable[[int], int | None
                                           "impression_id": shown["impression_id"]}, content_type="application/json")
             clicks += 1
     return clicks
+
+
+def bot_session(client: Client, query: str, rng: np.random.Generator) -> None:
+    """A session that never clicks: an API client's search, or a browser that loads a results page one to
+    MAX_RELOADS times (keeping its cookie, as a reload does, and running no script)."""
+    searched = {"q": query, "corpus": judged_corpus.CORPUS}
+    if rng.random() < 0.5:
+        client.get("/api/search", {**searched, "k": str(SHOWN)})
+        return
+    for _ in range(int(rng.integers(1, MAX_RELOADS + 1))):
+        client.get("/", searched)
 
 
 class Grades:

@@ -1,27 +1,25 @@
 """Relevance feedback actions: validate and store a click or a judgment, rate-limited per session and address.
 
-A click is logged as it comes. A judgment is a person's one answer for a query and result: a new one replaces it
-(relevant ↔ not relevant), and `none` takes it back."""
+A click is logged as it comes; it counts only on the page it was made on, the sender's (`impression_id`). A judgment
+is a person's one answer for a query's meaning (its key, which two spellings of one formula share) and a result: a
+new one replaces it (relevant ↔ not relevant), and `none` takes it back. Crawlers' signals are refused."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
-from django.conf import settings
-from django.core.cache import cache
 from django.utils import timezone
 
-from searchapp.client_ip import client_ip
 from searchapp.errors import ApiError, check_text, shown
+from searchapp.feedback.impressions import look_down_to, own_page
+from searchapp.feedback.people import Person, check_sender
 from searchapp.models import Feedback, Formula, Impression, Post
+from searchapp.search.feedback_boost import evidence_for
 from searchapp.search.query import MAX_QUERY_CHARS
+from searchapp.search.query_keys import feedback_key
 from searchapp.search.questions import DEFAULT_MODE, MODES
 from searchapp.search.ranking import DEFAULT_ORDER, ORDERS
 
-RATE_WINDOW_SECONDS = 60
-ADDRESS_SHARE = 10
-"""One address may send this many sessions' worth of signals: people behind one NAT do not throttle each other,
-and a client that drops its cookie to get a fresh session does not get a fresh limit."""
 MAX_RANK = 2**31 - 1
 """Feedback.rank is a Postgres integer."""
 MAX_FORMULA_ID = 2**63 - 1
@@ -30,17 +28,12 @@ MAX_POST_ID = 2**63 - 1
 """So are post ids."""
 MAX_IMPRESSION_ID = 2**63 - 1
 """And impression ids."""
+MAX_LOOKS_SENT = 100
+"""Formulas one report of looks may name: a screen shows far fewer, and a page's beacon reports as they come into
+view (a form of more fields than Django reads, 1,000, would be refused whole)."""
 UNJUDGE = "none"
 """The kind that takes a person's judgment back: the result is judged neither way again."""
 KINDS = (*Feedback.Kind.values, UNJUDGE)
-
-
-class RateLimited(ApiError):
-    status = 429
-
-    def __init__(self, limit: int, window: int):
-        super().__init__("rate_limited", f"at most {limit} feedback signals per {window} s; try again shortly")
-        self.limit, self.window = limit, window
 
 
 @dataclass(frozen=True)
@@ -56,21 +49,10 @@ class FeedbackInput:
     """A click's results page (`Impression`), when the client names it: what lets the click be read against what
     was shown, and credited to the ranker that placed the result."""
 
-
-@dataclass(frozen=True)
-class Person:
-    """Who judges: the logged-in user wherever they are, else the browser session."""
-    user_id: int | None
-    session_key: str
-
-    @classmethod
-    def of(cls, request, lasting: bool = False) -> Person:
-        """`lasting`: a visitor without a session is given one first, so that the results shown to them, their
-        clicks on them and their next pages are one person's (the results page asks; API calls do not)."""
-        if lasting and not request.session.session_key:
-            request.session.save()
-        user = getattr(request, "user", None)
-        return cls(user.pk if user is not None and user.is_authenticated else None, request.session.session_key or "")
+    @property
+    def result(self) -> tuple[str, int]:
+        """What it is on: ("formula" | "post", its id)."""
+        return ("formula", self.formula_id) if self.formula_id is not None else ("post", cast(int, self.post_id))
 
 
 def parse_feedback(data) -> FeedbackInput:
@@ -100,6 +82,17 @@ def parse_feedback(data) -> FeedbackInput:
     return FeedbackInput(query, kind, _positive_int(data, "rank", MAX_RANK), fusion, **target)
 
 
+def parse_looks(data) -> tuple[int, list[int]]:
+    """The page (`impression_id`) and the formulas of it that a person saw (`formula_ids`: a JSON array, or a form's
+    repeated field as the page's beacon sends it), validated as feedback is."""
+    form = hasattr(data, "getlist")
+    page = _positive_int(data, "impression_id", MAX_IMPRESSION_ID, digits=form)
+    values = data.getlist("formula_ids") if form else data.get("formula_ids")
+    if not isinstance(values, list) or not 1 <= len(values) <= MAX_LOOKS_SENT:
+        raise ApiError("invalid_parameter", f"formula_ids must be an array of 1 to {MAX_LOOKS_SENT} formula ids")
+    return page, [_positive_int({"formula_ids": value}, "formula_ids", MAX_FORMULA_ID, digits=form) for value in values]
+
+
 def _string(data, name: str) -> str:
     value = data.get(name)
     if value is None:
@@ -109,11 +102,11 @@ def _string(data, name: str) -> str:
     return value
 
 
-def _positive_int(data, name: str, high: int) -> int:
-    """A JSON integer (`3.0` is one too, as JSON Schema and so our OpenAPI schema count them; `3.5` is not), or a
-    form's string of digits, from 1 to `high` (its column's range)."""
+def _positive_int(data, name: str, high: int, digits: bool = True) -> int:
+    """A JSON integer (`3.0` is one too, as JSON Schema and so our OpenAPI schema count them; `3.5` is not), or, with
+    `digits`, a form's string of digits, from 1 to `high` (its column's range)."""
     value = raw = data.get(name)
-    if isinstance(raw, str) and raw.isascii() and raw.isdigit() and len(raw) <= len(str(high)):
+    if digits and isinstance(raw, str) and raw.isascii() and raw.isdigit() and len(raw) <= len(str(high)):
         value = int(raw)
     elif isinstance(raw, float) and raw.is_integer():
         value = int(raw)
@@ -122,31 +115,21 @@ def _positive_int(data, name: str, high: int) -> int:
     return value
 
 
-def check_rate(client: str, share: int = 1) -> None:
-    """Count one signal for `client` in the current window; raise RateLimited past `share` × the configured limit."""
-    limit = settings.MATHSEARCH_FEEDBACK_PER_MINUTE * share
-    key = f"feedback-rate:{client}"
-    # add() only creates the counter, so the window starts at the first signal and expires with it.
-    cache.add(key, 0, RATE_WINDOW_SECONDS)
-    try:
-        count = cache.incr(key)
-    except ValueError:  # expired between add() and incr()
-        cache.set(key, 1, RATE_WINDOW_SECONDS)
-        count = 1
-    if count > limit:
-        raise RateLimited(limit, RATE_WINDOW_SECONDS)
-
-
 def record_feedback(signal: FeedbackInput, person: Person, address: str) -> tuple[Feedback | None, bool]:
     """Store one signal after the rate checks, of its session and of its address; an unknown formula or post is a
-    404. Returns the row the person now holds (None once a judgment is taken back) and whether it is new."""
-    check_rate(f"session:{person.session_key}")
-    check_rate(f"address:{address}", ADDRESS_SHARE)
-    _check_exists(signal)
-    result: dict[str, Any] = {"query": signal.query, "formula_id": signal.formula_id, "post_id": signal.post_id}
+    404, a crawler's signal a 403. Returns the row the person now holds (None once a judgment is taken back) and
+    whether it is new."""
+    if person.crawler:
+        raise ApiError("crawler", "signals from crawlers are not recorded", status=403)
+    check_sender(person, address)
+    page = _checked_page(signal, person)
+    result: dict[str, Any] = {"formula_id": signal.formula_id, "post_id": signal.post_id,
+                              "query_key": feedback_key(signal.query, on_formula=signal.formula_id is not None)}
     if signal.kind == Feedback.Kind.CLICK:
-        return Feedback.objects.create(**result, kind=signal.kind, rank=signal.rank, fusion=signal.fusion,
-                                       user_id=person.user_id, session_key=person.session_key,
+        if page is not None:
+            look_down_to(page, cast(int, signal.formula_id))
+        return Feedback.objects.create(**result, query=signal.query, kind=signal.kind, rank=signal.rank,
+                                       fusion=signal.fusion, user_id=person.user_id, session_key=person.session_key,
                                        impression_id=signal.impression_id), True
     mine: dict[str, Any] = ({"user_id": person.user_id} if person.user_id is not None
                             else {"user": None, "session_key": person.session_key})
@@ -156,33 +139,34 @@ def record_feedback(signal: FeedbackInput, person: Person, address: str) -> tupl
     # Locks the person's row, and a concurrent first judgment that wins the unique constraint is re-read and updated.
     return Feedback.objects.update_or_create(
         **mine, **result, kind__in=Feedback.JUDGMENTS,
-        defaults={"kind": signal.kind, "rank": signal.rank, "fusion": signal.fusion, "created_at": timezone.now(),
-                  "session_key": person.session_key})
+        defaults={"query": signal.query, "kind": signal.kind, "rank": signal.rank, "fusion": signal.fusion,
+                  "created_at": timezone.now(), "session_key": person.session_key})
 
 
-def _check_exists(signal: FeedbackInput) -> None:
+def explained(signal: FeedbackInput) -> str:
+    """What people now say of the signal's result for its query, in words ("" when nothing): a results page shows it
+    in place of what it said before, without a reload (the order changes at the next search)."""
+    result, pk = signal.result
+    on_formula = result == "formula"
+    evidence = evidence_for(Feedback.objects.filter(**{f"{result}_id": pk}), result,
+                            feedback_key(signal.query, on_formula), signal.query,
+                            Impression.objects if on_formula else None).get(pk)
+    return evidence.explanation if evidence is not None and evidence.said else ""
+
+
+def _checked_page(signal: FeedbackInput, person: Person) -> Impression | None:
+    """The page a click names, once the result exists (a 404 otherwise) and the page is the sender's page of this
+    query that showed the clicked formula (`own_page`): a click credited to a page that never showed it would move
+    a ranker with a signal no one gave. None for a judgment, and for a click that names no page."""
     if signal.formula_id is not None and not Formula.objects.filter(pk=signal.formula_id).exists():
         raise ApiError("not_found", f"no formula with id {signal.formula_id}", status=404)
     if signal.post_id is not None and not Post.objects.filter(pk=signal.post_id).exists():
         raise ApiError("not_found", f"no post with id {signal.post_id}", status=404)
-    if signal.impression_id is not None and signal.kind == Feedback.Kind.CLICK:
-        _check_shown(signal, signal.impression_id)
-
-
-def _check_shown(signal: FeedbackInput, impression_id: int) -> None:
-    """A click's impression must be a page of this query that showed the clicked formula: a click credited to a
-    page that never showed it would move a ranker with a signal no one gave."""
-    page = Impression.objects.filter(pk=impression_id).values_list("query", "formula_ids").first()
-    if page is None:
-        raise ApiError("not_found", f"no impression with id {signal.impression_id}", status=404)
-    if page[0] != signal.query or signal.formula_id not in page[1]:
+    if signal.impression_id is None or signal.kind != Feedback.Kind.CLICK:
+        return None
+    page = own_page(signal.impression_id, person)
+    if page.query != signal.query or signal.formula_id not in page.formula_ids:
         raise ApiError("invalid_parameter", f"impression {signal.impression_id} did not show formula "
                                             f"{signal.formula_id} for this query")
+    return page
 
-
-def client_address(request) -> str:
-    """The client's address (`client_ip`, as the login lockout counts it); a cookieless client is given its session
-    here, so its session key exists too."""
-    if not request.session.session_key:
-        request.session.save()
-    return client_ip(request)

@@ -16,8 +16,8 @@ from dataclasses import dataclass
 from django.conf import settings
 
 from ml.ranking.interleaving import Outcome, credit, outcome
-from searchapp.feedback.actions import Person
 from searchapp.feedback.impressions import log_impression
+from searchapp.feedback.people import Person
 from searchapp.models import Feedback, Formula, Impression
 from searchapp.search.query import Query
 from searchapp.search.ranking import DEFAULT_ORDER, LEARNED, Interleave, candidate_for
@@ -38,7 +38,8 @@ def served_search(query: Query, text: str, person: Person, *, k: int = 10, offse
                   share: float | None = None) -> Served:
     """`Formula.objects.search` of `query` (typed as `text`) for `person`, interleaved with the corpus's candidate on
     `share` of searches (default: settings.MATHSEARCH_INTERLEAVE_SHARE), exploring on the others
-    (settings.MATHSEARCH_EXPLORE_PLACES), and logged."""
+    (settings.MATHSEARCH_EXPLORE_PLACES), and logged (`log_impression`: not for a crawler, and a person's repeat is
+    the page it repeats)."""
     share = settings.MATHSEARCH_INTERLEAVE_SHARE if share is None else share
     interleave = interleave_for(text, person, fusion, corpus, context, share)
     results = Formula.objects.search(query, k=k, offset=offset, fusion=fusion, corpus=corpus, context=context,

@@ -13,12 +13,13 @@ from django.db import migrations, models
 JUDGMENTS = ("relevant", "not_relevant")
 
 
-def collapse(apps, schema_editor):
-    """Keep each person's latest judgment per query and result; a person is the user, else the session."""
+def collapse(apps, schema_editor, query: str = "query"):
+    """Keep each person's latest judgment per query (the field `query` names) and result; a person is the user, else
+    the session."""
     Feedback = apps.get_model("searchapp", "Feedback")
     judged = Feedback.objects.filter(kind__in=JUDGMENTS)
     for rows, person in [(judged.filter(user__isnull=False), "user_id"), (judged.filter(user__isnull=True), "session_key")]:
-        key = (person, "query", "formula_id", "post_id")
+        key = (person, query, "formula_id", "post_id")
         latest = rows.order_by(*key, "-created_at", "-id").distinct(*key).values("id")
         rows.exclude(id__in=latest).delete()
 

@@ -39,8 +39,3 @@ def remember_propensities(propensities: Propensities) -> None:
     if propensities.estimated:
         cache.set(CACHE_KEY, [float(theta) for theta in propensities.theta], None)
         _read = (time.monotonic(), propensities)
-
-
-def examination_propensity(rank: int) -> float:
-    """The probability that a person looks at the result shown at `rank` (1 = first), in (0, 1]."""
-    return current_propensities().at(rank)

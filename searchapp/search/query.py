@@ -16,6 +16,7 @@ from ml.data.documents.notation import read_in_notation
 from ml.formula import FormulaGraphs, ParseError, parse
 from ml.formula.query_variables import for_embedding
 from ml.formula.tree import is_query_variable
+from ml.formula.unicode_math import from_unicode
 from ml.retrieval.structure import structure_terms, unpack_terms
 from searchapp.embedding import embed_graphs, node_labels
 from searchapp.vectors import as_stored, decode_matrix
@@ -46,6 +47,12 @@ class Query:
     macros: tuple[str, ...] = ()
     """The corpus's macros `text` was read with (`parse_query`'s `macros`), expanded before parsing; `text` stays as
     typed, as the logs and people's feedback name the query."""
+    latex_from_unicode: str = ""
+    """The LaTeX that LaTeX `text` written with Unicode math (`x²`, `∑`, `ℝ`) was read as
+    (`ml.formula.unicode_math`); "" when it has none."""
+    parts: tuple[Query, ...] = ()
+    """For a formula over MAX_QUERY_NODES, its largest parts that fit, searched in its place
+    (`searchapp.search.long_queries`); it has no vectors of its own then."""
 
     @cached_property
     def variables(self) -> dict[str, int]:
@@ -71,7 +78,8 @@ class Query:
 
 def parse_query(text: str, notation: str = "latex", macros: Macros | None = None) -> Query:
     """Raises `ml.formula.ParseError` for text that cannot be read in `notation`, or (kind `too_large`) whose tree
-    has more than MAX_QUERY_NODES nodes: refused after parsing, before the costly embedding and search.
+    has more than MAX_QUERY_NODES nodes: refused after parsing, before the costly embedding and search (the search
+    page and the API search its parts instead: `searchapp.search.long_queries`).
 
     LaTeX is read with the `macros` it writes expanded (a corpus's: `searchapp.search.notation`); an expansion that
     cannot be parsed is parsed as typed, so an error points into what was typed."""
@@ -91,23 +99,31 @@ def parse_queries(texts: list[str], notation: str = "latex",
     return _embedded(parsed, notation), failed
 
 
-def _read(text: str, notation: str, macros: Macros | None) -> tuple[str, FormulaGraphs, list[str]]:
+def read_graphs(text: str, notation: str, macros: Macros | None) -> tuple[FormulaGraphs, list[str]]:
+    """The graphs of a query of any size (`searchapp.search.long_queries` cuts one too large to search), and the
+    macros expanded to read it."""
+    _, graphs, names = _read(text, notation, macros, bounded=False)
+    return graphs, names
+
+
+def _read(text: str, notation: str, macros: Macros | None,
+          bounded: bool = True) -> tuple[str, FormulaGraphs, list[str]]:
     """The text, its graphs, and the macros expanded to read it."""
     if macros and notation == "latex":
         expanded, names = read_in_notation(text, macros)
         if names:
             try:
-                return text, _parsed(expanded, notation), names
+                return text, _parsed(expanded, notation, bounded), names
             except ParseError:
                 pass
-    return text, _parsed(text, notation), []
+    return text, _parsed(text, notation, bounded), []
 
 
-def _parsed(text: str, notation: str) -> FormulaGraphs:
+def _parsed(text: str, notation: str, bounded: bool) -> FormulaGraphs:
     graphs = parse(text, notation, query=True)
-    if len(graphs.slt) > MAX_QUERY_NODES:
-        raise ParseError(f"the query has {len(graphs.slt)} symbols (Symbol Layout Tree nodes); the limit is "
-                         f"{MAX_QUERY_NODES}", None, "too_large")
+    if bounded and len(graphs.slt) > MAX_QUERY_NODES:
+        raise ParseError(f"the formula has {len(graphs.slt)} symbols; a search compares at most {MAX_QUERY_NODES}",
+                         None, "too_large")
     if all(is_query_variable(label) for label in graphs.slt.labels):
         raise ParseError(r"the query is only query variables (\qvar), which match every formula: write what "
                          "surrounds them", None, "only_variables")
@@ -118,8 +134,16 @@ def _embedded(parsed: list[tuple[str, FormulaGraphs, list[str]]], notation: str)
     vectors = [{representation: as_stored(matrix) for representation, matrix in formula.items()}
                for formula in embed_graphs([for_embedding(graphs) for _, graphs, _ in parsed])]
     return [Query(text, notation, formula_vectors, node_labels(graphs), structure_terms(graphs.slt, graphs.opt), graphs,
-                  tuple(macros))
+                  tuple(macros), latex_from_unicode(text, notation))
             for (text, graphs, macros), formula_vectors in zip(parsed, vectors)]
+
+
+def latex_from_unicode(text: str, notation: str) -> str:
+    """The LaTeX a LaTeX query's Unicode math reads as (the parser reads it so: `ml.formula.parse`), "" for none."""
+    if notation != "latex":
+        return ""
+    reading = from_unicode(text)
+    return reading.latex if reading.changed else ""
 
 
 def stored_query(formula) -> Query:

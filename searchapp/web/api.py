@@ -9,14 +9,16 @@ from django.shortcuts import render
 from django.views.csrf import csrf_failure as html_csrf_failure
 from django.views.decorators.csrf import csrf_exempt
 
+from ml.formula.unicode_math import from_unicode
 from searchapp.errors import ApiError
-from searchapp.feedback.actions import Person, client_address, parse_feedback, record_feedback
-from searchapp.learning.online import served_search
+from searchapp.feedback.actions import explained, parse_feedback, parse_looks, record_feedback
+from searchapp.feedback.impressions import record_looks
+from searchapp.feedback.people import Person, client_address
 from searchapp.models import Formula, Post
 from searchapp.web.api_bodies import json_body, json_params
 from searchapp.web.error_views import is_api
 from searchapp.web.openapi import schema as openapi_schema
-from searchapp.web.params import QUESTION_FIELDS, SEARCH_FIELDS, question_params, search_params
+from searchapp.web.params import QUESTION_FIELDS, SEARCH_FIELDS, query_param, question_params, search_params
 from searchapp.web.presenters import (
     corpora_of,
     formula_detail,
@@ -26,7 +28,7 @@ from searchapp.web.presenters import (
     question_of,
     results_dict,
 )
-from searchapp.web.searching import read_query
+from searchapp.web.searching import formula_search, read_query
 
 
 def api_view(*methods: str, reads_only: bool | None = None):
@@ -60,7 +62,7 @@ def search(request: HttpRequest) -> JsonResponse:
     """Formula search: the parameters as a query string (GET) or a JSON object (POST, for a long query)."""
     params = search_params(json_params(request, SEARCH_FIELDS) if request.method == "POST" else request.GET)
     query = read_query(params.pop("text"), params.pop("notation"), params["corpus"])
-    served = served_search(query, query.text, Person.of(request), **params)
+    served = formula_search(query, Person.of(request), **params)
     return JsonResponse({**results_dict(served.results, present(served.results)),
                          "impression_id": served.impression and served.impression.pk})
 
@@ -108,15 +110,35 @@ def post(request: HttpRequest, pk: int) -> JsonResponse:
 @api_view("POST")
 def feedback(request: HttpRequest) -> JsonResponse:
     """Store a click or a judgment, or take a judgment back; the body is JSON (or a form), CSRF-protected,
-    rate-limited per session. 201 for a new row; 200 for a judgment replaced or taken back (`id` null)."""
+    rate-limited per session. 201 for a new row; 200 for a judgment replaced or taken back (`id` null). Its
+    `explanation` is what people now say of the result, which the page shows in place."""
     data = json_body(request) if request.content_type == "application/json" else request.POST
     address = client_address(request)  # first: it gives a cookieless client its session key
     signal = parse_feedback(data)
     stored, created = record_feedback(signal, Person.of(request), address)
     return JsonResponse({"id": stored and stored.pk, "query": signal.query, "formula_id": signal.formula_id,
                          "post_id": signal.post_id, "kind": signal.kind, "rank": signal.rank,
-                         "fusion": signal.fusion, "impression_id": signal.impression_id},
+                         "fusion": signal.fusion, "impression_id": signal.impression_id,
+                         "explanation": explained(signal)},
                         status=201 if created else 200)
+
+
+@api_view("POST")
+def looks(request: HttpRequest) -> HttpResponse:
+    """The results of a page its person saw: the results page's beacon (a form carrying the CSRF token, as
+    navigator.sendBeacon sends it) or an API client's JSON. CSRF-protected and rate-limited as feedback; 204."""
+    data = json_body(request) if request.content_type == "application/json" else request.POST
+    address = client_address(request)
+    impression_id, formula_ids = parse_looks(data)
+    record_looks(impression_id, Person.of(request), address, formula_ids)
+    return HttpResponse(status=204)
+
+
+@api_view("GET")
+def latex(request: HttpRequest) -> JsonResponse:
+    """The LaTeX a query's Unicode math is read as (`ml.formula.unicode_math`), as the search reads it: the search
+    page's formula editor shows a query pasted as `x² + y² = z²` so, where MathLive would draw a caret."""
+    return JsonResponse({"latex": from_unicode(query_param(request.GET)).latex})
 
 
 @api_view("GET")

@@ -7,7 +7,15 @@ from __future__ import annotations
 
 from ml.formula import NOTATIONS
 from ml.ranking.features import FEATURES
-from searchapp.feedback.actions import KINDS, MAX_FORMULA_ID, MAX_IMPRESSION_ID, MAX_POST_ID, MAX_RANK, UNJUDGE
+from searchapp.feedback.actions import (
+    KINDS,
+    MAX_FORMULA_ID,
+    MAX_IMPRESSION_ID,
+    MAX_LOOKS_SENT,
+    MAX_POST_ID,
+    MAX_RANK,
+    UNJUDGE,
+)
 from searchapp.search.questions import DEFAULT_MODE, MODES
 from searchapp.search.ranking import DEFAULT_ORDER, ORDERS
 from searchapp.web.params import CORPUS_NAME_CHARS, DEFAULT_K, MAX_K, MAX_OFFSET, MAX_QUERY_CHARS, MAX_TAG_CHARS, QUERY_NOTATIONS
@@ -72,8 +80,10 @@ def _feedback_input(target: str, high: int, other: str, orders: tuple[str, ...],
 
 IMPRESSION_ID = {"type": "integer", "minimum": 1, "maximum": MAX_IMPRESSION_ID,
                  "description": "a click's results page: the `impression_id` of the search that showed the formula "
-                                "for this query. It lets the click be read against what the page showed (position "
-                                "bias) and credited to the ranker that placed the formula; a judgment ignores it"}
+                                "for this query, to this client (its session cookie) or to a client without one. "
+                                "A click counts only with it: it is read against what that page showed (position "
+                                "bias; the results down to the click count as seen) and credited to the ranker "
+                                "that placed the formula. A judgment ignores it"}
 
 
 def _object(properties: dict, optional: tuple[str, ...] = ()) -> dict:
@@ -122,7 +132,9 @@ SEARCH = {
         "operationId": "search", "tags": ["search"],
         "parameters": [
             _query("q", "the query formula, in `notation`; a query variable (`\\qvar{x}` in LaTeX, `<mws:qvar name=\"x\"/>` "
-                   "in MathML, `W!x` in an SLT string) stands for any sub-expression",
+                   "in MathML, `W!x` in an SLT string) stands for any sub-expression; LaTeX may write math in Unicode "
+                   "(`x² + y² = z²`), read as LaTeX (`latex_from_unicode`); a formula too long to search whole is "
+                   "searched by its largest parts (`long_formula`)",
                    {**TEXT, "examples": ["x^2 + y^2 = z^2"]}, required=True),
             _query("notation", "how q is written; `auto` reads `<math …>` as MathML and `[V!x…]` as a Tangent SLT string",
                    {"type": "string", "enum": list(QUERY_NOTATIONS), "default": "latex"}),
@@ -139,7 +151,8 @@ SEARCH = {
         "responses": {"200": _json("ranked results", _ref("schemas", "SearchResults")),
                       "414": LONG_URL,
                       "400": _error("missing or invalid parameter, or a query that cannot be read in its notation "
-                                    "(code `<notation>_<kind>`, with pos), is too large to search (`query_too_large`) "
+                                    "(code `<notation>_<kind>`, with pos), is too large to search and has no part "
+                                    "that can be (`query_too_large`) "
                                     "or is query variables alone (`query_only_variables`)"),
                       "404": UNKNOWN_CORPUS, "503": _ref("responses", "Unavailable"), "500": _ref("responses", "ServerError")},
     },
@@ -189,9 +202,13 @@ FEEDBACK = {
     "post": {
         "summary": "Record a click on a result, or a relevance judgment",
         "description": "Needs Django's CSRF token (cookie `csrftoken`, header `X-CSRFToken`). "
-                       "Rate-limited per session and address. A click is logged; a judgment is the sender's one "
-                       "answer for this query and result (the logged-in user's, else the session's): a new kind "
-                       "replaces it and `none` takes it back.",
+                       "Rate-limited per session and address. A click is logged, and counts only when it names "
+                       "the page it was made on (`impression_id`, as the search answered it; keep the session "
+                       "cookie from the search on, or the click's first answer gives one). A judgment is the "
+                       "sender's one answer for this query's meaning (the same formula however written) and result "
+                       "(the logged-in user's, else the session's): a new kind replaces it and `none` takes it back. "
+                       "Each person counts once per query and result, however often they click. A crawler's user "
+                       "agent is refused.",
         "operationId": "feedback", "tags": ["feedback"],
         "requestBody": {"required": True, "content": {
             "application/json": {"schema": _ref("schemas", "FeedbackInput")},
@@ -200,9 +217,51 @@ FEEDBACK = {
         "responses": {"201": _json("stored: a click, or a first judgment", _ref("schemas", "Feedback")),
                       "200": _json("a judgment replaced, or taken back", _ref("schemas", "Feedback")),
                       "400": _error("invalid field, or a body that is not a JSON object"),
-                      "403": _error("CSRF check failed"), "404": _error("no such formula or post"),
+                      "403": _error("CSRF check failed (`csrf_failed`), a crawler's user agent (`crawler`), or an "
+                                    "`impression_id` served to someone else (`not_yours`)"),
+                      "404": _error("no such formula, post or impression"),
                       "413": _error("the body is larger than the server reads"),
                       "429": _error("too many signals; try again in a minute"),
+                      "503": _ref("responses", "Unavailable"), "500": _ref("responses", "ServerError")},
+    },
+}
+
+LOOKS = {
+    "post": {
+        "summary": "Report the results of a page that its person saw",
+        "description": "A page served counts nothing by itself: a result counts as seen only when the person's "
+                       "screen showed it. The results page sends this for each result in view for about a second "
+                       "(as a form, the CSRF token in `csrfmiddlewaretoken`); an API client whose own page shows "
+                       "results may send it too (JSON, the token in `X-CSRFToken`), with the client's session cookie "
+                       "from the search. Formulas not on the page are ignored; a repeat counts once. Needs the CSRF "
+                       "token; rate-limited with feedback; nothing is counted for a crawler.",
+        "operationId": "looks", "tags": ["feedback"],
+        "requestBody": {"required": True, "content": {
+            "application/json": {"schema": _ref("schemas", "LooksInput")},
+            "application/x-www-form-urlencoded": {"schema": _ref("schemas", "LooksInput")},
+        }},
+        "responses": {"204": {"description": "counted"},
+                      "400": _error("invalid field, or a body that is not a JSON object"),
+                      "403": _error("CSRF check failed (`csrf_failed`), or the page was served to someone else "
+                                    "(`not_yours`)"),
+                      "404": _error("no such impression"),
+                      "413": _error("the body is larger than the server reads"),
+                      "429": _error("too many signals; try again in a minute"),
+                      "503": _ref("responses", "Unavailable"), "500": _ref("responses", "ServerError")},
+    },
+}
+
+LATEX = {
+    "get": {
+        "summary": "The LaTeX a query written with Unicode math is read as",
+        "description": "What a search reads a LaTeX query as: its superscripts and subscripts, Greek letters and "
+                       "symbols, vulgar fractions, roots and mathematical alphanumerics in LaTeX (`x² + √2` is "
+                       "`x^{2} + \\sqrt{2}`), the rest as given. The search page's formula editor shows a query so.",
+        "operationId": "latex", "tags": ["search"],
+        "parameters": [_query("q", "the query, as `/api/search` reads it in LaTeX",
+                              {**TEXT, "examples": ["x² + y² = z²"]}, required=True)],
+        "responses": {"200": _json("the LaTeX read", _object({"latex": STRING})), "414": LONG_URL,
+                      "400": _error("missing or invalid q"),
                       "503": _ref("responses", "Unavailable"), "500": _ref("responses", "ServerError")},
     },
 }
@@ -233,15 +292,20 @@ PEOPLE = {**_object({
     "relevant": {"type": "integer", "description": "people whose judgment is relevant"},
     "not_relevant": {"type": "integer", "description": "people whose judgment is not relevant"},
     "clicked": {"type": "integer", "description": "people who clicked it without judging it"},
-    "evidence": {"type": "number", "description": "+1 per relevant, −1 per not relevant, and per click a weight under "
-                 "1 that grows with the rank it was clicked at (inverse examination propensity)"},
-    "boost": {"type": "number", "description": "what the evidence added to `score` (negative: lowered), at most the "
-              "spread between this query's 1st and 30th candidate scores"},
-    "explanation": {"type": "string", "description": "the same in words, e.g. \"3 people found this relevant\""}}),
+    "passed": {"type": "integer", "description": "people who saw it on their page and neither chose nor judged it"},
+    "evidence": {"type": "number", "description": "+1 per relevant, −1 per not relevant, and the click rate of the "
+                 "people who saw it without judging it (inverse examination propensity), once they are enough; "
+                 "never below 0 until three different people passed it over or judged it not relevant"},
+    "moved": {"type": "integer", "description": "places the evidence moved it up (negative: down) from where the "
+              "engine's order puts it; `score` is unchanged by it"},
+    "headline": {"type": "string", "description": "how far it moved, in words: \"Moved up 3 places\", \"Moved down 1 "
+                 "place\", or \"People said\" when it did not move"},
+    "explanation": {"type": "string", "description": "what people said, in words, e.g. \"2 people found this "
+                    "relevant\"; after the headline, the result's explanation on the page"}}),
     "type": ["object", "null"],
     "description": "what people said of this result for this query, or an equivalent one (the same formula written "
-                   "otherwise; the same question spaced or cased otherwise), which moved it up or down a bounded "
-                   "amount; null when nobody said anything"}
+                   "otherwise; the same question spaced or cased otherwise), each person once, which moved it up or "
+                   "down a bounded number of places; null when nobody said anything"}
 SCHEMAS = {
     "Error": _object({"code": STRING, "message": STRING,
                       "pos": {"type": "integer", "description": "character offset of a parse error in the query"}},
@@ -266,13 +330,25 @@ SCHEMAS = {
     "SearchResults": _object({
         "query": STRING, "notation": NOTATION, "fusion": {"type": "string", "enum": list(ORDERS)},
         "macros": MACROS, "candidates": INTEGER, "elapsed_ms": NUMBER,
-        "impression_id": {"type": ["integer", "null"], "description": "this page of results as logged: send it with "
-                          "a click on one of them (feedback `impression_id`); null when nothing was shown"},
+        "latex_from_unicode": {"type": ["string", "null"], "description": "the LaTeX that a LaTeX query written with "
+                               "Unicode math (`x²`, `a₁`, `√2`, `∑`, `ℝ`, `½`) was read as (its notation stays `latex`); "
+                               "null when it has none"},
+        "long_formula": {**_object({"note": STRING, "symbols": INTEGER, "parts": {"type": "array", "items": STRING}}),
+                         "type": ["object", "null"],
+                         "description": "for a formula with more symbols than one search compares: its largest parts "
+                                        "that fit (their LaTeX), each searched as a query, the results fused by the "
+                                        "mean of their scores; `note` says so in words. null for a formula searched "
+                                        "whole"},
+        "impression_id": {"type": ["integer", "null"], "description": "this page of results as logged, which counts "
+                          "nothing by being served: send it with a click on one of them (feedback `impression_id`) "
+                          "for the click to count, keeping the session cookie this answer or the click gives; null "
+                          "when nothing was shown, or for a crawler"},
         "results": {"type": "array", "items": _object({
             "id": INTEGER, "rank": INTEGER, "latex": STRING, "notation": NOTATION, "corpus": STRING,
             "score": {"type": "number", "description": "how alike: the F1 (or chosen fusion) of the SLG and OPG "
                       "scores, mean cosines in [-1, 1]; with `learned`, plus the ranker's correction; with `context`, "
-                      "fused with the words' cosine; plus `feedback.boost`"},
+                      "fused with the words' cosine. The same for the same query and index: people's feedback "
+                      "changes the order (`feedback.moved`), never the score"},
             "also_in": {"type": "array", "description": "the same formula in the other corpora searched: listed once, "
                         "here", "items": _ref("schemas", "Elsewhere")},
             "bindings": {"type": ["object", "null"], "additionalProperties": STRING,
@@ -341,7 +417,14 @@ SCHEMAS = {
                          "query": STRING, "formula_id": {"type": ["integer", "null"]},
                          "post_id": {"type": ["integer", "null"]}, "kind": {"type": "string", "enum": list(KINDS)},
                          "rank": INTEGER, "fusion": {"type": "string", "enum": list(dict.fromkeys(ORDERS + MODES))},
-                         "impression_id": {"type": ["integer", "null"]}}),
+                         "impression_id": {"type": ["integer", "null"]},
+                         "explanation": {"type": "string", "description": "what people now say of the result for "
+                                         "this query, in words; empty when nothing"}}),
+    "LooksInput": _object({"impression_id": {**IMPRESSION_ID, "description": "the page: the `impression_id` its search "
+                                             "answered"},
+                           "formula_ids": {"type": "array", "minItems": 1, "maxItems": MAX_LOOKS_SENT,
+                                           "items": {"type": "integer", "minimum": 1, "maximum": MAX_FORMULA_ID},
+                                           "description": "formulas of the page that were on the person's screen"}}),
 }
 
 RESPONSES = {
@@ -357,7 +440,8 @@ RESPONSES = {
 
 TAGS = [{"name": "search", "description": "Formulas like a query formula; answers to a question in words and formulas"},
         {"name": "stored", "description": "A formula or a post by its id, as its page shows it"},
-        {"name": "feedback", "description": "Clicks and relevance judgements, which train the ranker"},
+        {"name": "feedback", "description": "Clicks, relevance judgements and what people saw, which reorder results "
+                                             "and train the ranker"},
         {"name": "documentation", "description": "This document, as JSON and as a page"}]
 
 
@@ -370,7 +454,7 @@ def schema(server_url: str) -> dict:
                                 "offset) for a query that cannot be read. `code` is stable, `message` is for people. "
                                 "An unknown /api/ route is a 404 `not_found`; a method a route does not take a 405 "
                                 "`method_not_allowed` with `Allow`; a body over 64 KB a 413 `request_too_large`; a "
-                                "failed CSRF check (feedback only) a 403 `csrf_failed`; a busy or cut-off server a 503 "
+                                "failed CSRF check (feedback and looks only) a 403 `csrf_failed`; a busy or cut-off server a 503 "
                                 "(`overloaded`, `unavailable`) with `Retry-After`; a fault of ours a 500 "
                                 "`server_error`.\n\n"
                                 "Both searches take their parameters as a query string (GET: shareable URLs) or as a "
@@ -379,6 +463,6 @@ def schema(server_url: str) -> dict:
         "servers": [{"url": server_url}],
         "tags": TAGS,
         "paths": {"/api/search": SEARCH, "/api/posts": POSTS, "/api/formulas/{id}": FORMULA, "/api/posts/{id}": POST,
-                  "/api/feedback": FEEDBACK, "/api/schema": SCHEMA, "/api/docs": DOCS},
+                  "/api/feedback": FEEDBACK, "/api/looks": LOOKS, "/api/latex": LATEX, "/api/schema": SCHEMA, "/api/docs": DOCS},
         "components": {"schemas": SCHEMAS, "responses": RESPONSES},
     }

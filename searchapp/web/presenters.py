@@ -21,6 +21,7 @@ from ml.formula.tree import Tree, node_value
 from ml.ranking.features import FEATURE_HELP
 from searchapp.models import Formula, Occurrence
 from searchapp.search.feedback_boost import Evidence
+from searchapp.search.long_queries import long_formula
 from searchapp.search.results import PostResults, SearchHit, SearchResults
 from searchapp.web import snippets as cuts
 from searchapp.web.trees_svg import tree_svg
@@ -111,6 +112,8 @@ def results_dict(results: SearchResults, items: list[ResultItem]) -> dict:
         "query": results.query.text,
         "notation": results.query.notation,
         "macros": list(results.query.macros),
+        "latex_from_unicode": results.query.latex_from_unicode or None,
+        "long_formula": long_formula(results.query),
         "fusion": results.fusion,
         "candidates": results.candidates,
         "elapsed_ms": round(results.elapsed_ms, 1),
@@ -138,12 +141,13 @@ def results_dict(results: SearchResults, items: list[ResultItem]) -> dict:
 
 
 def feedback_dict(evidence: Evidence | None) -> dict | None:
-    """What people said of a result for this query and how far it moved it, as the JSON gives it; None if nothing."""
+    """What people said of a result for this query and how many places it moved it, as the JSON gives it; None if
+    nothing."""
     if evidence is None:
         return None
     return {"relevant": evidence.relevant, "not_relevant": evidence.not_relevant, "clicked": evidence.clicked,
-            "evidence": round(evidence.weight, 4), "boost": round(evidence.boost, 5),
-            "explanation": evidence.explanation}
+            "passed": evidence.passed, "evidence": round(evidence.weight, 4), "moved": evidence.moved,
+            "headline": evidence.headline, "explanation": evidence.explanation}
 
 
 def question_of(post) -> dict | None:

@@ -11,6 +11,7 @@ from django.urls import reverse
 
 from ml.formula import slt_to_latex
 from ml.formula.normalise import PLAIN_NAMES, VARIABLE_NAME
+from searchapp.search.long_queries import long_formula
 from searchapp.search.query import Query
 from searchapp.search.questions import MODES, Question
 from searchapp.web.trees_svg import tree_svg
@@ -53,7 +54,8 @@ MODE_HELP = {
 """What each question-search mode (`searchapp.search.questions.MODES`) does."""
 NOTATION_HELP = {
     "auto": "MathML when the query starts with <math, a Tangent SLT string when it reads like [V!x,…], else LaTeX",
-    "latex": "LaTeX, as KaTeX and the parser read it",
+    "latex": "LaTeX, as KaTeX and the parser read it; math pasted in Unicode (x², a₁, √2, ½, ℝ) is read as the LaTeX it "
+             "stands for",
     "mathml": "MathML, <math …>, as pasted from a web page or written by LaTeXML",
     "slt": "a Tangent symbol layout tree string, as in the ARQMath files: [V!x,a[N!2]] is x squared",
 }
@@ -151,7 +153,8 @@ def error_context(message: str, pos: int | None, query: str) -> dict:
 
 
 def query_tree_svg(query: Query) -> str:
-    return tree_svg(query.graphs.slt, title="query tree") if query.graphs is not None else ""
+    """The query's tree; none for a long formula, whose results are aligned to its parts, not to it."""
+    return tree_svg(query.graphs.slt, title="query tree") if query.graphs is not None and not query.parts else ""
 
 
 def query_latex(query: Query) -> str:
@@ -166,9 +169,11 @@ _WORD = re.compile(r"(?<![\\A-Za-z])[A-Za-z]{3,}(?![A-Za-z])")
 def query_hints(query: Query, params: QueryDict) -> dict:
     """`with_variables`: a LaTeX query with each box the palette left empty (`\\frac{1}{}`) made a query variable,
     and its link; an empty box reads as nothing, so `\\frac{}{}` searched for a lone fraction bar and found formulas
-    without one."""
+    without one. `long_formula`: what a formula too long to search whole had searched instead
+    (`searchapp.search.long_queries`)."""
     latex = _boxes_as_variables(query.text) if query.notation == "latex" else ""
-    return {"with_variables": {"latex": latex, "link": search_link(params, q=latex)} if latex else None}
+    return {"with_variables": {"latex": latex, "link": search_link(params, q=latex)} if latex else None,
+            "long_formula": long_formula(query)}
 
 
 def prose_words(latex: str) -> list[str]:

@@ -1,20 +1,38 @@
-"""The search as the web layer runs it: a query that cannot be read is a 400 naming its notation and position."""
+"""The search as the web layer runs it: a query that cannot be read is a 400 naming its notation and position; a
+formula too long to search whole is searched by its largest parts (`searchapp.search.long_queries`)."""
 from __future__ import annotations
 
 from ml.formula import ParseError
 from searchapp.errors import parse_error
+from searchapp.feedback.impressions import log_impression
+from searchapp.feedback.people import Person
+from searchapp.learning.online import Served, served_search
 from searchapp.models import Corpus, Formula
+from searchapp.search.long_queries import parse_formula, search_parts
 from searchapp.search.notation import corpus_macros
-from searchapp.search.query import Query, parse_query, stored_query
+from searchapp.search.query import Query, stored_query
+from searchapp.search.ranking import DEFAULT_ORDER
 from searchapp.search.results import SearchHit
 
 
 def read_query(text: str, notation: str, corpus: str | None = None) -> Query:
-    """The query, a LaTeX one searched in `corpus` read with that corpus's macros (its `macros` name them)."""
+    """The query, a LaTeX one searched in `corpus` read with that corpus's macros (its `macros` name them); a formula
+    over the node limit, its largest parts (its `parts`)."""
     try:
-        return parse_query(text, notation, corpus_macros(text, corpus, Corpus.objects))
+        return parse_formula(text, notation, corpus_macros(text, corpus, Corpus.objects))
     except ParseError as error:
         raise parse_error(error, notation) from None
+
+
+def formula_search(query: Query, person: Person, *, k: int = 10, offset: int = 0, fusion: str = DEFAULT_ORDER,
+                   corpus: str | None = None, context: str = "") -> Served:
+    """`served_search` of `query` for `person`; a long formula's parts searched and fused instead (neither
+    interleaved nor explored), and logged the same way."""
+    if not query.parts:
+        return served_search(query, query.text, person, k=k, offset=offset, fusion=fusion, corpus=corpus,
+                             context=context)
+    results = search_parts(Formula.objects, query, k=k, offset=offset, fusion=fusion, corpus=corpus, context=context)
+    return Served(results, log_impression(results, query.text, corpus, offset, person))
 
 
 def neighbours(formula: Formula, k: int = 10) -> list[SearchHit]:

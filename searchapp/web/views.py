@@ -12,9 +12,10 @@ from django.views.decorators.csrf import ensure_csrf_cookie
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from searchapp.errors import ApiError
-from searchapp.feedback.actions import UNJUDGE, Person, client_address, parse_feedback, record_feedback
+from searchapp.feedback.actions import UNJUDGE, parse_feedback, record_feedback
+from searchapp.feedback.impressions import record_looks
+from searchapp.feedback.people import Person, client_address
 from searchapp.health import health_report
-from searchapp.learning.online import served_search
 from searchapp.models import Corpus, Feedback, Formula, Post
 from searchapp.search.context import CONTEXT_WEIGHT
 from searchapp.search.feedback_boost import REACH
@@ -24,7 +25,7 @@ from searchapp.search.results import PostResults
 from searchapp.web import one_box, search_page
 from searchapp.web.params import int_param, question_params, search_params, tag_param
 from searchapp.web.presenters import formula_detail, post_formulas, post_results_dict, present
-from searchapp.web.searching import neighbours, read_query
+from searchapp.web.searching import formula_search, neighbours, read_query
 from searchapp.web.snippets import text_part
 from searchapp.web.trees_svg import tree_svg
 
@@ -95,9 +96,8 @@ def _search(form: QueryDict, person: Person) -> dict:
     params = search_params(form, default_notation="auto")
     page = int_param(form, "page", 1, 1, search_page.MAX_PAGES)
     query = read_query(params["text"], params["notation"], params["corpus"])
-    served = served_search(query, params["text"], person, k=search_page.PAGE_SIZE,
-                           offset=(page - 1) * search_page.PAGE_SIZE, fusion=params["fusion"], corpus=params["corpus"],
-                           context=params["context"])
+    served = formula_search(query, person, k=search_page.PAGE_SIZE, offset=(page - 1) * search_page.PAGE_SIZE,
+                            fusion=params["fusion"], corpus=params["corpus"], context=params["context"])
     results = served.results
     items = present(results)
     pattern = any(query.variables.values())
@@ -217,6 +217,24 @@ def feedback(request: HttpRequest) -> HttpResponse:
     if not url_has_allowed_host_and_scheme(target, {request.get_host()}, request.is_secure()):
         target = "/"
     return redirect(target)
+
+
+PIXEL = (b"GIF89a\x01\x00\x01\x00\x80\x00\x00\x00\x00\x00\xff\xff\xff!\xf9\x04\x01\x00\x00\x00\x00,"
+         b"\x00\x00\x00\x00\x01\x00\x01\x00\x00\x02\x02D\x01\x00;")
+"""A transparent 1×1 GIF."""
+
+
+@require_GET
+def seen_pixel(request: HttpRequest, pk: int) -> HttpResponse:
+    """The `<noscript>` image of a results page: a browser that runs no JavaScript loads it, and the first results
+    of its page count as seen (`record_looks`). A fetch without the page's session cookie (a crawler following the
+    address) counts nothing; the image is the answer whatever was counted, since a page cannot show an error here."""
+    if request.session.session_key or request.user.is_authenticated:
+        try:
+            record_looks(pk, Person.of(request), client_address(request))
+        except ApiError:  # someone else's page, or past the rate limit: not counted
+            pass
+    return HttpResponse(PIXEL, content_type="image/gif", headers={"Cache-Control": "no-store"})
 
 
 @require_GET

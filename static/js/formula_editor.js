@@ -10,6 +10,8 @@
   // \qvar{x}, not expanded.
   const QVAR_MACRO = { args: 1, def: "\\boxed{\\mathsf{#1}}", captureSelection: true, expand: false };
   const NAMES = "abcdefghijklmnopqrstuvwxyz";
+  const UNICODE = /[^\x00-\x7f]/;  // what only the server reads as LaTeX (ml/formula/unicode_math.py)
+  const READ_DELAY_MS = 150;  // one request once typing pauses, not one a key
 
   // MathLive writes a box it made empty as \placeholder{} (typing "/" or "^"), an empty branch it read as {}.
   // #q shows both as {}: KaTeX draws it, and the server's empty-box hint reads it (searchapp/web/search_page.py).
@@ -91,10 +93,34 @@
       field.placeholder = other ? "" : example;
       if (other || question) {
         field.setValue("", QUIET);
+      } else if (UNICODE.test(input.value)) {
+        readAsLatex(input.value);
       } else if (queryLatex(field.value) !== input.value) {
         field.setValue(input.value, QUIET);
       }
       shown = field.value;
+    }
+
+    // Unicode math (x², √2, ℝ) is shown as the LaTeX the search reads it as, which the server says (/api/latex):
+    // MathLive would draw `x²` as x, a caret and a 2. The answer is dropped if #q has changed meanwhile.
+    let reading = null;
+    function readAsLatex(text) {
+      clearTimeout(reading);
+      reading = setTimeout(function () {
+        fetch("/api/latex?" + new URLSearchParams({ q: text }), { headers: { Accept: "application/json" } })
+          .then(function (response) { return response.ok ? response.json() : { latex: text }; })
+          .catch(function () { return { latex: text }; })
+          .then(function (read) {
+            if (input.value !== text || field.readOnly) return;
+            following = true;
+            try {
+              field.setValue(read.latex, QUIET);
+            } finally {
+              following = false;
+            }
+            shown = field.value;
+          });
+      }, READ_DELAY_MS);
     }
 
     function fromField() {

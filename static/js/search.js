@@ -1,5 +1,5 @@
 // Progressive enhancement of the search and formula pages: KaTeX rendering, live preview,
-// palette, alignment highlighting on hover/focus/tap, and feedback without a page reload.
+// palette, alignment highlighting on hover/focus/tap, feedback without a page reload, and which results were seen.
 // Everything here is optional: the pages work as plain HTML forms and links without it.
 (function () {
   "use strict";
@@ -194,13 +194,29 @@
     });
   }
 
-  // The pressed button is the judgment held; pressing it again takes it back ("none"), as the no-JS form does.
+  // The pressed button is the judgment held; pressing it again, or Undo, takes it back ("none"), as the no-JS form
+  // does. A result judged not relevant stays where it is, greyed, with its Undo.
   function showJudgment(form, kind) {
-    form.querySelectorAll("button.fb").forEach(function (b) {
+    form.querySelectorAll("button.fb[data-kind]").forEach(function (b) {
       const pressed = b.dataset.kind === kind;
       b.setAttribute("aria-pressed", String(pressed));
       b.value = pressed ? "none" : b.dataset.kind;
     });
+    const undo = form.querySelector("button.fb-undo");
+    if (kind === "none" && document.activeElement === undo) form.querySelector("button.fb[data-kind]").focus();
+    undo.hidden = kind === "none";
+    form.closest(".result").classList.toggle("judged-not-relevant", kind === "not_relevant");
+  }
+
+  // What people now say of the result (the server's words after the judgment), in place of what the page said: the
+  // order changes at the next search, so it no longer says how far the result moved.
+  function showPeople(form, words) {
+    const said = form.closest(".result").querySelector(".people-said");
+    if (!said) return;
+    said.hidden = !words;
+    said.classList.remove("moved-up", "moved-down");
+    said.querySelector(".why-title").textContent = "People said:";
+    said.querySelector(".people-words").textContent = words;
   }
 
   const JUDGMENT_STATUS = { relevant: "Marked relevant", not_relevant: "Marked not relevant", none: "Judgment removed" };
@@ -218,6 +234,7 @@
         }).then(function (answer) {
           if (!answer.ok) throw new Error(answer.data.message || "could not save");
           showJudgment(form, kind);
+          showPeople(form, answer.data.explanation);
           status.textContent = JUDGMENT_STATUS[kind];
         }).catch(function (err) { status.textContent = "Not saved: " + err.message; });
       });
@@ -228,6 +245,53 @@
         if (form) sendFeedback(form, "click", true).catch(function () { /* logging is best effort */ });
       });
     });
+  }
+
+  // ---- which results were seen ------------------------------------------------
+  // A page served counts nothing by itself (searchapp.feedback.impressions): a result counts as seen once it has been
+  // on screen for about a second, half of it or half the screen's height. The results seen go in one beacon a moment
+  // later, and whatever is left when the page is hidden or left; each once.
+  const SEEN_MS = 1000;
+  const BATCH_MS = 500;
+
+  function setupLooks() {
+    const lists = document.querySelectorAll("ol.results[data-impression]");
+    if (!lists.length || !("IntersectionObserver" in window) || !navigator.sendBeacon) return;
+    const impression = lists[0].dataset.impression;
+    const timers = new Map();
+    const pending = new Set();
+    let batch = null;
+    function send() {
+      clearTimeout(batch);
+      batch = null;
+      if (!pending.size) return;
+      const body = new URLSearchParams({ csrfmiddlewaretoken: csrfToken(), impression_id: impression });
+      pending.forEach(function (id) { body.append("formula_ids", id); });
+      pending.clear();
+      navigator.sendBeacon("/api/looks", body);
+    }
+    const observer = new IntersectionObserver(function (entries) {
+      entries.forEach(function (entry) {
+        const result = entry.target;
+        const inView = entry.isIntersecting && (entry.intersectionRatio >= 0.5 ||
+          entry.intersectionRect.height >= window.innerHeight / 2);
+        if (!inView) {
+          clearTimeout(timers.get(result));
+          timers.delete(result);
+        } else if (!timers.has(result)) {
+          timers.set(result, setTimeout(function () {
+            observer.unobserve(result);
+            pending.add(result.dataset.formula);
+            if (!batch) batch = setTimeout(send, BATCH_MS);
+          }, SEEN_MS));
+        }
+      });
+    }, { threshold: [0, 0.25, 0.5, 0.75, 1] });
+    lists.forEach(function (list) {
+      list.querySelectorAll(".result[data-formula]").forEach(function (result) { observer.observe(result); });
+    });
+    document.addEventListener("visibilitychange", function () { if (document.visibilityState === "hidden") send(); });
+    window.addEventListener("pagehide", send);
   }
 
   // ---- copy a formula's LaTeX -------------------------------------------------
@@ -281,6 +345,7 @@
     setupPalette();
     setupHighlights();
     setupFeedback();
+    setupLooks();
     setupCopy();
   }
 

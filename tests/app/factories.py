@@ -99,10 +99,12 @@ def index_threads(folder):
 
 
 def log_page(query: str, formulas: list, clicked=(), teams: str = "", candidate: str = "", offset: int = 0,
-             session: str = "s"):
-    """An impression of `formulas` (rows) for `query`, with clicks on the 0-based positions `clicked`."""
+             session: str = "s", seen: bool = True):
+    """An impression of `formulas` (rows) for `query` that its person saw whole (`seen`; else only served), with
+    clicks on the 0-based positions `clicked`."""
+    ids = [f.pk for f in formulas]
     page = Impression.objects.create(corpus=formulas[0].corpus, query=query, query_key=formula_text_key(query),
-                                     formula_ids=[f.pk for f in formulas],
+                                     formula_ids=ids, seen=ids if seen else [],
                                      offset=offset, teams=teams, candidate=candidate, session_key=session)
     for i in clicked:
         Feedback.objects.create(query=query, formula=formulas[i], kind="click", rank=offset + i + 1, impression=page,
@@ -112,7 +114,7 @@ def log_page(query: str, formulas: list, clicked=(), teams: str = "", candidate:
 
 def result_ids(html: str) -> list[int]:
     """The formula ids of a search page's results, in order."""
-    return [int(i) for i in re.findall(r'<li class="result"[^>]*data-formula="(\d+)"', html)]
+    return [int(i) for i in re.findall(r'<li class="result[^"]*"[^>]*data-formula="(\d+)"', html)]
 
 
 def csrf_client() -> tuple[Client, str]:

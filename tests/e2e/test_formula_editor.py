@@ -211,3 +211,13 @@ def test_the_editor_fits_the_page_at_desktop_and_phone_widths(page, indexed, scr
     assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
     screenshot(f"{width}-results", full_page=False)
     assert console_errors == []
+
+
+def test_unicode_math_pasted_in_the_field_is_shown_in_the_editor_as_the_latex_it_is_read_as(page, console_errors):
+    open_editor(page)
+    page.fill("#q", "x² + √(a₁ + ½)")  # MathLive alone draws `x²` as x, a caret and a 2
+    expect(page.locator(FIELD)).to_have_js_property("value", r"x^{2} + \sqrt{a_{1} + \frac{1}{2}}")
+    assert page.input_value("#q") == "x² + √(a₁ + ½)", "the field keeps what was typed"
+    page.fill("#q", "α ≤ β")
+    expect(page.locator(FIELD)).to_have_js_property("value", r"\alpha \leq \beta")
+    assert console_errors == []

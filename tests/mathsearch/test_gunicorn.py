@@ -2,15 +2,12 @@
 and get its answers (JSON under /api/), never gunicorn's own HTML error pages."""
 import json
 import socket
-import subprocess
-import sys
-import time
 from urllib.parse import quote, urlencode
 
 import pytest
 
 from tests.app.factories import index_formulas
-from tests.conftest import REPO
+from tests.conftest import gunicorn_site
 
 MAX_REQUEST_LINE_BYTES = 256 * 1024  # mathsearch/gunicorn.conf.py
 
@@ -20,12 +17,6 @@ QUERY = r"a^2+b^2=c^2 \text{" + "∀" * 4981 + "}"
 """5,000 characters, the most the box and the API take; three UTF-8 bytes each, 44,866 bytes URL-encoded."""
 WIDEST_QUERY = r"a^2+b^2=c^2 \text{" + "𝑥" * 4981 + "}"
 """The same with four-byte characters: 59,809 bytes URL-encoded."""
-
-
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 def exchange(port: int, head: bytes, timeout: float = 60.0) -> tuple[int, dict, bytes]:
@@ -49,24 +40,8 @@ def get(port: int, target: str, extra: str = "") -> tuple[int, dict, bytes]:
 def gunicorn(service_env, tmp_path):
     """gunicorn as `make run` starts it (one process), over the test database holding a few formulas."""
     index_formulas(tmp_path / "formulas.txt")
-    port = _free_port()
-    env = {**service_env, "MATHSEARCH_ADDR": f"127.0.0.1:{port}", "MATHSEARCH_WEB_WORKERS": "1"}
-    server = subprocess.Popen([sys.executable, "-m", "gunicorn", "-c", "mathsearch/gunicorn.conf.py"], cwd=REPO,
-                              env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    try:
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                if get(port, "/api/schema")[0] == 200:
-                    break
-            except OSError:
-                pass
-            assert server.poll() is None and time.monotonic() < deadline, "gunicorn did not start"
-            time.sleep(0.2)
+    with gunicorn_site(service_env) as port:
         yield port
-    finally:
-        server.terminate()
-        server.wait(timeout=30)
 
 
 def test_queries_at_their_limits_in_the_url_are_searched(gunicorn):

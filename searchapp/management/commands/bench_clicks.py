@@ -1,5 +1,6 @@
-"""`python manage.py bench_clicks [--sessions N] [--seed S] [--reuse] [--json]`: the learning loop driven by
-simulated people on the ARQMath-1 benchmark corpus (`searchapp.benchmarks.learning_loop`), before and after."""
+"""`python manage.py bench_clicks [--sessions N] [--seed S] [--bot-share F] [--reuse] [--json]`: the learning loop
+driven by simulated people on the ARQMath-1 benchmark corpus (`searchapp.benchmarks.learning_loop`), before and
+after, beside traffic that never clicks."""
 import json
 from pathlib import Path
 
@@ -24,6 +25,9 @@ class Command(BaseCommand):
         parser.add_argument("--sessions", type=int, default=2000)
         parser.add_argument("--seed", type=int, default=0)
         parser.add_argument("--eta", type=float, default=ClickModel.eta, help="position bias: examination = (1/rank)^eta")
+        parser.add_argument("--bot-share", type=float, default=0.0,
+                            help="the share of all sessions that search and never click (API calls, page reloads), "
+                                 "added to the people's --sessions; in [0, 1)")
         parser.add_argument("--data", type=Path, default=DEFAULT_DATA, help="the shared data folder")
         parser.add_argument("--qrels", type=Path, default=DEFAULT_QRELS, help="the ARQMath-1 Task 2 development qrels")
         parser.add_argument("--reuse", action="store_true",
@@ -31,10 +35,12 @@ class Command(BaseCommand):
         parser.add_argument("--drop", action="store_true", help="drop the benchmark database afterwards")
         parser.add_argument("--json", action="store_true")
 
-    def handle(self, *args, sessions: int, seed: int, eta: float, data: Path, qrels: Path, reuse: bool, drop: bool,
-               **options):
+    def handle(self, *args, sessions: int, seed: int, eta: float, bot_share: float, data: Path, qrels: Path,
+               reuse: bool, drop: bool, **options):
         if sessions < 1:
             raise CommandError("--sessions must be at least 1")
+        if not 0 <= bot_share < 1:
+            raise CommandError("--bot-share must be at least 0 and less than 1")
         if eta < 0:
             raise CommandError("--eta must be 0 or more")
         for path in (data, qrels):
@@ -43,7 +49,7 @@ class Command(BaseCommand):
         progress = self.stderr.write if options["json"] else self.stdout.write
         try:
             with throwaway_database(DATABASE, keep=not drop, reuse=reuse):
-                report = learning_loop.benchmark(data, qrels, sessions, seed, ClickModel(eta=eta), progress)
+                report = learning_loop.benchmark(data, qrels, sessions, seed, ClickModel(eta=eta), progress, bot_share)
         except MalformedFile as error:
             raise CommandError(str(error)) from None
         if options["json"]:
@@ -58,3 +64,4 @@ class Command(BaseCommand):
                           f"people were shown, {report['clicked_p10_ideal']:.4f} by any ranking of the judged pools")
         self.stdout.write(f"interleaving picked the better ranker in {report['interleaving_agreement']} of "
                           f"comparisons ({report['interleaving']['comparisons']} in all)")
+        self.stdout.write(f"beside {report['bot_sessions']} sessions that never clicked ({bot_share:.0%} of all)")

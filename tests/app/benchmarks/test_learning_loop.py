@@ -34,6 +34,7 @@ def test_a_session_opens_the_second_page_only_when_it_looks_there_and_its_clicks
     assert Feedback.objects.filter(kind="click", impression__isnull=False).count() == 20
     assert sorted(Feedback.objects.values_list("rank", flat=True)) == list(range(1, 21))
     assert len(set(Feedback.objects.values_list("session_key", flat=True))) == 1  # one person
+    assert [len(page.seen) for page in Impression.objects.looked_at().order_by("offset")] == [10, 10]  # on screen
 
     top_only = ClickModel(attractiveness=(1.0,), eta=50.0)  # rank 2 onwards is practically never looked at
     Impression.objects.all().delete()
@@ -50,8 +51,29 @@ def test_interleaving_decides_for_the_ranking_the_judgments_prefer():
     assert learning_loop.compare(good, bad, qrels, ClickModel(), rng, coin) == WORSE
 
 
+@pytest.mark.django_db
+def test_sessions_that_never_click_count_nothing_and_leave_the_peoples_as_they_were(index_file):
+    index_file(LATEX, corpus=judged_corpus.CORPUS)
+    topics = learning_loop.Topics({"B.1": {}, "B.2": {}}, {"B.1": "x^2 + y^2", "B.2": "x^{5} + y^{5}"},
+                                  clicked=["B.1"], unclicked=["B.2"])
+    everything = ClickModel(attractiveness=(0.5,), eta=0.5)
+
+    def people_signals(bot_share: float) -> tuple[list, int]:
+        Feedback.objects.all().delete()
+        Impression.objects.all().delete()
+        _, bots = learning_loop.simulate(topics, 6, everything, 0, lambda line: None, bot_share)
+        return sorted(Feedback.objects.values_list("formula_id", "rank")), bots
+
+    alone, none = people_signals(0.0)
+    beside, bots = people_signals(0.6)
+    assert (none, bots) == (0, 9) and beside == alone and alone  # 9 of 15 sessions, the people's clicks the same
+    served = Impression.objects.count()
+    assert Impression.objects.looked_at().count() < served  # the bots' pages were served, and count nothing
+
+
 @pytest.mark.parametrize("arguments, message", [(["--sessions", "0"], "--sessions must be at least 1"),
                                                 (["--eta", "-1"], "--eta must be 0 or more"),
+                                                (["--bot-share", "1"], "--bot-share must be at least 0 and less than 1"),
                                                 (["--qrels", "/no/such/qrels"], "not found: /no/such/qrels")])
 def test_the_command_refuses_bad_arguments_before_building_anything(arguments, message):
     with pytest.raises(CommandError, match=message):

@@ -10,7 +10,8 @@ from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 from django.test import Client
 
-from searchapp.feedback.actions import ADDRESS_SHARE, Person, parse_feedback, record_feedback
+from searchapp.feedback.actions import parse_feedback, record_feedback
+from searchapp.feedback.people import ADDRESS_SHARE, Person
 from searchapp.models import Feedback, Post
 from searchapp.search.query_keys import formula_text_key, question_key
 from tests.app.factories import QUESTION_PAGES as PAGES
@@ -58,7 +59,7 @@ def test_none_takes_the_judgment_back_and_leaves_clicks(formula, client):
     assert response.status_code == 200
     assert response.json() | {"id": None} == {"id": None, "query": "e^{i\\pi}", "formula_id": formula.pk,
                                               "post_id": None, "kind": "none", "rank": 1, "fusion": "learned",
-                                              "impression_id": None}
+                                              "impression_id": None, "explanation": ""}
     assert judgments() == []
     assert Feedback.objects.get().kind == "click"
     assert send(client, "none", formula).status_code == 200  # nothing to take back is no error
@@ -82,6 +83,32 @@ def test_another_query_is_another_judgment(formula, client):
     send(client, "not_relevant", formula, query="  e^{i\\pi} + 1  ")  # stripped, as the page searched it
     assert sorted(Feedback.objects.values_list("query", "kind")) == [("e^{i\\pi}", "relevant"),
                                                                      ("e^{i\\pi} + 1", "not_relevant")]
+
+
+def test_a_judgment_is_held_by_the_querys_meaning_whatever_the_spelling(formula, client, answer):
+    assert send(client, "relevant", formula, query="e^{i\\pi}").status_code == 201
+    replaced = send(client, "not_relevant", formula, query="e^{ i \\pi }")  # the same formula, written otherwise
+    assert replaced.status_code == 200
+    assert list(Feedback.objects.values_list("query", "kind")) == [("e^{ i \\pi }", "not_relevant")]
+    assert send(client, "none", formula, query="e^{i\\pi}").status_code == 200  # taken back from the first spelling
+    assert not Feedback.objects.exists()
+    send(client, "relevant", answer, query="Why is it TRUE?")
+    send(client, "not_relevant", answer, query="why is it   true")  # a question spaced and cased otherwise
+    assert list(Feedback.objects.values_list("kind", flat=True)) == ["not_relevant"]
+
+
+def test_the_answer_says_what_people_now_say_of_the_result(formula, client):
+    Feedback.objects.create(query="e^{i\\pi}", formula=formula, kind="relevant", rank=1, session_key="someone")
+    assert send(client, "relevant", formula).json()["explanation"] == "2 people found this relevant"
+    assert send(client, "none", formula).json()["explanation"] == "1 person found this relevant"
+
+
+def test_a_crawlers_signals_are_refused(formula, client):
+    response = client.post("/api/feedback", json.dumps({"query": "q", "formula_id": formula.pk, "kind": "relevant",
+                                                        "rank": 1}), content_type="application/json",
+                           HTTP_USER_AGENT="Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)")
+    assert (response.status_code, response.json()["code"]) == (403, "crawler")
+    assert not Feedback.objects.exists()
 
 
 def test_a_logged_in_user_holds_one_judgment_across_sessions(formula):
@@ -207,7 +234,7 @@ def test_the_rate_limit_is_shared_by_every_web_process(formula, settings):
     assert post_json(client, signal(formula), HTTP_X_CSRFTOKEN=token).status_code == 201
     other_process = subprocess.run(
         [sys.executable, "-c", "import django, sys; django.setup();"
-         " from searchapp.feedback.actions import check_rate, RateLimited\n"
+         " from searchapp.feedback.people import check_rate, RateLimited\n"
          "try: check_rate(sys.argv[1])\nexcept RateLimited: print('refused')", client_key_of(client)],
         cwd=REPO, env={**os.environ, "MATHSEARCH_FEEDBACK_PER_MINUTE": "1"},  # this suite's settings, and cache
         capture_output=True, text=True, timeout=60)

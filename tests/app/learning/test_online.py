@@ -1,13 +1,16 @@
 """The served search: logged as an impression; interleaved with a corpus's candidate on the configured share of
 searches, the same way for a person's pages of one query; clicks credit the team that placed the result."""
-import pytest
+import re
 
-from searchapp.feedback.actions import Person
+import pytest
+from django.test import Client
+
+from searchapp.feedback.people import Person
 from searchapp.learning.background import learning_round
 from searchapp.learning.online import interleaving_outcome, served_search
 from searchapp.models import Formula, Impression
 from searchapp.search.query import parse_query
-from tests.app.factories import log_page
+from tests.app.factories import log_page, result_ids
 
 pytestmark = pytest.mark.django_db
 QUERY = "p^2 + q^2 = r^2"
@@ -51,3 +54,21 @@ def test_clicks_on_interleaved_pages_credit_the_team_that_placed_the_result(judg
     log_page(QUERY, formulas, [1], teams="abab", candidate="c0")  # another candidate's
     result = interleaving_outcome("test", "c1")
     assert (result.wins, result.losses, result.ties) == (1, 1, 1)
+
+
+def test_the_same_query_twenty_times_with_nobody_clicking_is_the_same_order_and_scores(index_file, client):
+    """Served twenty times to an API client, and loaded twenty times by one person whose page reports what was on
+    screen: every answer the same."""
+    index_file()
+    params = {"q": "x^2 + y^2 = z^2", "corpus": "test", "k": 10}
+
+    def answer() -> list[tuple[int, float]]:
+        return [(hit["id"], hit["score"]) for hit in Client().get("/api/search", params).json()["results"]]
+
+    first = answer()
+    for _ in range(19):
+        assert answer() == first
+        html = client.get("/", params).content.decode()
+        page = int(re.search(r'data-impression="(\d+)"', html)[1])
+        client.post("/api/looks", {"impression_id": page, "formula_ids": result_ids(html)[:10]})
+    assert answer() == first

@@ -43,3 +43,20 @@ def test_a_query_of_query_variables_alone_is_refused(indexed):
     with pytest.raises(ParseError, match="only query variables") as raised:
         Formula.objects.search(r"\qvar{x}")
     assert raised.value.kind == "only_variables"
+
+
+@pytest.mark.parametrize("text, notation, read", [
+    pytest.param("x² + y² = z²", "latex", "x^{2} + y^{2} = z^{2}", id="unicode"),
+    pytest.param(r"\frac{1}{n²}", "latex", r"\frac{1}{n^{2}}", id="mixed"),
+    pytest.param("x^2 + y^2 = z^2", "latex", "", id="latex"),
+    pytest.param("<math><mi>x</mi><mo>≤</mo><mn>2</mn></math>", "mathml", "", id="mathml-is-no-latex"),
+])
+def test_a_query_says_what_latex_its_unicode_math_was_read_as(text, notation, read):
+    query = parse_query(text, notation)
+    assert (query.text, query.latex_from_unicode) == (text, read)
+
+
+def test_a_formula_too_large_to_search_whole_is_refused_in_words():
+    with pytest.raises(ParseError) as raised:
+        parse_query("x" * 200)
+    assert (raised.value.kind, raised.value.message) == ("too_large", "the formula has 200 symbols; a search compares at most 168")

@@ -279,10 +279,15 @@ def test_the_api_says_what_people_said_of_each_result_on_get_and_post(indexed, c
                  client.post("/api/search", {"q": "x^2 + y^2 = z^2", "k": 10}, content_type="application/json").json()):
         said = {result["id"]: result["feedback"] for result in body["results"]}
         judged = said.pop(last["id"])
-        assert judged.pop("boost") > 0
-        assert judged == {"relevant": 1, "not_relevant": 0, "clicked": 0, "evidence": 1.0,
+        moved = judged.pop("moved")
+        rank = next(result["rank"] for result in body["results"] if result["id"] == last["id"])
+        assert moved == last["rank"] - rank > 0
+        assert judged == {"relevant": 1, "not_relevant": 0, "clicked": 0, "passed": 0, "evidence": 1.0,
+                          "headline": f"Moved up {moved} place{'s' if moved > 1 else ''}",
                           "explanation": "1 person found this relevant"}
         assert set(said.values()) == {None}
+        scores = {result["id"]: result["score"] for result in body["results"]}
+        assert scores[last["id"]] == last["score"]  # moved up, its score as it was
 
 
 def test_the_api_answers_a_question_with_posts_their_questions_and_scores(threads, client):
@@ -308,3 +313,10 @@ def test_the_search_api_takes_context_and_returns_its_similarity(threads, client
     assert response.status_code == 200 and "context" in response.json()["results"][0]["parts"]
     too_long = client.get("/api/search", {"q": "x", "context": "w" * 6000})
     assert too_long.status_code == 400 and too_long.json()["code"] == "invalid_parameter"
+
+
+def test_the_latex_a_query_in_unicode_is_read_as_is_served_for_the_formula_editor(client):
+    assert client.get("/api/latex", {"q": " √(x² + 1) ≤ ½ "}).json() == {"latex": r"\sqrt{x^{2} + 1} \leq \frac{1}{2}"}
+    assert client.get("/api/latex", {"q": r"x^2 + \alpha"}).json() == {"latex": r"x^2 + \alpha"}
+    missing = client.get("/api/latex")
+    assert (missing.status_code, missing.json()["code"]) == (400, "missing_query")

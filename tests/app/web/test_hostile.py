@@ -54,19 +54,30 @@ def test_a_corpus_name_that_fits_but_names_nothing_is_a_404_naming_the_corpora(c
 MATRIX_OF_1000_ROWS = r"\begin{pmatrix}" + r"\\".join(["1"] * 1000) + r"\end{pmatrix}"
 
 
-@pytest.mark.parametrize("text, notation, nodes", [
-    pytest.param("x" * (MAX_QUERY_NODES + 1), "latex", MAX_QUERY_NODES + 1, id="one-past-the-limit"),
-    pytest.param("x+" * 2499 + "x", "latex", 4999, id="5000-characters"),
-    pytest.param(MATRIX_OF_1000_ROWS, "latex", 1001, id="1000-row-matrix"),
-    pytest.param("<math>" + "<mi>x</mi>" * 200 + "</math>", "mathml", 200, id="mathml"),
-    pytest.param("[V!x" * 200 + "]" * 200, "slt", 200, id="slt-string"),
+@pytest.mark.parametrize("text, notation, nodes, parts", [
+    pytest.param("x" * (MAX_QUERY_NODES + 1), "latex", MAX_QUERY_NODES + 1, 2, id="one-past-the-limit"),
+    pytest.param("x+" * 2499 + "x", "latex", 4999, 2, id="5000-characters"),
+    pytest.param(MATRIX_OF_1000_ROWS, "latex", 1001, 1, id="1000-row-matrix"),
+    pytest.param("<math>" + "<mi>x</mi>" * 200 + "</math>", "mathml", 200, 1, id="mathml"),  # two equal halves
+    pytest.param("[V!x" * 200 + "]" * 200, "slt", 200, 1, id="slt-string"),
 ])
-def test_a_query_too_large_to_search_is_refused_after_parsing(client, text, notation, nodes):
+def test_a_query_too_large_to_search_whole_is_searched_by_its_largest_parts(client, text, notation, nodes, parts):
     response = client.get("/api/search", {"q": text, "notation": notation})
-    assert (response.status_code, response.json()["code"]) == (400, "query_too_large")
-    message = f"the query has {nodes} symbols (Symbol Layout Tree nodes); the limit is {MAX_QUERY_NODES}"
-    assert response.json()["message"] == message
+    searched = "its largest part was" if parts == 1 else f"its {parts} largest parts were"
+    message = f"Your formula is long ({nodes} symbols); {searched} searched"
+    assert response.status_code == 200 and response.json()["long_formula"]["note"] == message
+    assert all(len(parse_latex(part).slt) <= MAX_QUERY_NODES for part in response.json()["long_formula"]["parts"])
     page = client.get("/", {"q": text, "notation": notation})
+    assert page.status_code == 200 and message in html.unescape(page.content.decode())
+
+
+def test_a_query_too_large_to_search_without_a_part_that_can_be_is_refused_after_parsing(client):
+    text = r"\qvar{a}" * MAX_QUERY_NODES + " + x"  # its largest parts are query variables alone
+    response = client.get("/api/search", {"q": text})
+    assert (response.status_code, response.json()["code"]) == (400, "query_too_large")
+    message = f"the formula has {MAX_QUERY_NODES + 2} symbols; a search compares at most {MAX_QUERY_NODES}"
+    assert response.json()["message"] == message
+    page = client.get("/", {"q": text})
     assert page.status_code == 400 and message in html.unescape(page.content.decode())
 
 

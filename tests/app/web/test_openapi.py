@@ -11,7 +11,7 @@ from openapi_spec_validator import validate
 from schemathesis.specs.openapi.checks import positive_data_acceptance
 
 from mathsearch import urls
-from searchapp.models import Formula, Post
+from searchapp.models import Formula, Impression, Post
 from searchapp.search.questions import MODES
 from searchapp.search.ranking import ORDERS
 from searchapp.web.openapi import schema
@@ -141,3 +141,7 @@ def test_stored_data_answers_as_the_schema_says(index_file, tmp_path, wsgi_app):
         response = case.call_and_validate(app=wsgi_app, **SEND)
         assert response.status_code in (200, 201)
         assert response.json().get("results", [None]), case.operation.label  # a search that found something
+    page = Impression.objects.filter(corpus__isnull=True).first()  # served to a client without a session
+    seen = API["/api/looks"]["POST"].Case(media_type="application/json",
+                                          body={"impression_id": page.pk, "formula_ids": page.formula_ids[:2]})
+    assert seen.call_and_validate(app=wsgi_app, **SEND).status_code == 204

@@ -223,5 +223,6 @@ def test_the_answers_tab_shows_this_persons_judgment_of_an_answer(threads, clien
     assert re.findall(r'name="post_id" value="(\d+)"', page)[0] == str(first)
     assert page.count('aria-pressed="true"') == 1
     assert re.search(r'value="none" data-kind="not_relevant"\s+class="fb fb-no" aria-pressed="true"', page)
-    assert re.search(r'<p class="people-feedback moved-down"><span class="why-title">Moved down:</span>\s*'
-                     r'1 person found this not relevant <span class="boost">\(score -0\.\d{3}\)</span></p>', page)
+    assert re.search(r'<li class="result post-result judged-not-relevant"', page)  # greyed, where it stood
+    assert re.search(r'<p class="people-feedback people-said"><span class="why-title">People said:</span>\s*'
+                     r'<span class="people-words">1 person found this not relevant</span></p>', page)

@@ -348,19 +348,23 @@ def test_the_results_show_this_persons_judgments_read_in_one_query(indexed, clie
     assert sum("searchapp_feedback" in q["sql"] for q in queries.captured_queries) == 2
 
 
-def test_a_result_people_judged_says_so_and_which_way_it_moved(indexed, client):
+def test_a_result_people_judged_says_so_and_how_many_places_it_moved(indexed, client):
     from django.test import Client
 
-    ids = result_ids(client.get("/", {"q": "x^2 + y^2"}).content.decode())
+    page = client.get("/", {"q": "x^2 + y^2"}).content.decode()
+    ids, scores = result_ids(page), re.findall(r'<span class="score"[^>]*>score ([-\d.]+)</span>', page)
     for _ in range(3):  # three people, each with a session of their own
         Client().post("/api/feedback", {"query": "x^2+y^2", "formula_id": ids[-1], "rank": len(ids), "kind": "relevant"})
     client.post("/api/feedback", {"query": "x^{2} + y^{2}", "formula_id": ids[0], "rank": 1, "kind": "not_relevant"})
     page = client.get("/", {"q": "x^2 + y^2"}).content.decode()
-    explained = re.findall(r'<p class="people-feedback moved-(\w+)"><span class="why-title">[^<]*</span>\s*([^<]*) '
-                           r'<span class="boost">\(score ([+-])', page)
-    assert sorted(explained) == [("down", "1 person found this not relevant", "-"),
-                                 ("up", "3 people found this relevant", "+")]
-    assert result_ids(page).index(ids[-1]) < len(ids) - 1
+    explained = re.findall(r'<p class="people-feedback people-said ?([\w-]*)"><span class="why-title">([^<]*)</span>\s*'
+                           r'<span class="people-words">([^<]*)</span>', page)
+    moved = len(ids) - 1 - result_ids(page).index(ids[-1])
+    assert sorted(explained) == [("", "People said:", "1 person found this not relevant"),  # one person moves nothing down
+                                 ("moved-up", f"Moved up {moved} places:", "3 people found this relevant")]
+    assert moved > 1
+    shown = dict(zip(result_ids(page), re.findall(r'<span class="score"[^>]*>score ([-\d.]+)</span>', page)))
+    assert shown == dict(zip(ids, scores))  # the order changed; every score is what it was
 
 
 def test_the_no_javascript_form_takes_a_judgment_back(indexed, client):

@@ -1,7 +1,7 @@
 import numpy as np
 import pytest
 
-from ml.ranking.click_model import MAX_RANK, estimate_propensities, ipw_relevance, page_results, prior
+from ml.ranking.click_model import MAX_RANK, estimate_propensities, ipw_relevance, prior
 
 
 def simulated(theta: np.ndarray, sessions: int, seed: int = 0, per_query: int = 10, queries: int = 100):
@@ -56,8 +56,3 @@ def test_ipw_counts_a_deep_click_for_more_and_measures_how_often_a_result_was_lo
 def test_logs_of_unequal_lengths_are_refused():
     with pytest.raises(ValueError, match="as long"):
         estimate_propensities([1], [1, 2], [True])
-
-
-def test_a_logged_pages_results_carry_their_rank_after_the_offset_and_whether_they_were_clicked_there():
-    assert list(page_results(7, [30, 31, 32], 10, {(7, 31), (8, 30)})) == [(30, 11, False), (31, 12, True),
-                                                                          (32, 13, False)]
