@@ -18,7 +18,7 @@ def test_the_docs_page_draws_every_operation_without_a_console_or_csp_error(page
     assert "script-src 'self'" in response.headers["content-security-policy"]  # the site's policy, no exception
     docs = page.locator("rapi-doc")
     expect(docs.get_by_text("Every answer is JSON, errors included: ").first).to_be_visible()
-    assert len(OPERATIONS) == 9
+    assert len(OPERATIONS) == 11  # with /api/looks and /api/latex
     for content_id in OPERATIONS:  # CSS locators reach into RapiDoc's open shadow root
         expect(docs.locator(f'[data-content-id="{content_id}"]').first).to_be_attached()
     expect(docs.get_by_text("the parameters as a JSON body").first).to_be_attached()
