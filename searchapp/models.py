@@ -604,6 +604,14 @@ class IndexJob(models.Model):
         return f"{self.cursor} / {f'counting… ({self.counted} so far)' if self.total is None else self.total}"
 
     @property
+    def work(self) -> tuple[int, int | None]:
+        """(done, total) of what its rate and ETA are measured in: bytes of a documents upload's listing, else records
+        (total None until counted)."""
+        if self.files_total is not None:
+            return self.bytes_read, self.bytes_total
+        return self.cursor, self.total
+
+    @property
     def seconds(self) -> float | None:
         """How long the job ran (so far, while it runs); None before it starts."""
         if self.started_at is None:

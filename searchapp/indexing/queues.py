@@ -51,7 +51,7 @@ def place_in_queue(job: IndexJob) -> tuple[int, float | None]:
 
 
 def _remaining_seconds(job: IndexJob) -> float | None:
-    done, total = (job.bytes_read, job.bytes_total) if job.files_total is not None else (job.cursor, job.total)
+    done, total = job.work
     if job.state != IndexJob.State.RUNNING or not total or not done or not job.seconds:
         return None
     return job.seconds * max(total - done, 0) / done

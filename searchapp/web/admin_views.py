@@ -129,7 +129,7 @@ def job_progress(job: IndexJob) -> dict:
     the files and bytes of its listing, known from the start."""
     documents = job.files_total is not None
     indexing = (job.seconds or 0.0) - job.timings.get("count", 0.0)
-    done, total = (job.bytes_read, job.bytes_total) if documents else (job.cursor, job.total)
+    done, total = job.work
     rate = done / indexing if indexing > 0 else 0.0
     running = job.state == IndexJob.State.RUNNING
     eta = max(total - done, 0) / rate if rate > 0 and running and total is not None else None
