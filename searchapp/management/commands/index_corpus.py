@@ -39,8 +39,8 @@ class Command(BaseCommand):
             unchanged = f", {job.unchanged} documents unchanged, {job.removed} removed" if job.files_total is not None else ""
             self.stdout.write(f"{job.state}: {job.done} records indexed, {job.failed} failed, "
                               f"{job.formulas_added} new formulas, {job.formula_errors} formula errors{unchanged}")
-            if job.state == job.State.FAILED:
-                raise CommandError(f"index job {job.pk} failed: {job.message}")
+            if job.state in (job.State.FAILED, job.State.CANCELLED):  # a script must not take either for done
+                raise CommandError(f"index job {job.pk} {job.state}: {job.message}")
 
 
 def _show(bar: tqdm, job: IndexJob) -> None:
