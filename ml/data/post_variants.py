@@ -13,6 +13,7 @@ Deterministic for a seed. The output is the JSONL post format (`ml.data.jsonl_po
 """
 from __future__ import annotations
 
+import bisect
 import random
 import re
 import string
@@ -60,10 +61,12 @@ def threads_of(records: Iterable[IndexRecord]) -> list[Thread]:
 def sentences(text: str) -> list[str]:
     """`text` cut after each sentence (`.`, `?` or `!` then a space) and at blank lines, never inside a formula;
     each piece keeps the space or paragraph break that followed it, so joining them gives `text` back."""
-    inside = [(found.start, found.end) for found in extract_formulas(text)]
+    formulas = extract_formulas(text)  # by start, none inside another: the one a boundary may fall in is bisected
+    starts = [found.start for found in formulas]
     pieces, start = [], 0
     for boundary in _BOUNDARY.finditer(text):
-        if not any(low < boundary.start() < high for low, high in inside):
+        before = bisect.bisect_left(starts, boundary.start()) - 1
+        if before < 0 or formulas[before].end <= boundary.start():
             pieces.append(text[start:boundary.end()])
             start = boundary.end()
     if start < len(text):
