@@ -619,12 +619,56 @@ class IndexJob(models.Model):
         return ((self.finished_at or timezone.now()) - self.started_at).total_seconds()
 
     @property
+    def planned(self) -> bool:
+        """Whether its parts are made (`searchapp.indexing.parts`): a documents upload listed, a file's records
+        counted."""
+        return self.files_total is not None or self.total is not None
+
+    @property
     def formulas_per_second(self) -> float | None:
         """New formulas a second over a finished job's run; None before it finishes."""
         seconds = self.seconds
         if self.finished_at is None or seconds is None:
             return None
         return self.formulas_added / max(seconds, 1e-3)
+
+
+class IndexPart(models.Model):
+    """A share of an index job that any worker may take: a document of a `documents` upload, or a range of records
+    of a file. One runner at a time takes it (a Postgres session lock, `searchapp.indexing.parts`) and indexes it from
+    its cursor on; its counts are added to its job's as it goes."""
+
+    job = models.ForeignKey(IndexJob, on_delete=models.CASCADE, related_name="parts")
+    number = models.PositiveIntegerField(help_text="its place in the job, from 0")
+    document = models.CharField(max_length=1000, blank=True,
+                                help_text="documents: the document's path in the upload (its main file)")
+    files = models.PositiveIntegerField(default=0, help_text="documents: the upload's files the document covers")
+    bytes = models.PositiveBigIntegerField(default=0, help_text="documents: the bytes of those files")
+    start = models.PositiveIntegerField(default=0, help_text="records: the first record of its range")
+    stop = models.PositiveIntegerField(default=0, help_text="records: the record after its range")
+    state = models.CharField(max_length=10, choices=IndexJob.State.choices, default=IndexJob.State.PENDING)
+    cursor = models.PositiveIntegerField(default=0, help_text="records (or sections) processed so far")
+    done = models.PositiveIntegerField(default=0, help_text="records indexed")
+    failed = models.PositiveIntegerField(default=0, help_text="records that failed")
+    formulas_added = models.PositiveIntegerField(default=0, help_text="new visually distinct formulas")
+    formula_errors = models.PositiveIntegerField(default=0, help_text="formulas that could not be parsed")
+    errors = models.JSONField(default=list, blank=True, help_text="its first 100 per-record errors")
+
+    class Meta:
+        ordering = ["job", "number"]
+        constraints = [models.UniqueConstraint(fields=["job", "number"], name="indexpart_unique_number")]
+
+    def __str__(self) -> str:
+        return f"part {self.number} of job {self.job_id} {self.state}"
+
+
+class UnlinkedAnswer(models.Model):
+    """An answer stored before its question: another part of its job holds the question, and links it when the job
+    ends (`searchapp.indexing.parts.link_answers`)."""
+
+    part = models.ForeignKey(IndexPart, on_delete=models.CASCADE, related_name="+")
+    post = models.ForeignKey(Post, on_delete=models.CASCADE, related_name="+")
+    parent_source_id = models.CharField(max_length=200, help_text="the source id of the question it answers")
 
 
 _Rows = TypeVar("_Rows", bound=models.QuerySet)

@@ -1,21 +1,24 @@
 """Indexing records in chunks: parse formulas → embed new visual keys → encode posts → store (`jobs` runs a job).
 
-Each chunk is one transaction that also advances the job's `cursor`, so a job killed mid-way
-resumes after its last committed chunk and nothing is stored twice: posts are unique by source
-id, formulas by (corpus, visual key), occurrences by (post, position).
+Each chunk is one transaction that also advances its part's `cursor` (`parts.advance`), so a part killed mid-way
+resumes after its last committed chunk and nothing is stored twice: posts are unique by source id, formulas by
+(corpus, visual key), occurrences by (post, position). Parts of a job store at once; a deadlock between two of them
+(each waiting for a key the other inserted) fails one transaction, which is run again.
 """
 from __future__ import annotations
 
+import copy
 import itertools
 import json
 import time
-from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from typing import TypeVar
 
 import numpy as np
-from django.db import connection, transaction
+from django.db import OperationalError, connection, transaction
+from psycopg.errors import DeadlockDetected
 from psycopg.types.json import Jsonb
 
 from ml.cycle_collection import cycle_collection_paused
@@ -27,8 +30,9 @@ from ml.text.marf import post_vector
 from ml.text.posts import body_span, post_text
 from searchapp.embedding import embed_graphs, get_fusion, node_labels
 from searchapp.indexing.codebook import require_loaded_codebook
+from searchapp.indexing.parts import ChunkOutcome, advance, lock_part, summed_timings
 from searchapp.indexing.postings import store_postings
-from searchapp.models import Corpus, IndexJob, Post
+from searchapp.models import Corpus, IndexJob, IndexPart, Post
 from searchapp.sql import copy_binary, halfvec
 from searchapp.vectors import as_stored, decode_matrix, matrix_bytes
 
@@ -42,7 +46,9 @@ records are twice as slow (at 1.0 the longest gap measured was 2.1 s), and a chu
 few queries) stays a few percent."""
 MAX_CHUNK = 5000
 """Records a chunk holds at most, however fast they go: what it keeps in memory at once stays bounded."""
-MAX_KEPT_ERRORS = 100
+DEADLOCK_ATTEMPTS = 5
+"""Times a transaction broken by a deadlock is run: Postgres fails one of the two after a second (deadlock_timeout),
+and the other goes on, so a second attempt rarely meets another."""
 ENCODER_THREADS = 2
 """Threads that encode the next chunk's posts while this one is prepared and stored, each running its posts one at a
 time on one core (ONNX Runtime lets go of the GIL). On two cores, 200 thread posts went 1.85× as fast on two threads
@@ -51,21 +57,6 @@ as on one; in a job, where the job's own thread shares the cores, 1.12× (`_inde
 
 Progress = Callable[[IndexJob], None]
 """Told the job as committed after each chunk (`index_corpus`'s bar)."""
-
-
-class JobCancelled(Exception):
-    """The job was cancelled (`jobs.cancel_jobs`): its runner stops before it stores or changes anything more."""
-
-    def __init__(self, job_id: int):
-        super().__init__(f"job {job_id} was cancelled")
-        self.job_id = job_id
-
-
-def stop_if_cancelled(job: IndexJob) -> None:
-    """JobCancelled if the job, as last read, was cancelled: runners check between chunks with the row they read
-    anyway, so a cancel costs a running job no query."""
-    if job.state == IndexJob.State.CANCELLED:
-        raise JobCancelled(job.pk)
 
 
 @dataclass
@@ -79,20 +70,12 @@ class ParsedFormula:
     """What pages show: the source itself for LaTeX, else LaTeX rendered from the SLT (KaTeX reads only LaTeX)."""
 
 
-@dataclass
-class ChunkOutcome:
-    done: int = 0
-    failed: int = 0
-    formula_errors: int = 0
-    errors: list[dict] = field(default_factory=list)
-    timings: dict = field(default_factory=lambda: defaultdict(float))
-
-
-def index_chunks(job: IndexJob, items: Iterable[IndexRecord | RecordError], progress: Progress) -> None:
-    """Read, prepare (parse, embed, fuse) and store each chunk in turn (`prepared_chunks`)."""
+def index_chunks(part: IndexPart, corpus: Corpus, items: Iterable[IndexRecord | RecordError],
+                 progress: Progress) -> None:
+    """Read, prepare (parse, embed, fuse) and store each chunk of the part's records in turn (`prepared_chunks`)."""
     with chunk_encoder() as encoder:
-        for prepared in prepared_chunks(job.corpus, items, encoder):
-            progress(store_chunk(job.pk, prepared))
+        for prepared in prepared_chunks(corpus, items, encoder):
+            progress(retried_on_deadlock(store_chunk, part.pk, prepared))
 
 
 def chunk_encoder() -> ThreadPoolExecutor:
@@ -237,32 +220,55 @@ def _post_ids(items: list[IndexRecord | RecordError]) -> set[str]:
     return {item.post.source_id for item in items if isinstance(item, IndexRecord)}
 
 
-def store_chunk(job_id: int, prepared: PreparedChunk, document_id: int | None = None) -> IndexJob:
-    """Store a prepared chunk and advance the job's counters in the same transaction; the job as advanced. Its
-    posts are sections of the SourceDocument `document_id`, when given. JobCancelled, with nothing stored, once the
-    job is cancelled: the cancel waits for the lock on the job's row, so it lands between two chunks."""
-    outcome = prepared.outcome
+def store_chunk(part_id: int, prepared: PreparedChunk) -> IndexJob:
+    """Store a prepared chunk of a part and advance the part's and the job's counters in the same transaction; the
+    job as advanced. JobCancelled, with nothing stored, once the part is cancelled: the cancel waits for the lock on
+    the part's row, so it lands between two chunks."""
     with transaction.atomic():
-        with connection.cursor() as cursor:
-            require_loaded_codebook(cursor)
-        job = IndexJob.objects.select_for_update().get(pk=job_id)
-        stop_if_cancelled(job)  # the chunk is not stored, nor the document it belongs to (`documents._replace`)
-        posts, refused = _timed(outcome, "store", _store_posts, job.corpus, prepared.records, prepared.texts,
-                                prepared.fused, document_id)
-        for line, message in refused.items():
-            outcome.failed += 1
-            outcome.errors.append({"line": line, "message": message})
-        parsed = [item for item in prepared.parsed if item.record.line not in refused]
-        keys = {item.visual_key for item in parsed}
-        kept = [i for i, item in enumerate(prepared.new) if item.visual_key in keys]
-        inserted = _timed(outcome, "store", insert_formulas, job.corpus_id, [prepared.new[i] for i in kept],
-                          [prepared.vectors[i] for i in kept])
-        # Ids of every key in the chunk, including those a concurrent job or an earlier chunk stored.
-        formula_ids = dict(job.corpus.formulas.filter(visual_key__in=keys).values_list("visual_key", "id"))
-        _timed(outcome, "store", _store_occurrences, parsed, posts, formula_ids, prepared.texts)
-        outcome.done += len(prepared.records) - len(refused)
-        _advance(job, prepared.consumed, outcome, len(inserted))
-    return job
+        part = lock_part(part_id)
+        return advance(part, prepared.consumed, store_prepared(part, prepared))
+
+
+def store_prepared(part: IndexPart, prepared: PreparedChunk, document_id: int | None = None) -> ChunkOutcome:
+    """Store a prepared chunk in the open transaction, which holds the part's lock (`lock_part`); what it added.
+    Its posts are sections of the SourceDocument `document_id`, when given. `prepared` is left as it was, so that a
+    transaction run again stores it again."""
+    outcome = copy.deepcopy(prepared.outcome)
+    with connection.cursor() as cursor:
+        require_loaded_codebook(cursor)
+    corpus = part.job.corpus
+    posts, refused = _timed(outcome, "store", _store_posts, corpus, part.pk, prepared.records, prepared.texts,
+                            prepared.fused, document_id)
+    for line, message in refused.items():
+        outcome.failed += 1
+        outcome.errors.append({"line": line, "message": message})
+    parsed = [item for item in prepared.parsed if item.record.line not in refused]
+    keys = {item.visual_key for item in parsed}
+    kept = [i for i, item in enumerate(prepared.new) if item.visual_key in keys]
+    inserted = _timed(outcome, "store", insert_formulas, corpus.pk, [prepared.new[i] for i in kept],
+                      [prepared.vectors[i] for i in kept])
+    # Ids of every key in the chunk, including those another part, a concurrent job or an earlier chunk stored.
+    formula_ids = dict(corpus.formulas.filter(visual_key__in=keys).values_list("visual_key", "id"))
+    _timed(outcome, "store", _store_occurrences, parsed, posts, formula_ids, prepared.texts)
+    outcome.done += len(prepared.records) - len(refused)
+    outcome.added += len(inserted)
+    return outcome
+
+
+Stored = TypeVar("Stored")
+
+
+def retried_on_deadlock(store: Callable[..., Stored], *args) -> Stored:
+    """`store(*args)`, a transaction of its own, run again when Postgres broke a deadlock by failing it (two parts
+    inserting the same new formulas in another order, each waiting for the other's)."""
+    attempt = 1
+    while True:
+        try:
+            return store(*args)
+        except OperationalError as error:
+            if not isinstance(error.__cause__, DeadlockDetected) or attempt == DEADLOCK_ATTEMPTS:
+                raise
+            attempt += 1
 
 
 def _timed(outcome: ChunkOutcome, stage: str, function, *args):
@@ -293,11 +299,12 @@ POST_CONTENT = ("title", "body", "url", "tags")
 """What a post stores besides its id: a reused id must come with the same content."""
 
 
-def _store_posts(corpus: Corpus, records: list[IndexRecord], texts: dict[str, EncodedPost],
+def _store_posts(corpus: Corpus, part_id: int, records: list[IndexRecord], texts: dict[str, EncodedPost],
                  fused: dict[str, np.ndarray], document_id: int | None) -> tuple[dict[str, int], dict[int, str]]:
     """Post ids by source id, and the records refused by line: those reusing a stored post's id with other
     content. A post stored before with the same content (the same file indexed again) is reused; an answer
-    is linked to its question when the question is in the corpus.
+    is linked to its question when the question is in the corpus, else when its job ends (`link_answers`: another
+    part may hold the question).
 
     Each new post is written once, whole: COPY into a staging table, then INSERT … SELECT with its vectors and its
     question. Inserting bare rows and then updating their vectors and question wrote every post three more times,
@@ -326,6 +333,11 @@ def _store_posts(corpus: Corpus, records: list[IndexRecord], texts: dict[str, En
                 " WHERE i.parent_here = %s ORDER BY i.ord ON CONFLICT (corpus_id, source_id) DO NOTHING"
                 " RETURNING source_id", [corpus.pk, document_id, corpus.pk, parent_here])
             inserted.update(row[0] for row in cursor.fetchall())
+        cursor.execute(
+            "INSERT INTO searchapp_unlinkedanswer (part_id, post_id, parent_source_id) SELECT %s, p.id, i.parent_source"
+            " FROM incoming_post i JOIN searchapp_post p ON p.corpus_id = %s AND p.source_id = i.source_id"
+            " WHERE i.parent_source IS NOT NULL AND p.parent_id IS NULL AND i.source_id = ANY(%s)",
+            [part_id, corpus.pk, list(inserted)])
         cursor.execute("TRUNCATE incoming_post")
     stored = {source_id: (post_id, tuple(content)) for source_id, post_id, *content in corpus.posts.filter(
         source_id__in=first).values_list("source_id", "id", *POST_CONTENT)}
@@ -337,6 +349,19 @@ def _store_posts(corpus: Corpus, records: list[IndexRecord], texts: dict[str, En
               if source_id not in inserted and stored[source_id][1] == _content(post)}
     _complete_stored_posts(corpus, reused, ids, texts, fused)
     return ids, refused
+
+
+def link_answers(job: IndexJob) -> None:
+    """Link the answers the job's parts stored before their question to it, now that every part is stored; an
+    answer whose question is not in the corpus stays unlinked, as when it is stored."""
+    with transaction.atomic(), connection.cursor() as cursor:
+        cursor.execute(
+            "UPDATE searchapp_post a SET parent_id = q.id FROM searchapp_unlinkedanswer u"
+            " JOIN searchapp_indexpart p ON p.id = u.part_id"
+            " JOIN searchapp_post q ON q.corpus_id = %s AND q.source_id = u.parent_source_id"
+            " WHERE p.job_id = %s AND a.id = u.post_id", [job.corpus_id, job.pk])
+        cursor.execute("DELETE FROM searchapp_unlinkedanswer u USING searchapp_indexpart p"
+                       " WHERE p.id = u.part_id AND p.job_id = %s", [job.pk])
 
 
 def _complete_stored_posts(corpus: Corpus, reused: dict, ids: dict[str, int], texts: dict[str, EncodedPost],
@@ -386,6 +411,7 @@ def insert_formulas(corpus_id: int, new: list[ParsedFormula], vectors: list[dict
             "INSERT INTO searchapp_formula (corpus_id, visual_key, slt_string, latex, notation, slg_matrix, opg_matrix,"
             " opt_error, node_labels, structure, subtrees, created_at) SELECT %s, visual_key, slt_string, latex,"
             " notation, slg_matrix, opg_matrix, opt_error, node_labels, structure, subtrees, now() FROM incoming_formula"
+            " ORDER BY visual_key"  # every part takes the keys' locks in one order: two chunks never wait in a circle
             " ON CONFLICT (corpus_id, visual_key) DO NOTHING"
             " RETURNING visual_key, id", [corpus_id])
         inserted = dict(cursor.fetchall())
@@ -447,24 +473,8 @@ def _context(item: ParsedFormula, texts: dict[str, EncodedPost]):
     return encoded.contexts[item.record.formulas.index(item.source)] if encoded else None
 
 
-def _advance(job: IndexJob, consumed: int, outcome: ChunkOutcome, added: int) -> None:
-    job.cursor += consumed
-    job.done += outcome.done
-    job.failed += outcome.failed
-    job.formula_errors += outcome.formula_errors
-    job.formulas_added += added
-    job.errors = (job.errors + outcome.errors)[:MAX_KEPT_ERRORS]
-    job.timings = _summed_timings(job.timings, outcome.timings)
-    job.save()
-
-
 def add_timing(job: IndexJob, stage: str, seconds: float) -> None:
-    job.refresh_from_db(fields=["timings"])
-    IndexJob.objects.filter(pk=job.pk).update(timings=_summed_timings(job.timings, {stage: seconds}))
-
-
-def _summed_timings(recorded: dict, added: dict) -> dict:
-    timings = dict(recorded)
-    for stage, seconds in added.items():
-        timings[stage] = round(timings.get(stage, 0.0) + seconds, 3)
-    return timings
+    """A job-wide stage's seconds (counting, merging) added to its timings, which its parts add to meanwhile."""
+    with transaction.atomic():
+        timings = IndexJob.objects.select_for_update().values_list("timings", flat=True).get(pk=job.pk)
+        IndexJob.objects.filter(pk=job.pk).update(timings=summed_timings(timings, {stage: seconds}))

@@ -13,7 +13,7 @@ from tests.conftest import database_url, start_worker, stop_worker
 
 @pytest.mark.django_db(transaction=True)
 def test_ping_runs_in_a_real_worker_process(celery_worker_process):
-    result = ping.delay().get(timeout=60)
+    result = ping.delay().get()
     assert result == {"pong": True, "database": connection.settings_dict["NAME"]}
     assert celery_worker_process.poll() is None
 
@@ -92,7 +92,7 @@ TIME_LIMITED = "time-limited"
 def prefork_worker(service_env):
     """A prefork worker, as `serve` runs one: the pool that enforces time limits."""
     worker = start_worker(service_env, TIME_LIMITED, pool="prefork")
-    ping.apply_async(queue=TIME_LIMITED).get(timeout=120)  # ready: its start-up found no job to resume
+    ping.apply_async(queue=TIME_LIMITED).get()  # ready: its start-up found no job to resume
     yield worker
     stop_worker(worker)
 

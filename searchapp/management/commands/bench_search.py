@@ -1,5 +1,6 @@
-"""`python manage.py bench_search --formulas N [--reuse] --json`: latency, candidates, top-10 overlap with exhaustive
-maxsim, indexing rate and bytes on disk."""
+"""`python manage.py bench_search --formulas N [--reuse] [--workers N] --json`: latency, candidates, top-10 overlap with
+exhaustive maxsim, indexing rate and bytes on disk; with `--workers N`, the build by one Celery worker against N
+(`searchapp.benchmarks.workers`)."""
 import json
 from pathlib import Path
 
@@ -9,6 +10,7 @@ from django.core.management.base import BaseCommand, CommandError
 from searchapp.benchmarks import search_speed
 from searchapp.benchmarks.bench_corpus import WIKI_FILE
 from searchapp.benchmarks.database import throwaway_database
+from searchapp.benchmarks.workers import compare_workers
 from searchapp.search.candidates import PROBES, SHORTLIST_SIZE
 
 DEFAULT_DATA = settings.BASE_DIR.parent / "shared" / "data"
@@ -32,13 +34,17 @@ class Command(BaseCommand):
         parser.add_argument("--overlap-sample", type=int, default=search_speed.OVERLAP_SAMPLE,
                             help="queries compared with exhaustive maxsim over every formula")
         parser.add_argument("--drop", action="store_true", help="drop the benchmark database afterwards")
+        parser.add_argument("--workers", type=int, help="also index its formulas with one Celery worker, then with "
+                                                        "this many, and report speedup_vs_one")
 
     def handle(self, *args, formulas: int, data: Path, wiki: Path, reuse: bool, drop: bool, probes: int,
-               shortlist: int, overlap_sample: int, **options):
+               shortlist: int, overlap_sample: int, workers: int | None, **options):
         if formulas < 100:
             raise CommandError("--formulas must be at least 100")
         if overlap_sample < 1:
             raise CommandError("--overlap-sample must be at least 1")
+        if workers is not None and workers < 2:
+            raise CommandError("--workers must be at least 2 (a build with one worker is what it is compared with)")
         if not data.is_dir():
             raise CommandError(f"data folder not found: {data}")
         progress = self.stderr.write if options["json"] else self.stdout.write
@@ -47,5 +53,7 @@ class Command(BaseCommand):
         with throwaway_database(f"mathsearch_bench_{formulas}", keep=not drop, reuse=reuse):
             report = search_speed.benchmark(data, formulas, {"probes": probes, "shortlist_size": shortlist},
                                             wiki_file=wiki, overlap_sample=overlap_sample, progress=progress)
+            if workers:
+                report |= compare_workers(search_speed.corpus_file(formulas), "slt_tsv", workers, progress)
         self.stdout.write(json.dumps(report, indent=2) if options["json"] else
                           "\n".join(f"{key}: {value}" for key, value in report.items()))

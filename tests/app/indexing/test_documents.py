@@ -8,7 +8,7 @@ from django.db import connection
 from searchapp.indexing import documents
 from searchapp.indexing.actions import start_index_job
 from searchapp.indexing.jobs import run_job
-from searchapp.models import Formula, Occurrence, Post, SourceDocument
+from searchapp.models import Formula, IndexPart, Occurrence, Post, SourceDocument
 
 MAIN = "\\documentclass[{size}]{{book}}\n\\input{{macros}}\n\\begin{{document}}\n\\input{{main}}\n\\end{{document}}\n"
 BOOK = {
@@ -134,15 +134,15 @@ def test_a_search_during_a_reindex_sees_each_document_whole(book, monkeypatch):
     before = Post.objects.filter(document__path="main.tex").count()
     (book / "norms.tex").write_text("\\section{Norms}\nChanged $\\norm{x} = 0$.\n\\section{More}\nMore $y$.\n")
     stored_one, go_on = threading.Event(), threading.Event()
-    store_chunk = documents.store_chunk
+    store_prepared = documents.store_prepared
 
     def slow_store(*args):
-        job = store_chunk(*args)
+        outcome = store_prepared(*args)
         stored_one.set()
         go_on.wait(60)
-        return job
+        return outcome
 
-    monkeypatch.setattr(documents, "store_chunk", slow_store)
+    monkeypatch.setattr(documents, "store_prepared", slow_store)
     monkeypatch.setattr(documents, "prepared_chunks", _one_record_a_chunk(documents.prepared_chunks))
 
     def reindex():
@@ -174,11 +174,11 @@ class Killed(Exception):
 def test_a_resumed_job_skips_the_documents_it_stored_and_reads_the_rest(book, monkeypatch):
     replace, calls = documents._replace, []
 
-    def dies_on_the_second(*args):
-        calls.append(args[2])
+    def dies_on_the_second(part_id, *args):
+        calls.append(IndexPart.objects.get(pk=part_id).document)
         if len(calls) == 2:
             raise Killed
-        replace(*args)
+        return replace(part_id, *args)
 
     monkeypatch.setattr(documents, "_replace", dies_on_the_second)
     job = start_index_job(book, "documents", "papers", enqueue=False)

@@ -16,7 +16,7 @@ from searchapp.embedding import embed_graphs, get_codebook, get_fusion
 from searchapp.indexing import pipeline
 from searchapp.indexing.actions import start_index_job
 from searchapp.indexing.codebook import CodebookMismatch, ensure_codebook_loaded
-from searchapp.indexing.jobs import run_job
+from searchapp.indexing.jobs import plan_job, run_job
 from searchapp.models import CodebookState, Formula, Occurrence, Post, PostingList
 from searchapp.vectors import ID_DTYPE, decode_matrix
 from tests.app.factories import FORMULAS
@@ -184,11 +184,11 @@ def test_a_job_killed_mid_way_resumes_from_its_cursor(tmp_path, monkeypatch):
     monkeypatch.setattr(pipeline, "FIRST_CHUNK", 3)
     real_chunk, calls = pipeline.store_chunk, []
 
-    def dies_on_second_chunk(job_id, prepared):
+    def dies_on_second_chunk(part_id, prepared):
         calls.append(prepared.consumed)
         if len(calls) == 2:
             raise KeyboardInterrupt("worker killed")
-        real_chunk(job_id, prepared)
+        return real_chunk(part_id, prepared)
 
     monkeypatch.setattr(pipeline, "store_chunk", dies_on_second_chunk)
     with pytest.raises(KeyboardInterrupt):
@@ -354,12 +354,13 @@ def test_a_chunk_prepared_before_the_codebook_was_refitted_is_not_stored(index_f
     path = tmp_path / "more.txt"
     path.write_text("q^2 + 1\n")
     job = start_index_job(path, "latex", "test", enqueue=False)
+    plan_job(job)
     no_words: Future = Future()
     no_words.set_result(({}, 0.0))  # formulas alone: no post to encode
     prepared = pipeline.prepare_chunk(job.corpus, list(read_records(path, "latex")), no_words)
     CodebookState.objects.update(fingerprint="0123456789abcdef")  # another process refitted it meanwhile
     with pytest.raises(CodebookMismatch, match="changed to 0123456789abcdef while this job ran.*holds no codebook"):
-        pipeline.store_chunk(job.pk, prepared)
+        pipeline.store_chunk(job.parts.get().pk, prepared)
     assert not Formula.objects.filter(latex="q^2 + 1").exists()
     job.refresh_from_db()
     assert job.cursor == 0
