@@ -32,6 +32,7 @@ from searchapp.search.query import Query, parse_query
 from searchapp.search.query_keys import KEY_CHARS, feedback_key, question_key, searched_key
 from searchapp.search.questions import DEFAULT_MODE, MODES, Question, read_bm25, read_question, score_posts
 from searchapp.search.ranking import DEFAULT_ORDER, ORDERS, Interleave, order_candidates
+from searchapp.search.readings import search_readings
 from searchapp.search.results import PostHit, PostResults, SearchHit, SearchResults
 from searchapp.search.scoring import Scored, alignment, decode, score
 from searchapp.sql import binary_rows, id_array
@@ -73,6 +74,10 @@ class Corpus(models.Model):
                               help_text="its documents' own LaTeX macros, the most common definition of each "
                                         "(name → ml.data.documents.latex_macros.Macro.to_json()): queries are read "
                                         "with them")
+    other_macros = models.JSONField(default=dict, blank=True,
+                                    help_text="the other definitions its documents give a name of `macros`, most "
+                                              "common first (name → [Macro.to_json()]): a query is read with each "
+                                              "that fits it too")
 
     objects = CorpusQuerySet.as_manager()
 
@@ -127,7 +132,7 @@ class PostQuerySet(models.QuerySet):
             raise ValueError(f"unknown mode {mode!r}; choose one of {', '.join(MODES)}")
         started = time.perf_counter()
         if isinstance(question, str):
-            question = read_question(question, corpus_macros(question, corpus, Corpus.objects))
+            question = read_question(question, corpus_macros(question, corpus, Corpus.objects).macros)
         threads = self.filter(corpus__name=corpus) if corpus else self
         scores = score_posts(threads.answers(), Formula.objects, question, corpus, threads=threads,
                              full_text=mode == "bm25")
@@ -248,7 +253,8 @@ class FormulaQuerySet(models.QuerySet):
         """The `k` formulas of this queryset most similar to `query` after `offset` (DESIGN.md §4).
 
         A string is read as LaTeX, with `corpus`'s macros (`searchapp.search.notation`; `ml.formula.ParseError` if it
-        cannot be); candidates come from the codebook's
+        cannot be); a query with several readings of them is searched in each (`searchapp.search.readings`).
+        Candidates come from the codebook's
         posting lists and from shared sub-expressions, or are the whole queryset when it is no larger than a
         shortlist (then exact scoring is as cheap, and complete). `fusion` orders them: the learned ranker
         (`searchapp.search.ranking`), or a dense fusion of the mean cosines, in [-1, 1]. A query with query variables
@@ -266,7 +272,10 @@ class FormulaQuerySet(models.QuerySet):
             raise ValueError(f"unknown fusion {fusion!r}; choose one of {', '.join(ORDERS)}")
         started = time.perf_counter()
         if isinstance(query, str):
-            query = parse_query(query, macros=corpus_macros(query, corpus, Corpus.objects))
+            query = parse_query(query, "latex", *corpus_macros(query, corpus, Corpus.objects))
+        if query.readings:  # neither interleaved nor explored, as a long formula's parts
+            return search_readings(self, query, k=k, offset=offset, fusion=fusion, corpus=corpus, probes=probes,
+                                   shortlist_size=shortlist_size, context=context, context_weight=context_weight)
         scored = self.scored_candidates(query, max(shortlist_size, offset + k), corpus, probes)
         ordering = order_candidates(fusion, query, scored.candidates, corpus)
         scores, parts = ordering.scores, scored.parts
@@ -604,6 +613,12 @@ class IndexJob(models.Model):
         return f"{self.cursor} / {f'counting… ({self.counted} so far)' if self.total is None else self.total}"
 
     @property
+    def planned(self) -> bool:
+        """Whether its parts are made (`searchapp.indexing.parts`): a documents upload listed, a file's records
+        counted."""
+        return self.files_total is not None or self.total is not None
+
+    @property
     def work(self) -> tuple[int, int | None]:
         """(done, total) of what its rate and ETA are measured in: bytes of a documents upload's listing, else records
         (total None until counted)."""
@@ -617,12 +632,6 @@ class IndexJob(models.Model):
         if self.started_at is None:
             return None
         return ((self.finished_at or timezone.now()) - self.started_at).total_seconds()
-
-    @property
-    def planned(self) -> bool:
-        """Whether its parts are made (`searchapp.indexing.parts`): a documents upload listed, a file's records
-        counted."""
-        return self.files_total is not None or self.total is not None
 
     @property
     def formulas_per_second(self) -> float | None:

@@ -185,11 +185,18 @@ _NOT_ALONE = re.compile(r"(?<!\\)\$|\\(?:begin|end)\{(?:equation|align|gather|mu
 
 
 def _formulas_by_file() -> dict[str, set[int]]:
-    """The formulas that occur in each file (a post's source id is `file#section`)."""
+    """The formulas that occur in each file (a post's source id is `file#section`); a file without a section of its
+    own (an `\\input` file of display math, read into its includer's section) holds its whole document's."""
     by_file: dict[str, set[int]] = defaultdict(set)
-    for source_id, formula_id in Occurrence.objects.filter(post__corpus__name=CORPUS).values_list(
-            "post__source_id", "formula_id"):
+    by_document: dict[int, set[int]] = defaultdict(set)
+    for source_id, document, formula_id in Occurrence.objects.filter(post__corpus__name=CORPUS).values_list(
+            "post__source_id", "post__document", "formula_id"):
         by_file[source_id.split("#")[0]].add(formula_id)
+        by_document[document].add(formula_id)
+    for document, files in SourceDocument.objects.filter(corpus__name=CORPUS).values_list("pk", "files"):
+        for file in files:
+            if file not in by_file:
+                by_file[file] = by_document[document]
     return by_file
 
 

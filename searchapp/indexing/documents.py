@@ -172,5 +172,6 @@ def _delete_unheld(formula_ids: list[int]) -> None:
 
 def update_corpus_macros(corpus: Corpus) -> None:
     """The corpus's macros, which its queries are read with (`ml.data.documents.notation.corpus_macros`)."""
-    corpus.macros = corpus_macros(corpus.documents.order_by("pk").values_list("macros", flat=True))
-    Corpus.objects.filter(pk=corpus.pk).update(macros=corpus.macros)
+    by_path = corpus.documents.order_by("path", "pk")  # a tie goes the same way however the workers shared the job
+    corpus.macros, corpus.other_macros = corpus_macros(by_path.values_list("macros", flat=True))
+    Corpus.objects.filter(pk=corpus.pk).update(macros=corpus.macros, other_macros=corpus.other_macros)

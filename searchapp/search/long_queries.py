@@ -18,6 +18,7 @@ from dataclasses import replace
 
 import numpy as np
 
+from ml.data.documents.notation import OtherDefinitions
 from ml.formula import ParseError, slt_to_latex
 from ml.formula.operands import binding_power, is_infix, run
 from ml.formula.tree import Node, Tree, chain
@@ -32,7 +33,7 @@ from searchapp.search.query import (
     read_graphs,
 )
 from searchapp.search.ranking import DEFAULT_ORDER
-from searchapp.search.results import SearchHit, SearchResults
+from searchapp.search.results import SearchResults, best_hits
 
 MAX_PARTS = 3
 """Parts searched in a long formula's place: each costs a search."""
@@ -44,11 +45,13 @@ PART_HITS = 50
 can still lead the fused one."""
 
 
-def parse_formula(text: str, notation: str = "latex", macros: Macros | None = None) -> Query:
+def parse_formula(text: str, notation: str = "latex", macros: Macros | None = None,
+                  others: OtherDefinitions | None = None) -> Query:
     """`parse_query`, except that a formula over MAX_QUERY_NODES becomes a query of its largest parts (`parts`), in
-    LaTeX, read with the same `macros`; it is refused (`too_large`) only when none of them can be read."""
+    LaTeX, read with the first reading of the same `macros`; it is refused (`too_large`) only when none of them can
+    be read."""
     try:
-        return parse_query(text, notation, macros)
+        return parse_query(text, notation, macros, others)
     except ParseError as error:
         if error.kind != "too_large":
             raise
@@ -80,12 +83,8 @@ def search_parts(formulas, query: Query, *, k: int = 10, offset: int = 0, fusion
     started = time.perf_counter()
     found = [formulas.search(part, k=max(offset + k, PART_HITS), fusion=fusion, corpus=corpus, context=context)
              for part in query.parts]
-    best: dict[int, SearchHit] = {}
-    for results in found:
-        for hit in results.hits:
-            if hit.formula_id not in best or hit.score > best[hit.formula_id].score:
-                best[hit.formula_id] = hit
-    ids = list(best)  # in the order the parts found them: the first part's first among equals
+    best = best_hits(found)
+    ids = list(best)
     by_part = [{hit.formula_id: hit.score for hit in results.hits} for results in found]
     scores = formula_scores(np.arange(len(ids)), [np.array([scored.get(i, 0.0) for i in ids], dtype=np.float32)
                                                   for scored in by_part], len(ids))

@@ -6,13 +6,13 @@ whose node vectors and labels are already in its row (a formula page's neighbour
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cached_property
 from typing import Any
 
 import numpy as np
 
-from ml.data.documents.notation import read_in_notation
+from ml.data.documents.notation import OtherDefinitions, readings
 from ml.formula import FormulaGraphs, ParseError, parse
 from ml.formula.query_variables import for_embedding
 from ml.formula.tree import is_query_variable
@@ -53,6 +53,9 @@ class Query:
     parts: tuple[Query, ...] = ()
     """For a formula over MAX_QUERY_NODES, its largest parts that fit, searched in its place
     (`searchapp.search.long_queries`); it has no vectors of its own then."""
+    readings: tuple[Query, ...] = ()
+    """Its other readings in its corpus's notation, where the documents define a macro it writes in more than one
+    way, searched beside it (`searchapp.search.readings`)."""
 
     @cached_property
     def variables(self) -> dict[str, int]:
@@ -76,24 +79,27 @@ class Query:
         return found
 
 
-def parse_query(text: str, notation: str = "latex", macros: Macros | None = None) -> Query:
+def parse_query(text: str, notation: str = "latex", macros: Macros | None = None,
+                others: OtherDefinitions | None = None) -> Query:
     """Raises `ml.formula.ParseError` for text that cannot be read in `notation`, or (kind `too_large`) whose tree
     has more than MAX_QUERY_NODES nodes: refused after parsing, before the costly embedding and search (the search
     page and the API search its parts instead: `searchapp.search.long_queries`).
 
-    LaTeX is read with the `macros` it writes expanded (a corpus's: `searchapp.search.notation`); an expansion that
-    cannot be parsed is parsed as typed, so an error points into what was typed."""
-    return _embedded([_read(text, notation, macros)], notation)[0]
+    LaTeX is read with the `macros` it writes expanded (a corpus's: `searchapp.search.notation`), and, where the
+    corpus's documents define one of them in `others` ways too, in each of those that fits it (its `readings`); an
+    expansion that cannot be parsed is parsed as typed, so an error points into what was typed."""
+    first, *other = _embedded(_readings(text, notation, macros, others), notation)
+    return replace(first, readings=tuple(other)) if other else first
 
 
 def parse_queries(texts: list[str], notation: str = "latex",
                   macros: Macros | None = None) -> tuple[list[Query], list[tuple[str, ParseError]]]:
-    """Several queries embedded in one batch (a question's formulas): those read, and each other text with its
-    error."""
+    """Several queries embedded in one batch (a question's formulas), each read with the `macros`' first reading:
+    those read, and each other text with its error."""
     parsed, failed = [], []
     for text in texts:
         try:
-            parsed.append(_read(text, notation, macros))
+            parsed.append(_readings(text, notation, macros)[0])
         except ParseError as error:
             failed.append((text, error))
     return _embedded(parsed, notation), failed
@@ -102,21 +108,23 @@ def parse_queries(texts: list[str], notation: str = "latex",
 def read_graphs(text: str, notation: str, macros: Macros | None) -> tuple[FormulaGraphs, list[str]]:
     """The graphs of a query of any size (`searchapp.search.long_queries` cuts one too large to search), and the
     macros expanded to read it."""
-    _, graphs, names = _read(text, notation, macros, bounded=False)
+    _, graphs, names = _readings(text, notation, macros, bounded=False)[0]
     return graphs, names
 
 
-def _read(text: str, notation: str, macros: Macros | None,
-          bounded: bool = True) -> tuple[str, FormulaGraphs, list[str]]:
-    """The text, its graphs, and the macros expanded to read it."""
+def _readings(text: str, notation: str, macros: Macros | None, others: OtherDefinitions | None = None,
+              bounded: bool = True) -> list[tuple[str, FormulaGraphs, list[str]]]:
+    """The text, its graphs and the macros expanded to read it, for each reading that can be parsed; the text
+    parsed as typed when none can."""
+    parsed = []
     if macros and notation == "latex":
-        expanded, names = read_in_notation(text, macros)
-        if names:
-            try:
-                return text, _parsed(expanded, notation, bounded), names
-            except ParseError:
-                pass
-    return text, _parsed(text, notation, bounded), []
+        for expanded, names in readings(text, macros, others or {}):
+            if names:
+                try:
+                    parsed.append((text, _parsed(expanded, notation, bounded), names))
+                except ParseError:
+                    pass
+    return parsed or [(text, _parsed(text, notation, bounded), [])]
 
 
 def _parsed(text: str, notation: str, bounded: bool) -> FormulaGraphs:

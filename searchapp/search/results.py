@@ -77,3 +77,14 @@ class PostResults:
     hits: list[PostHit]
     candidates: int
     elapsed_ms: float
+
+
+def best_hits(found: list[SearchResults]) -> dict[int, SearchHit]:
+    """Each formula's best-scoring hit among several searches' (formula id → hit), in the order the searches found
+    them: the first search's first among equals."""
+    best: dict[int, SearchHit] = {}
+    for results in found:
+        for hit in results.hits:
+            if hit.formula_id not in best or hit.score > best[hit.formula_id].score:
+                best[hit.formula_id] = hit
+    return best

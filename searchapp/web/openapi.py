@@ -123,7 +123,7 @@ LONG_URL = {"description": "never for the parameters' own limits: the server rea
 MACROS = {"type": "array", "items": STRING,
           "description": "the macros of the corpus searched that the query wrote (names without the backslash, in "
                          "order of first use): it was read with the corpus's own definitions of them, the most common "
-                         "among its documents; empty when none was expanded"}
+                         "among its documents first (`readings`); empty when none was expanded"}
 UNKNOWN_CORPUS = _error("no corpus has the name given as `corpus` (code `unknown_corpus`; the message names those there are)")
 
 SEARCH = {
@@ -330,6 +330,9 @@ SCHEMAS = {
     "SearchResults": _object({
         "query": STRING, "notation": NOTATION, "fusion": {"type": "string", "enum": list(ORDERS)},
         "macros": MACROS, "candidates": INTEGER, "elapsed_ms": NUMBER,
+        "readings": {"type": "integer", "minimum": 1, "description": "the readings of the query searched: more than "
+                     "one where the corpus's documents define a macro it wrote in several ways (each definition that "
+                     "fits it, up to 3, its results merged by each formula's best score)"},
         "latex_from_unicode": {"type": ["string", "null"], "description": "the LaTeX that a LaTeX query written with "
                                "Unicode math (`x²`, `a₁`, `√2`, `∑`, `ℝ`, `½`) was read as (its notation stays `latex`); "
                                "null when it has none"},

@@ -112,6 +112,7 @@ def results_dict(results: SearchResults, items: list[ResultItem]) -> dict:
         "query": results.query.text,
         "notation": results.query.notation,
         "macros": list(results.query.macros),
+        "readings": 1 + len(results.query.readings),
         "latex_from_unicode": results.query.latex_from_unicode or None,
         "long_formula": long_formula(results.query),
         "fusion": results.fusion,

@@ -19,7 +19,7 @@ def read_query(text: str, notation: str, corpus: str | None = None) -> Query:
     """The query, a LaTeX one searched in `corpus` read with that corpus's macros (its `macros` name them); a formula
     over the node limit, its largest parts (its `parts`)."""
     try:
-        return parse_formula(text, notation, corpus_macros(text, corpus, Corpus.objects))
+        return parse_formula(text, notation, *corpus_macros(text, corpus, Corpus.objects))
     except ParseError as error:
         raise parse_error(error, notation) from None
 

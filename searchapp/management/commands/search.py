@@ -1,5 +1,5 @@
 """`python manage.py search "QUERY" [--notation latex|mathml|slt] [--context WORDS] --k 10 --json`: the same results as
-GET /api/search."""
+GET /api/search, a formula too long to search whole searched by its largest parts as there."""
 import json
 
 from django.core.management.base import BaseCommand, CommandError
@@ -7,8 +7,8 @@ from django.core.management.base import BaseCommand, CommandError
 from ml.formula import NOTATIONS, ParseError
 from searchapp.management.corpus_names import require_corpus
 from searchapp.models import MAX_K, Corpus, Formula
+from searchapp.search.long_queries import parse_formula, search_parts
 from searchapp.search.notation import corpus_macros
-from searchapp.search.query import parse_query
 from searchapp.search.ranking import DEFAULT_ORDER, ORDERS
 from searchapp.web.presenters import present, results_dict
 
@@ -33,14 +33,18 @@ class Command(BaseCommand):
         if corpus:
             require_corpus(corpus)
         try:
-            parsed = parse_query(query, notation, corpus_macros(query, corpus, Corpus.objects))
+            parsed = parse_formula(query, notation, *corpus_macros(query, corpus, Corpus.objects))
         except ParseError as error:
             raise CommandError(f"cannot read the query as {notation} ({error.kind} at {error.pos}): {error.message}") from None
-        results = Formula.objects.search(parsed, k=k, fusion=fusion, corpus=corpus, context=context)
+        asked = {"k": k, "fusion": fusion, "corpus": corpus, "context": context}
+        results = (search_parts(Formula.objects, parsed, **asked) if parsed.parts
+                   else Formula.objects.search(parsed, **asked))
         data = results_dict(results, present(results))
         if options["json"]:
             self.stdout.write(json.dumps(data, ensure_ascii=False, indent=2))
             return
+        if data["long_formula"]:
+            self.stdout.write(data["long_formula"]["note"])
         self.stdout.write(f"{len(data['results'])} of {data['candidates']} candidates in {data['elapsed_ms']} ms")
         for hit in data["results"]:
             words = f", context {hit['parts']['context']:.3f}" if "context" in hit["parts"] else ""

@@ -125,7 +125,8 @@ def test_the_corpus_reads_queries_with_the_most_common_definition(book, tmp_path
     corpus = job.corpus
     corpus.refresh_from_db()
     assert sorted(corpus.macros) == ["inner", "norm"]
-    assert corpus.macros["norm"]["body"] == "\\lVert #1\\rVert"  # one document each: the first read wins
+    assert corpus.macros["norm"]["body"] == "|#1|"  # one document each: the first by path (a.tex, main.tex) wins
+    assert [definition["body"] for definition in corpus.other_macros["norm"]] == ["\\lVert #1\\rVert"]
 
 
 @pytest.mark.django_db(transaction=True)

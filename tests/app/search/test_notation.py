@@ -42,7 +42,7 @@ def test_a_search_in_a_corpus_reads_the_query_with_its_macros(book, corpus, firs
 def test_a_corpus_macros_are_read_in_one_query_when_the_text_writes_a_command(book, django_assert_num_queries, text,
                                                                              corpus, queries, found):
     with django_assert_num_queries(queries):
-        assert corpus_macros(text, corpus, Corpus.objects) == ({"norm": NORM} if found else {})
+        assert corpus_macros(text, corpus, Corpus.objects) == ({"norm": NORM} if found else {}, {})
 
 
 def test_an_expansion_that_cannot_be_parsed_is_searched_as_typed(book):

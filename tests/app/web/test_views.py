@@ -7,7 +7,7 @@ from urllib.parse import parse_qs
 import numpy as np
 import pytest
 
-from ml.data.documents.latex_macros import Macro
+from ml.data.documents.latex_macros import Macro, Param
 from ml.ranking.features import FEATURES
 from ml.ranking.ranker import Capacity, TrainingTopic, fit
 from searchapp.models import Corpus, Formula, Occurrence, Post
@@ -159,6 +159,17 @@ def test_a_query_read_with_the_corpus_macros_says_so(index_file, client, query, 
     said = re.search(r'<p class="read-as" id="macros-hint">Read with the macros of this corpus:\s*(.*?</p>)', page, re.S)
     assert (said and said.group(1)) == notice
     assert first is None or Formula.objects.get(pk=result_ids(page)[0]).latex == first
+
+
+def test_a_query_read_in_several_ways_says_how_many_readings_were_searched(index_file, client):
+    index_file(LINES)
+    Corpus.objects.filter(name="test").update(
+        macros={"norm": NORM}, other_macros={"norm": [Macro("norm", (Param("m"),), r"|#1|").to_json()]})
+    page = client.get("/", {"q": QUERY, "corpus": "test"}).content.decode()
+    assert re.search(r"<code>\\norm</code>;\s*its documents define them in more than one way, so 2 readings were "
+                     r"searched</p>", page)
+    api = client.get("/api/search", {"q": QUERY, "corpus": "test"}).json()
+    assert (api["macros"], api["readings"]) == (["norm"], 2)
 
 
 def test_an_error_in_a_query_read_with_macros_points_into_what_was_typed(index_file, client):

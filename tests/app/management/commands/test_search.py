@@ -30,3 +30,12 @@ def test_the_results_are_the_apis_and_a_line_each(indexed, client):
 def test_bad_arguments_are_named(indexed, args, message):
     with pytest.raises(CommandError, match=message):
         search(*args)
+
+
+def test_a_formula_too_long_to_search_whole_is_searched_by_its_parts_and_says_so(indexed):
+    taylor = "e^{x} = " + " + ".join(rf"\frac{{x^{{{k}}}}}{{{k}!}}" for k in range(2, 97))  # 572 symbols
+    lines = search(taylor, "--k", "3").splitlines()
+    assert lines[0] == "Your formula is long (572 symbols); its 3 largest parts were searched"
+    assert lines[1].startswith("3 of ") and lines[2].startswith("  1. ")
+    printed = json.loads(search(taylor, "--k", "3", "--json"))
+    assert len(printed["results"]) == 3 and len(printed["long_formula"]["parts"]) >= 1

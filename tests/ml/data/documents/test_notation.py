@@ -1,7 +1,7 @@
 import pytest
 
 from ml.data.documents.latex_macros import Macro, Param
-from ml.data.documents.notation import control_sequences, corpus_macros, read_in_notation
+from ml.data.documents.notation import MAX_READINGS, CorpusMacros, control_sequences, corpus_macros, readings
 
 _M = Param("m")
 MACROS = {macro.name: macro.to_json() for macro in (
@@ -39,12 +39,12 @@ MACROS = {macro.name: macro.to_json() for macro in (
     pytest.param(r"\forever + \norm{x}", r"\forever + \norm{x}", [], id="endless-macro-left-as-typed"),
     pytest.param(r"50\% \norm{x}", r"50\% \left\lVert x\right\rVert", ["norm"], id="escaped-percent"),
 ])
-def test_read_in_notation(latex, expected, names):
-    assert read_in_notation(latex, MACROS) == (expected, names)
+def test_a_query_is_read_with_the_macros_it_writes(latex, expected, names):
+    assert readings(latex, MACROS, {}) == [(expected, names)]
 
 
 def test_no_macros_leave_the_text_as_typed():
-    assert read_in_notation(r"\norm{x}", {}) == (r"\norm{x}", [])
+    assert readings(r"\norm{x}", {}, {}) == [(r"\norm{x}", [])]
 
 
 @pytest.mark.parametrize("latex, expected", [
@@ -63,7 +63,9 @@ def _defined(replacement: str) -> dict:
 def test_a_corpus_reads_each_macro_with_its_most_common_definition_the_first_on_a_tie():
     documents = [{"norm": _defined(r"\lVert #1\rVert")}, {"norm": _defined(r"|#1|")}, {"norm": _defined(r"|#1|")},
                  {"inner": _defined(r"\langle #1\rangle")}, {"inner": _defined(r"(#1)")}]
-    assert corpus_macros(documents) == {"norm": _defined(r"|#1|"), "inner": _defined(r"\langle #1\rangle")}
+    assert corpus_macros(documents) == CorpusMacros(
+        {"norm": _defined(r"|#1|"), "inner": _defined(r"\langle #1\rangle")},
+        {"norm": [_defined(r"\lVert #1\rVert")], "inner": [_defined(r"(#1)")]})
 
 
 @pytest.mark.parametrize("redefining, documents, kept", [
@@ -74,5 +76,46 @@ def test_a_corpus_reads_each_macro_with_its_most_common_definition_the_first_on_
 def test_a_command_katex_knows_keeps_its_meaning_unless_half_the_documents_redefine_it(redefining, documents, kept):
     """One plain-TeX manual's `\\frac` read every query's `\\frac` its way in a corpus of 3,000 documents."""
     frac = {"frac": _defined(r"{#1\over#2}")}
-    macros = corpus_macros([frac] * redefining + [{}] * (documents - redefining))
+    macros, others = corpus_macros([frac] * redefining + [{}] * (documents - redefining))
     assert ("frac" in macros) is kept
+    assert others == {}
+
+
+def test_a_text_command_one_manual_redefines_keeps_its_meaning():
+    """One manual's `\\def\\textbackslash#1\\section{…}` left every query whose macro writes `\\textbackslash`
+    unexpanded."""
+    delimited = Macro("textbackslash", (Param("u", delimiters=(r"\section",)),), "#1").to_json()
+    macros, _ = corpus_macros([{"textbackslash": delimited}, {}, {}])
+    assert "textbackslash" not in macros
+
+
+def _delimited(replacement: str) -> dict:
+    return Macro("test", (Param("u", delimiters=("/",)),), replacement).to_json()
+
+
+def test_a_query_is_read_with_the_definitions_it_is_written_for_first_then_the_most_common():
+    """Fourteen manuals each define `\\test`; `\\test xlongequal/` is written for one delimited by `/`."""
+    plain = Macro("test", (), r"\mathrm{T}").to_json()
+    macros, others = corpus_macros([{"test": plain}, {"test": plain}, {"test": _delimited(r"A\csname #1\endcsname Z")},
+                                    {"test": _delimited(r"B\csname #1\endcsname Z")}])
+    assert macros == {"test": plain}
+    assert readings(r"\test xlongequal/", macros, others) == [
+        (r"A\xlongequal Z", ["test"]), (r"B\xlongequal Z", ["test"]), (r"\mathrm{T} xlongequal/", ["test"])]
+    assert readings(r"\test + 1", macros, others)[0] == (r"\mathrm{T} + 1", ["test"])
+
+
+def test_a_definition_that_does_not_expand_the_query_is_not_a_reading():
+    endless = Macro("f", (), r"\f\f").to_json()
+    macros, others = corpus_macros([{"f": endless}, {"f": endless}, {"f": _defined("(#1)")}])
+    assert readings(r"\f{x}", macros, others) == [("(x)", ["f"])]
+
+
+def test_a_query_has_at_most_max_readings():
+    definitions = [_defined(f"f_{{{number}}}(#1)") for number in range(MAX_READINGS + 2)]
+    macros, others = corpus_macros([{"f": definition} for definition in definitions])
+    assert readings(r"\f{x}", macros, others) == [(f"f_{{{number}}}(x)", ["f"]) for number in range(MAX_READINGS)]
+
+
+def test_a_query_no_definition_reads_is_left_as_typed():
+    macros, others = corpus_macros([{"f": Macro("f", (), r"\f\f").to_json()}, {"f": Macro("f", (), r"\f").to_json()}])
+    assert readings(r"\f + x", macros, others) == [(r"\f + x", [])]
