@@ -132,7 +132,7 @@ def staff_user(username: str = "ada", password: str = "pw", **fields):
 def run_manage(*args, **env):
     """`manage.py` in a child process, with `env` over this process's environment."""
     return subprocess.run([sys.executable, "manage.py", *args], cwd=REPO, capture_output=True, text=True,
-                          env={**os.environ, **env}, timeout=60)
+                          env={**os.environ, **env})
 
 
 NGINX_ADDRESS = "172.18.0.3"

@@ -25,6 +25,7 @@ def test_a_node_takes_half_its_dimensions_in_bytes_and_comes_back_a_close_unit_r
 def test_the_models_node_vectors_survive_the_clip():
     """Real node vectors (not random ones) are what the clip was chosen for: every node keeps its direction."""
     vectors = embed_graphs([parse_latex(r"\int_0^\infty e^{-x^2}\,dx = \frac{\sqrt{\pi}}{2}")])[0]
+    assert set(vectors) == {"slg", "opg"}
     for matrix in vectors.values():
         cosines = (matrix * decode_matrix(matrix_bytes(matrix))).sum(axis=1)
         assert cosines.min() > 0.98

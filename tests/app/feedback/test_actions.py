@@ -237,7 +237,7 @@ def test_the_rate_limit_is_shared_by_every_web_process(formula, settings):
          " from searchapp.feedback.people import check_rate, RateLimited\n"
          "try: check_rate(sys.argv[1])\nexcept RateLimited: print('refused')", client_key_of(client)],
         cwd=REPO, env={**os.environ, "MATHSEARCH_FEEDBACK_PER_MINUTE": "1"},  # this suite's settings, and cache
-        capture_output=True, text=True, timeout=60)
+        capture_output=True, text=True)
     assert other_process.stdout.strip() == "refused", other_process.stderr
 
 

@@ -15,6 +15,7 @@ migration = importlib.import_module("searchapp.migrations.0013_int4_matrices")
 def test_int8_matrices_become_the_4_bit_blobs_indexing_writes(index_file):
     index_file()
     now = {f.pk: (bytes(f.slg_matrix), bytes(f.opg_matrix)) for f in Formula.objects.all()}
+    assert len(now) == 7  # the distinct formulas of FORMULAS
     for formula in Formula.objects.all():  # as the previous version stored them
         for field in ("slg_matrix", "opg_matrix"):
             int8 = np.clip(np.rint(decode_matrix(getattr(formula, field)) * 127), -127, 127).astype(np.int8)

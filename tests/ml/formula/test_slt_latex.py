@@ -123,7 +123,7 @@ def katex() -> Path:
 
 def _katex_failures(katex: Path, texts: list[str]) -> list:
     done = subprocess.run(["node", "-e", RENDER, str(katex)], input=json.dumps(texts), capture_output=True,
-                          text=True, timeout=120, check=True)
+                          text=True, check=True)
     return json.loads(done.stdout)
 
 

@@ -68,12 +68,11 @@ class Tree:
         except psutil.NoSuchProcess:
             pass
 
-    def wait_healthy(self, timeout: float = 120.0) -> None:
-        deadline = time.monotonic() + timeout
+    def wait_healthy(self) -> None:
+        """No deadline: a site that never becomes healthy is failed by the per-test timeout (pytest.ini)."""
         while _get(self.url + "/healthz", timeout=2) != 200:
             self._look()
             assert self.root.poll() is None, self.root.stderr.read()
-            assert time.monotonic() < deadline, "the site never became healthy"
             time.sleep(0.2)
         self._look()
 
