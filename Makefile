@@ -1,13 +1,17 @@
 # The two set-up commands of the README. Both install what is missing first (scripts/setup.sh).
 PY := .venv/bin/python
 
-.PHONY: setup run dev test test-fast lint
+.PHONY: setup run run-replica dev test test-fast lint
 
 setup:
 	@bash scripts/setup.sh
 
 run: setup
 	$(PY) manage.py serve
+
+# The same with a hot standby of the embedded Postgres in var/replica, which the web processes read the index from.
+run-replica: setup
+	$(PY) manage.py serve --replica
 
 # Django's development server (reloads code; unbounded threads, so never for real traffic) instead of gunicorn.
 dev: setup

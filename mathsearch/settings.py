@@ -10,8 +10,9 @@ from datetime import timedelta
 from pathlib import Path
 
 from csp.constants import NONE, SELF, UNSAFE_INLINE
+from django.core.exceptions import ImproperlyConfigured
 
-from mathsearch.env import cache_url, database_config, env_bool, env_float, env_int, env_str, redis_url
+from mathsearch.env import cache_url, database_config, env_bool, env_float, env_int, env_str, redis_url, replica_config
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = Path(env_str("MATHSEARCH_VAR_DIR", str(BASE_DIR / "var")))
@@ -116,11 +117,15 @@ TEMPLATES = [
 ]
 
 DATABASES = {"default": database_config(DATABASE_URL)}
-# A streaming read replica of it (docker/compose.yaml): searches read the index there, everything else and every
-# write goes to the primary (`searchapp.search.database`). Give it to web processes only, never to workers.
+# A streaming read replica of it (docker/compose.yaml, `serve --replica`): searches read the index there, everything
+# else and every write goes to the primary (`searchapp.search.database`). Give it to web processes only, never to
+# workers. Searches go to the primary while it is down or its replay lags more than MATHSEARCH_REPLICA_MAX_LAG seconds.
 DATABASE_REPLICA_URL = env_str("DATABASE_REPLICA_URL")
 if DATABASE_REPLICA_URL:
-    DATABASES["replica"] = {**database_config(DATABASE_REPLICA_URL, "DATABASE_REPLICA_URL"), "TEST": {"MIRROR": "default"}}
+    DATABASES["replica"] = {**replica_config(DATABASE_REPLICA_URL), "TEST": {"MIRROR": "default"}}
+MATHSEARCH_REPLICA_MAX_LAG = env_float("MATHSEARCH_REPLICA_MAX_LAG", 5.0)
+if MATHSEARCH_REPLICA_MAX_LAG <= 0:
+    raise ImproperlyConfigured(f"MATHSEARCH_REPLICA_MAX_LAG={MATHSEARCH_REPLICA_MAX_LAG} must be above 0 seconds")
 DATABASE_ROUTERS = ["searchapp.search.database.SearchReadsRouter"]
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 

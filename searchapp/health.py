@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import redis
 from django.conf import settings
-from django.db import connection, connections
+from django.db import connection
 from django.db.utils import Error as DatabaseError
 
-from searchapp.search.database import REPLICA
+from searchapp.search.database import PRIMARY, REPLICA
+from searchapp.search.replica import first_line, replica_monitor
 
 
 def check_database() -> tuple[bool, str]:
@@ -16,7 +17,7 @@ def check_database() -> tuple[bool, str]:
             cursor.execute("SELECT 1")
         return True, "ok"
     except DatabaseError as error:
-        return False, _first_line(error)
+        return False, first_line(error)
 
 
 def check_vector() -> tuple[bool, str]:
@@ -25,7 +26,7 @@ def check_vector() -> tuple[bool, str]:
             cursor.execute("SELECT extversion FROM pg_extension WHERE extname = 'vector'")
             row = cursor.fetchone()
     except DatabaseError as error:
-        return False, _first_line(error)
+        return False, first_line(error)
     return (True, f"pgvector {row[0]}") if row else (False, "the vector extension is not installed")
 
 
@@ -35,23 +36,20 @@ def check_broker() -> tuple[bool, str]:
         client.ping()
         return True, "ok"
     except redis.RedisError as error:
-        return False, _first_line(error)
+        return False, first_line(error)
     finally:
         client.close()
 
 
-def check_replica() -> tuple[bool, str]:
-    """The search replica answers; its detail says whether it is a standby and how far its replay is behind (a
-    lagging replica serves an index without the formulas indexed since)."""
-    try:
-        with connections[REPLICA].cursor() as cursor:
-            cursor.execute("SELECT pg_is_in_recovery(), extract(epoch FROM now() - pg_last_xact_replay_timestamp())")
-            standby, lag = cursor.fetchone()
-    except DatabaseError as error:
-        return False, _first_line(error)
-    if not standby:
-        return True, "answers, but is not a standby: searches read a primary"
-    return True, "standby, nothing replayed yet" if lag is None else f"standby, last transaction replayed {float(lag):.1f} s ago"
+def check_replica() -> dict:
+    """The search replica as this process's searches see it (`searchapp.search.replica`): whether it answers, whether
+    searches read it, its replay lag (a lagging replica serves an index without the formulas indexed since), and how
+    many searches of this process each database served."""
+    monitor = replica_monitor()
+    state = monitor.settled_state()
+    return {"ok": state.up, "detail": state.detail, "searches_read_it": state.serving,
+            "lag_s": None if state.lag_s is None else round(state.lag_s, 3),
+            "searches_served": {"replica": monitor.served[REPLICA], "primary": monitor.served[PRIMARY]}}
 
 
 class BrokerUnavailable(Exception):
@@ -73,16 +71,10 @@ CHECKS = {"database": check_database, "vector": check_vector, "broker": check_br
 
 
 def health_report() -> dict:
-    """`{"status": "ok"|"down", "checks": {name: {"ok": bool, "detail": str}}, "down": [names]}`."""
-    checks = {name: dict(zip(("ok", "detail"), check())) for name, check in _checks().items()}
+    """`{"status": "ok"|"down", "checks": {name: {"ok": bool, "detail": str, …}}, "down": [names]}`; the replica's
+    check, when one is configured, says more (`check_replica`)."""
+    checks = {name: dict(zip(("ok", "detail"), check())) for name, check in CHECKS.items()}
+    if REPLICA in settings.DATABASES:
+        checks["replica"] = check_replica()
     down = [name for name, result in checks.items() if not result["ok"]]
     return {"status": "down" if down else "ok", "checks": checks, "down": down}
-
-
-def _checks() -> dict:
-    return CHECKS | {"replica": check_replica} if REPLICA in settings.DATABASES else CHECKS
-
-
-def _first_line(error: Exception) -> str:
-    text = str(error).strip()
-    return text.splitlines()[0] if text else type(error).__name__

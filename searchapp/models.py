@@ -23,6 +23,7 @@ from ml.retrieval.structure import unpack_terms
 from ml.text import TEXT_DIM
 from searchapp.search.candidates import PROBES, SHORTLIST_SIZE, candidate_ids_of
 from searchapp.search.context import CONTEXT_WEIGHT, context_similarity, context_vector, with_context
+from searchapp.search.database import reads_the_index
 from searchapp.search.duplicates import first_of_each, with_copies
 from searchapp.search.exploration import explored
 from searchapp.search.feedback_boost import boosted, evidence_for, settled, with_places
@@ -124,6 +125,7 @@ class PostQuerySet(models.QuerySet):
         answered = Post.objects.filter(parent=models.OuterRef("pk"))
         return self.filter(models.Q(parent__isnull=False) | ~models.Exists(answered))
 
+    @reads_the_index
     def search(self, question: Question | str, k: int = 10, offset: int = 0, mode: str = DEFAULT_MODE,
                corpus: str | None = None, weight: float = DEFAULT_FORMULA_WEIGHT) -> PostResults:
         """The `k` answers of this queryset after `offset` that best answer `question` (text with `$…$` formulas, read
@@ -246,6 +248,7 @@ class FormulaQuerySet(models.QuerySet):
         return self.filter(visual_key=formula.visual_key).exclude(pk=formula.pk).select_related("corpus") \
             .defer("slg_matrix", "opg_matrix", "structure").order_by("corpus__name")
 
+    @reads_the_index
     def search(self, query: Query | str, k: int = 10, offset: int = 0, fusion: str = DEFAULT_ORDER, corpus: str | None = None,
                probes: int = PROBES, shortlist_size: int = SHORTLIST_SIZE, context: str = "",
                context_weight: float = CONTEXT_WEIGHT, interleave: Interleave | None = None,

@@ -19,6 +19,19 @@ def test_the_replica_streams_from_the_primary_and_only_web_reads_from_it():
     assert "host replication" in script.read_text()
 
 
+def test_the_replica_is_cloned_and_failed_over_as_serve_replica_does():
+    """Through a slot of its own, which the primary keeps WAL for as the embedded one does; searches go to the primary
+    past the same lag bound, and web does not wait for a replica it can do without."""
+    from searchapp.replica_server import SLOT_WAL_LIMIT
+
+    services = yaml.safe_load(COMPOSE.read_text())["services"]
+    clone = services["db-replica"]["command"][-1]
+    assert "--create-slot --slot mathsearch_replica" in clone and "slot_name = 'mathsearch_replica'" in clone
+    assert f"max_slot_wal_keep_size={SLOT_WAL_LIMIT}" in services["db"]["command"]
+    assert services["web"]["environment"]["MATHSEARCH_REPLICA_MAX_LAG"] == "${MATHSEARCH_REPLICA_MAX_LAG:-5}"
+    assert services["web"]["depends_on"]["db-replica"]["condition"] == "service_started"
+
+
 def test_production_is_secure_by_default_and_reached_through_the_proxy():
     services = yaml.safe_load(COMPOSE.read_text())["services"]
     assert services["web"]["environment"]["SECURE"] == "${SECURE:-true}"

@@ -1,7 +1,10 @@
 import pytest
+from django.conf import settings
 from django.core.cache import cache
+from django.db import connection
 
 from searchapp.models import Feedback, Formula
+from searchapp.replica_server import throwaway_replica
 from searchapp.search import propensity
 from searchapp.search.propensity import CACHE_KEY
 from tests.app.factories import DEAD_BROKER, FORMULAS, PAGES, index_formulas, index_thread_pages
@@ -109,3 +112,11 @@ def no_fusion(settings, tmp_path):
     get_fusion.cache_clear()
     yield
     get_fusion.cache_clear()
+
+
+@pytest.fixture(scope="session")
+def standby(django_db_setup, django_db_blocker):
+    """A real hot standby of the test database's Postgres (`searchapp.replica_server`), cloned once for the session
+    and removed with its replication slot at its end."""
+    with django_db_blocker.unblock(), throwaway_replica(connection.settings_dict, settings.VAR_DIR) as replica:
+        yield replica

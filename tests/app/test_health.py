@@ -1,6 +1,11 @@
 
-import pytest
+import time
 
+import pytest
+from django.test import override_settings
+
+from mathsearch.env import replica_config
+from searchapp.search.replica import close_monitor
 from tests.app.factories import DEAD_BROKER, DEAD_DATABASE, run_manage, staff_user
 
 
@@ -40,3 +45,20 @@ def test_unreachable_database_gives_one_line_and_nonzero_exit():
     assert result.returncode == 3
     assert result.stderr.startswith("cannot reach the database:")
     assert "Traceback" not in result.stderr
+
+
+@pytest.mark.django_db
+def test_healthz_shows_staff_the_replica_whether_searches_read_it_and_its_lag(admin_client, standby, settings):
+    standby.start()
+    replica = replica_config(standby.url(settings.DATABASES["default"]["NAME"]))
+    with override_settings(DATABASES={**settings.DATABASES, "replica": replica}):
+        shown = admin_client.get("/healthz").json()["checks"]["replica"]
+        assert shown["ok"] and shown["searches_read_it"] and shown["detail"].startswith("standby, replay")
+        assert 0 <= shown["lag_s"] <= settings.MATHSEARCH_REPLICA_MAX_LAG
+        assert shown["searches_served"] == {"replica": 0, "primary": 0}
+        standby.stop()
+        while (response := admin_client.get("/healthz")).status_code != 503:  # at the next probe (or the test's timeout)
+            time.sleep(0.1)
+        shown = response.json()["checks"]["replica"]
+        assert response.json()["down"] == ["replica"] and not shown["searches_read_it"] and shown["lag_s"] is None
+        close_monitor()

@@ -17,6 +17,8 @@ from mathsearch.env import cache_url, database_config, env_bool, env_float, env_
     pytest.param("postgresql://db/x", {"NAME": "x", "USER": "", "HOST": "db", "PORT": ""}, id="host-only"),
     pytest.param("postgresql://postgres:@/x?host=var/pgdata", {"NAME": "x", "HOST": os.path.abspath("var/pgdata")},
                  id="relative-socket-directory-made-absolute"),
+    pytest.param("postgresql://postgres:@/x?host=/srv/replica&port=5433", {"HOST": "/srv/replica", "PORT": "5433"},
+                 id="socket-port-in-the-query-as-libpq-reads-it"),
 ])
 def test_database_config_parses(url, expected):
     config = database_config(url)
@@ -27,6 +29,7 @@ def test_database_config_parses(url, expected):
 @pytest.mark.parametrize("url, message", [
     pytest.param("mysql://u@h/db", "must start with postgres", id="wrong-scheme"),
     pytest.param("postgres://u@h:notaport/db", "invalid port", id="bad-port"),
+    pytest.param("postgres://u@/db?host=/s&port=70000", "invalid port", id="bad-query-port"),
     pytest.param("postgres://u@h/", "names no database", id="no-database"),
     pytest.param("not a url", "must start with postgres", id="garbage"),
 ])

@@ -8,7 +8,8 @@ from searchapp.health import health_report
 
 
 class Command(BaseCommand):
-    help = "Check the database, pgvector and the broker; exit status 1 if any is down."
+    help = ("Check the database, pgvector, the broker and the search replica when one is configured (whether searches "
+            "read it, its replay lag); exit status 1 if any is down.")
 
     def handle(self, *args, **options):
         report = health_report()

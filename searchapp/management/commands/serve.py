@@ -11,6 +11,10 @@ lost one once left serve starting its children and supervising them forever.
 
 `make dev` runs Django's development server instead of gunicorn (`--dev`): it reloads code, but it starts a thread
 per request with no bound, so it is never the default.
+
+`make run-replica` (`--replica`) also starts a hot standby of the embedded Postgres in var/replica
+(`searchapp.replica_server`), cloned at its first start and reused after, and stops it last: the web processes read
+the index there (DATABASE_REPLICA_URL); the workers, and every write, stay on the primary.
 """
 from __future__ import annotations
 
@@ -31,6 +35,7 @@ from searchapp.indexing.codebook import CodebookMismatch, ensure_codebook_loaded
 from searchapp.indexing.queues import BIG, SMALL
 from searchapp.management import stop_request
 from searchapp.management.address import AddressHeld, free_address
+from searchapp.replica_server import EmbeddedReplica, ReplicaError
 
 STOP_SECONDS = 20.0
 """How long the children get to stop after one SIGTERM: gunicorn's graceful timeout, in which its master stops its
@@ -44,24 +49,45 @@ class Command(BaseCommand):
         parser.add_argument("--addr", default=os.environ.get("MATHSEARCH_ADDR", "127.0.0.1:8000"))
         parser.add_argument("--no-starter", action="store_true", help="Skip loading the starter corpus.")
         parser.add_argument("--dev", action="store_true", help="Django's development server instead of gunicorn.")
+        parser.add_argument("--replica", action="store_true",
+                            help="Start a hot standby of the embedded Postgres in var/replica for searches to read.")
 
     def handle(self, *args, **options):
         # Installed first: a shell that starts us in the background leaves SIGINT ignored, and a Ctrl-C during the
         # preparation must stop as cleanly as a later one.
         self.signals = StopSignals()
         children: dict[str, Child] = {}
+        replica = self._replica() if options["replica"] else None
         try:
             self.signals.raise_if_requested()
             self._prepare(options)
+            replica_url = settings.DATABASE_REPLICA_URL
+            if replica is not None:
+                try:
+                    replica.start(self.stdout.write)
+                except ReplicaError as error:
+                    raise CommandError(str(error)) from None
+                replica_url = replica.url(settings.DATABASES["default"]["NAME"])
             with self.signals.deferred():  # raised inside Popen, a Ctrl-C would lose a started child
-                children = {name: Child(name, command, env)
-                            for name, command, env in self._commands(options["addr"], options["dev"])}
+                children = {name: Child(name, command, env) for name, command, env
+                            in self._commands(options["addr"], options["dev"], replica_url)}
             self.stdout.write(self.style.SUCCESS(f"MathSearch at http://{options['addr']}/ — Ctrl-C stops everything"))
             self._supervise(children)
         except KeyboardInterrupt:
             self.stdout.write("stopping…")
         finally:
             self._stop(children)
+            if replica is not None:
+                replica.stop()
+
+    def _replica(self) -> EmbeddedReplica:
+        """The embedded primary's standby in var/replica; a replica named by DATABASE_REPLICA_URL, or a primary named
+        by DATABASE_URL, is not one that `--replica` can clone."""
+        for variable in ("DATABASE_URL", "DATABASE_REPLICA_URL"):
+            if os.environ.get(variable):
+                raise CommandError(f"--replica clones the embedded Postgres and reads it as the replica: unset {variable}"
+                                   " (or run without --replica)")
+        return EmbeddedReplica(settings.VAR_DIR / "replica", settings.DATABASES["default"])
 
     def _prepare(self, options) -> None:
         """The services reachable, the address free, the schema and codebook current, the admin and starter there."""
@@ -88,10 +114,13 @@ class Command(BaseCommand):
             if not report["checks"][name]["ok"]:
                 raise CommandError(f"{name} unreachable: {report['checks'][name]['detail']}")
 
-    def _commands(self, addr: str, dev: bool) -> list[tuple[str, list[str], dict]]:
-        # Children get the URLs of the servers this process holds, so they never start their own.
+    def _commands(self, addr: str, dev: bool, replica_url: str = "") -> list[tuple[str, list[str], dict]]:
+        # Children get the URLs of the servers this process holds, so they never start their own. Only the web
+        # processes read the replica: indexing reads back what it has just written.
         env = {**os.environ, "DATABASE_URL": settings.DATABASE_URL, "REDIS_URL": settings.REDIS_URL,
                "MATHSEARCH_ADDR": addr}
+        env.pop("DATABASE_REPLICA_URL", None)
+        web_env = {**env, "DATABASE_REPLICA_URL": replica_url} if replica_url else env
         web = ([sys.executable, str(settings.BASE_DIR / "manage.py"), "runserver", addr, "--noreload"] if dev else
                [sys.executable, "-m", "gunicorn", "-c", str(settings.BASE_DIR / "mathsearch" / "gunicorn.conf.py")])
         # The workers run below the web processes (nice 10): a search during a big job is not slowed by it. -B: the
@@ -102,7 +131,7 @@ class Command(BaseCommand):
         worker = [*celery, "-B", "--schedule", str(settings.VAR_DIR / "celerybeat-schedule"), "-Q", f"celery,{BIG}",
                   "-n", "worker@%h"]
         small = [*celery, "-Q", SMALL, "-n", "small@%h"]
-        return [("web", web, env), ("worker", worker, env), ("small-uploads worker", small, env)]
+        return [("web", web, web_env), ("worker", worker, env), ("small-uploads worker", small, env)]
 
     def _supervise(self, children: dict[str, Child]) -> None:
         """Restart a child that exits (its interrupted jobs resume when the worker is ready again) until Ctrl-C."""

@@ -25,6 +25,18 @@ def test_healthcheck_checks_a_configured_replica_and_names_it_when_down():
     assert down.returncode == 1 and json.loads(down.stdout)["down"] == ["replica"]
 
 
+@pytest.mark.django_db
+def test_healthcheck_shows_a_standby_that_searches_read_and_its_replay_lag(standby):
+    standby.start()
+    primary = connections["default"].settings_dict
+    url = f"postgresql://{primary['USER']}:@/{primary['NAME']}?host={primary['HOST']}"
+    run = run_manage("healthcheck", DATABASE_URL=url, DATABASE_REPLICA_URL=standby.url(primary["NAME"]))
+    assert run.returncode == 0, run.stdout + run.stderr
+    replica = json.loads(run.stdout)["checks"]["replica"]
+    assert replica["ok"] and replica["searches_read_it"] and replica["detail"].startswith("standby, replay")
+    assert 0 <= replica["lag_s"] <= 5.0  # MATHSEARCH_REPLICA_MAX_LAG's default
+
+
 def test_healthcheck_and_healthz_agree(broker_down, admin_client, client, capsys):
     with pytest.raises(SystemExit) as exit:
         call_command("healthcheck")

@@ -10,7 +10,8 @@ import psutil
 import pytest
 
 from searchapp.management import stop_request
-from searchapp.management.commands.serve import Child, StopSignals
+from searchapp.management.commands.serve import Child, Command, StopSignals
+from tests.app.factories import DEAD_BROKER, DEAD_DATABASE, run_manage
 from tests.conftest import REPO
 
 
@@ -31,7 +32,7 @@ def test_a_child_that_exits_is_restarted_with_a_growing_pause(monkeypatch):
 
 def test_the_gunicorn_settings_load(service_env):
     run = subprocess.run([sys.executable, "-m", "gunicorn", "--check-config", "-c", "mathsearch/gunicorn.conf.py"],
-                         cwd=REPO, env=service_env, capture_output=True, text=True, timeout=120)
+                         cwd=REPO, env=service_env, capture_output=True, text=True)
     assert run.returncode == 0, run.stderr
 
 
@@ -106,3 +107,20 @@ def test_a_ctrl_c_while_django_loads_stops_serve_before_it_prepares_anything(own
     assert stop_request.requested
     with pytest.raises(KeyboardInterrupt), StopSignals().deferred():
         pytest.fail("the children started after a Ctrl-C")
+
+
+def test_only_the_web_processes_read_the_replica(monkeypatch):
+    """Workers index, and indexing reads back what it has just written: they are never given a replica, even one
+    named in serve's own environment."""
+    monkeypatch.setenv("DATABASE_REPLICA_URL", "postgresql://postgres:@/mathsearch?host=/elsewhere")
+    replica = "postgresql://postgres:@/mathsearch?host=/srv/replica&port=5433"
+    children = {name: env for name, _, env in Command()._commands("127.0.0.1:8000", False, replica)}
+    assert children["web"]["DATABASE_REPLICA_URL"] == replica
+    assert "DATABASE_REPLICA_URL" not in children["worker"] and "DATABASE_REPLICA_URL" not in children["small-uploads worker"]
+
+
+def test_replica_refuses_a_primary_it_cannot_clone():
+    result = run_manage("serve", "--replica", DATABASE_URL=DEAD_DATABASE, REDIS_URL=DEAD_BROKER)
+    assert result.returncode == 1
+    assert result.stderr.strip() == "CommandError: --replica clones the embedded Postgres and reads it as the replica: " \
+                                    "unset DATABASE_URL (or run without --replica)"
