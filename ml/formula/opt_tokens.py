@@ -11,6 +11,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from ml.formula.errors import ParseError
 from ml.formula.opt_nodes import leaf, make
 from ml.formula.opt_symbols import BIG_OPERATORS, CONSTANTS, FUNCTIONS, INFIX, PREFIX, PRIMES
 from ml.formula.tree import Node, node_type, node_value
@@ -23,7 +24,11 @@ SEPARATORS = frozenset({",", ";"})
 _ESCAPES = {"&comma;": ",", "&lsqb;": "[", "&rsqb;": "]", "&lt;": "<", "&gt;": ">", "&amp;": "&",
             "&quest;": "?"}
 _ESCAPE_RE = re.compile("|".join(map(re.escape, _ESCAPES)))
-_MATRIX_RE = re.compile(r"^M!(.*?)(\d+)x(\d+)$")
+_MATRIX_RE = re.compile(r"^M!(\D*)(\d+)x(\d+)$")
+"""`M!` fences (never digits: so the match is linear, where `(.*?)(\\d+)` was quadratic in a long label) rows `x`
+columns."""
+MAX_MATRIX_DIGITS = 6
+"""Digits of a matrix's rows or columns at most: no formula within the length limit has a million cells."""
 _SCRIPT_EDGES = ("b", "a", "d", "c", "o", "u")
 SCRIPT_LABELS = {"b": "O!SUB", "a": "O!SUP", "d": "O!PRESUB", "c": "O!PRESUP", "o": "O!over",
                  "u": "O!under"}
@@ -146,6 +151,9 @@ def _has_limits(scripts: dict[str, Node]) -> bool:
 
 def _matrix_token(slt: Node, parse: Parse, parse_items: ParseCells) -> Token:
     match = _MATRIX_RE.match(unescape(slt.label))
+    if match and max(len(match.group(2)), len(match.group(3))) > MAX_MATRIX_DIGITS:
+        raise ParseError(f"a matrix label ({slt.label[:40]}…) gives more than {MAX_MATRIX_DIGITS} digits of rows or "
+                         "columns", None, "invalid_slt_string")
     fences, rows, cols = (match.group(1), int(match.group(2)), int(match.group(3))) if match else ("", 1, 1)
     opener, closer = (fences[:1], fences[1:]) if fences not in BARS else (fences[:len(fences) // 2],
                                                                           fences[len(fences) // 2:])

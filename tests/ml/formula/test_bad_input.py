@@ -150,6 +150,7 @@ NASTY_SLT = {
     "deep-unclosed": "[V!x" * 9_000,
     "only-brackets": "[" * 30_000,
     "many-children": "[V!x" + ",a[N!1]" * 4_000 + "]",
+    "long-matrix-label": "[M!" + "1" * 16_000 + "]",  # took 2.3 s in a regular expression that backtracked
     "huge": "[V!x]" * 20_000,
     "empty": "",
 }
@@ -187,6 +188,13 @@ def test_limits_have_their_own_kinds(text, kind):
     with pytest.raises(ParseError) as caught:
         parse_latex(text)
     assert caught.value.kind == kind
+
+
+def test_a_matrix_of_more_rows_than_digits_can_say_is_an_slt_string_error():
+    """Python refuses to read an integer of over 4,300 digits: a ValueError the API answered as a server error."""
+    with pytest.raises(ParseError) as caught:
+        parse_slt_string("[M!()" + "1" * 4_301 + "x1]")
+    assert caught.value.kind == "invalid_slt_string" and "more than 6 digits" in caught.value.message
 
 
 @pytest.mark.parametrize("notation, text", [
