@@ -5,6 +5,6 @@ from django.core.wsgi import get_wsgi_application
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "mathsearch.settings")
 application = get_wsgi_application()
 
-from searchapp.embedding import warm_up  # noqa: E402 (needs the settings configured above)
+from searchapp.web.warm_up import warm_up_process  # noqa: E402 (needs the settings configured above)
 
-warm_up()
+warm_up_process()

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs what MathSearch needs and is missing: Debian packages, the Python venv, the text encoder's ONNX file,
-# vendored KaTeX, MathLive and RapiDoc.
+# vendored KaTeX, MathLive and Swagger UI.
 # Safe to run again: each step checks first, so a second run takes seconds.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -64,10 +64,11 @@ if [ ! -f node_modules/axe-core/axe.min.js ]; then  # the browser tests check ev
   npm_install
 fi
 
-rapidoc=static/vendor/rapidoc
-if [ ! -f "$rapidoc/rapidoc-min.js" ] || [ package.json -nt "$rapidoc/rapidoc-min.js" ]; then
-  echo "setup: vendoring RapiDoc from the npm registry"  # the viewer of /api/docs: one file, a web component
+swagger=static/vendor/swagger-ui
+if [ ! -f "$swagger/swagger-ui-bundle.js" ] || [ package.json -nt "$swagger/swagger-ui-bundle.js" ]; then
+  echo "setup: vendoring Swagger UI from the npm registry"  # the viewer of /api/docs (static/js/api_docs.js starts it)
   npm_install
-  rm -rf "$rapidoc" && mkdir -p "$rapidoc"
-  cp node_modules/rapidoc/dist/rapidoc-min.js node_modules/rapidoc/dist/rapidoc-min.js.LICENSE.txt "$rapidoc/"
+  rm -rf "$swagger" static/vendor/rapidoc && mkdir -p "$swagger"  # RapiDoc drew /api/docs before it
+  dist=node_modules/swagger-ui-dist
+  cp "$dist/swagger-ui-bundle.js" "$dist/swagger-ui.css" "$dist/LICENSE" "$dist/NOTICE" "$swagger/"
 fi

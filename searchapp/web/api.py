@@ -143,7 +143,7 @@ def latex(request: HttpRequest) -> JsonResponse:
 
 @api_view("GET")
 def docs(request: HttpRequest) -> HttpResponse:
-    """The schema for people: RapiDoc draws it (scripts/setup.sh vendors it, so the site's CSP holds unchanged)."""
+    """The schema for people: Swagger UI draws it (scripts/setup.sh vendors it, so the site's CSP holds unchanged)."""
     return render(request, "searchapp/api_docs.html")
 
 

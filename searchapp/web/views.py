@@ -2,6 +2,7 @@
 from typing import Any
 from urllib.parse import urlencode
 
+from django.conf import settings
 from django.contrib import messages
 from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse, QueryDict
@@ -16,7 +17,7 @@ from searchapp.feedback.actions import UNJUDGE, parse_feedback, record_feedback
 from searchapp.feedback.impressions import record_looks
 from searchapp.feedback.people import Person, client_address
 from searchapp.health import health_report
-from searchapp.models import Corpus, Feedback, Formula, Post
+from searchapp.models import Corpus, Feedback, Formula, IndexJob, Post
 from searchapp.search.context import CONTEXT_WEIGHT
 from searchapp.search.feedback_boost import REACH
 from searchapp.search.questions import DEFAULT_MODE
@@ -25,6 +26,7 @@ from searchapp.search.results import PostResults
 from searchapp.web import one_box, search_page
 from searchapp.web.params import int_param, question_params, search_params, tag_param
 from searchapp.web.presenters import formula_detail, post_formulas, post_results_dict, present
+from searchapp.web.reading_limits import reading_limits
 from searchapp.web.searching import formula_search, neighbours, read_query
 from searchapp.web.snippets import text_part
 from searchapp.web.trees_svg import tree_svg
@@ -116,13 +118,15 @@ def _search(form: QueryDict, person: Person) -> dict:
 @require_GET
 def help_page(request: HttpRequest) -> HttpResponse:
     """What the pages' terms mean: the two representations, the orders of formula search, query variables, the
-    notations, the question-search modes and people's feedback, each from the constants the search itself uses."""
+    notations, the question-search modes and people's feedback, and what an upload of one's own documents may hold,
+    each from the constants the search and the reader themselves use."""
     return render(request, "searchapp/help.html", {
         "representations": search_page.REPRESENTATIONS,
         "fusions": [(name, search_page.FUSION_HELP[name]) for name in ORDERS], "default_fusion": DEFAULT_ORDER,
         "notations": [(value, name, search_page.NOTATION_HELP[value]) for value, name in search_page.NOTATION_CHOICES],
         "modes": [(mode, search_page.MODE_NAMES[mode], search_page.MODE_HELP[mode]) for mode in search_page.MODES],
         "default_mode": DEFAULT_MODE, "context_weight": CONTEXT_WEIGHT, "feedback_reach": REACH,
+        "formats": IndexJob.formats(), "reading_limits": reading_limits(settings.MATHSEARCH_MAX_UPLOAD_BYTES),
     })
 
 

@@ -40,6 +40,34 @@
     });
   }
 
+  // A click on the field gives it the keyboard only 60 ms later (MathLive's onFocus waits a turn, so that a focus that
+  // moves on at once is not taken): keys typed meanwhile would go to the page and be lost. From the press on the field
+  // until it has the keyboard, printable keys are held, then typed into it as keystrokes (so "/" still makes a
+  // fraction); a focus or a press elsewhere first ends the wait.
+  function holdKeysUntilFocused(field, typed) {
+    let held = null;  // the keys held since the press, or null when not waiting
+    field.addEventListener("pointerdown", function () {
+      if (!field.readOnly && document.activeElement !== field) held = [];
+    }, true);
+    document.addEventListener("keydown", function (event) {
+      if (held === null || document.activeElement === field) return;
+      if (event.key.length !== 1 || event.ctrlKey || event.metaKey || event.altKey || event.isComposing) return;
+      event.preventDefault();
+      event.stopPropagation();  // the field's key, not the page's ("/" would otherwise jump to the LaTeX field)
+      held.push(event.key);
+    }, true);
+    document.addEventListener("pointerdown", function (event) {
+      if (event.target !== field) held = null;
+    }, true);
+    document.addEventListener("focusin", function (event) {
+      const keys = held;
+      held = null;
+      if (event.target !== field || !keys || !keys.length) return;
+      keys.forEach(function (key) { field.executeCommand(["typedText", key, { simulateKeystroke: true }]); });
+      typed();
+    });
+  }
+
   // The palette's constructs as MathLive templates: each empty group a placeholder to type into.
   function template(latex) {
     const filled = latex.replace(/\{\}/g, "{#?}");
@@ -131,6 +159,7 @@
     }
 
     field.addEventListener("input", fromField);
+    holdKeysUntilFocused(field, fromField);
     input.addEventListener("input", fromInput);
     input.addEventListener("preview", fromInput);  // search.js's palette wrote into #q
     field.addEventListener("focus", function () { inUse = field; });

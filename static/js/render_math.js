@@ -133,6 +133,7 @@
         return;
       }
       const span = document.createElement("span");
+      if (!piece.display || inline) span.className = "inline-math";  // scrolls by itself when too wide (site.css)
       try {
         window.katex.render(texSource(piece.math), span,
                             Object.assign({ displayMode: piece.display && !inline, macros: texMacros() }, OPTIONS));
@@ -182,8 +183,8 @@
 
   // A formula, a tree or a long word too wide for the screen scrolls by itself rather than widening the page
   // (site.css); such a region takes the keyboard focus, so that it can be scrolled without a mouse.
-  const SCROLLERS = ".katex-display, .tree-box, .snippet .math, .matched .math, .formula-link, .formula-hero, " +
-    ".formula-hits h3, .formula-hits li, .preview, pre";
+  const SCROLLERS = ".katex-display, .tree-box, .snippet .math, .matched .math, .occurrences .math, .inline-math, " +
+    ".formula-link, .formula-hero, .nearest a, .formula-hits h3, .formula-hits li, .preview, pre";
 
   function markScrollable() {
     document.querySelectorAll(SCROLLERS).forEach(function (el) {

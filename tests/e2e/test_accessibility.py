@@ -36,7 +36,7 @@ def site(transactional_db, tmp_path):
     return job, ["/", "/?" + urlencode({"q": LONG_SUM}), "/?" + urlencode({"q": r"\frac{x_{1}}{\qvar{n}}"}),
                  "/?" + urlencode({"q": "why is $a^2+b^2$ never negative"}),
                  "/questions?" + urlencode({"q": "Why is $a^2+b^2=c^2$ never negative?"}),
-                 f"/formula/{formula.pk}", f"/post/{question.pk}", "/posts"]
+                 f"/formula/{formula.pk}", f"/post/{question.pk}", "/posts", "/help", "/api/docs"]
 
 
 @pytest.mark.parametrize("size", VIEWPORTS)

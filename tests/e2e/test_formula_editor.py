@@ -221,3 +221,16 @@ def test_unicode_math_pasted_in_the_field_is_shown_in_the_editor_as_the_latex_it
     page.fill("#q", "α ≤ β")
     expect(page.locator(FIELD)).to_have_js_property("value", r"\alpha \leq \beta")
     assert console_errors == []
+
+
+def test_keys_typed_right_after_clicking_the_editor_are_kept(page, console_errors):
+    """A person clicks the editor as soon as it shows and types at once: no key is lost while MathLive gets ready."""
+    page.goto("/")
+    page.click(FIELD)  # as soon as it is there: no wait for fonts, for MathLive's drawing or for the focus
+    page.keyboard.type("y/2")  # typed as keystrokes: the slash still makes a fraction
+    expect(page.locator("#q")).to_have_value(r"\frac{y}{2}")
+    page.keyboard.press("ArrowRight")  # and what follows goes on from there
+    page.keyboard.type("+1")
+    expect(page.locator("#q")).to_have_value(r"\frac{y}{2}+1")
+    assert editor_value(page) == r"\frac{y}{2}+1"
+    assert console_errors == []

@@ -72,6 +72,9 @@ def test_a_question_in_the_box_lists_answers_beside_the_formulas_like_its_own(pa
         f"<p>Each square is non-negative, so {formula_span(1, 'a^{2}+b^{2}=c^{2}')} has no negative side.</p>")})
     _search(page, "why is $x^2+y^2$ never negative")
     expect(page.locator("#results-title")).to_contain_text("1 answer")
+    expect(page.locator("#results-title")).to_be_focused()
+    page.keyboard.press("Tab")  # the first answer, not the hint above the heading ("search it all as one formula")
+    expect(page.locator(".post-result .post-link").first).to_be_focused()
     expect(page.locator(".post-result .post-result-title")).to_contain_text("Sums of squares")
     beside = page.locator(".formula-hits")
     expect(beside.locator("h3 .katex")).to_have_count(1)  # the question's formula

@@ -266,7 +266,8 @@ def test_the_api_docs_page_draws_the_schema_with_the_vendored_viewer(client):
     page = client.get("/api/docs")
     assert page.status_code == 200 and page["Content-Type"] == "text/html; charset=utf-8"
     html = page.content.decode()
-    assert '<rapi-doc spec-url="/api/schema"' in html and 'src="/static/vendor/rapidoc/rapidoc-min.js"' in html
+    assert '<div id="api-docs" data-schema-url="/api/schema">' in html
+    assert 'src="/static/vendor/swagger-ui/swagger-ui-bundle.js"' in html and 'src="/static/js/api_docs.js"' in html
     assert '<a href="/api/schema">' in html and '<a href="/api/docs">API</a>' in html
     assert "<script>" not in html  # the CSP allows no inline script
 
