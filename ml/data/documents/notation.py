@@ -20,7 +20,9 @@ from collections.abc import Iterable, Mapping, Sequence
 from functools import cache
 from typing import Any, NamedTuple
 
-from ml.data.documents.latex_expansion import NOTHING, expand
+from ml.data.documents.latex_conditionals import BRANCHES
+from ml.data.documents.latex_definitions import DEFINING
+from ml.data.documents.latex_expansion import INCLUDES, NOTHING, THEOREM_DECLARATIONS, VERBATIM_MACROS, expand
 from ml.data.documents.latex_macros import Macro
 from ml.data.documents.package_macros import package_macros
 from ml.data.documents.renderable import katex_names, renderable
@@ -52,8 +54,8 @@ def corpus_macros(documents: Iterable[Mapping[str, dict[str, Any]]]) -> CorpusMa
     """The macros a corpus's queries are read with, from each document's (name → `Macro.to_json()`): for each name
     the definition most of them give, the first given on a tie, and the others.
 
-    A command KaTeX knows (in math or text) or the expander reads itself (`\\ensuremath`, `\\xspace`) keeps its meaning
-    unless at least half of the documents redefine it, and has no other readings: one plain-TeX manual's
+    A command KaTeX knows (in math or text) or the expander reads itself (`\\ensuremath`, `\\csname`, `\\xspace`)
+    keeps its meaning unless at least half of the documents redefine it, and has no other readings: one plain-TeX manual's
     `\\def\\frac#1#2{{#1\\over#2}}` read every `\\frac` of every query in a corpus of 3,000 documents its way, and
     one manual's delimited `\\textbackslash` broke every query whose macro writes one."""
     counts: dict[str, Counter[str]] = {}
@@ -65,12 +67,11 @@ def corpus_macros(documents: Iterable[Mapping[str, dict[str, Any]]]) -> CorpusMa
             key = repr(sorted(definition.items()))
             counts.setdefault(name, Counter())[key] += 1
             first.setdefault((name, key), definition)
-    known = _known_names()
     chosen: dict[str, dict[str, Any]] = {}
     others: dict[str, list[dict[str, Any]]] = {}
     for name, counter in sorted(counts.items()):
         ranked = [first[(name, key)] for key, _ in counter.most_common(1 + MAX_OTHER_DEFINITIONS)]
-        if name not in known:
+        if not _known(name):
             chosen[name] = ranked[0]
             if len(ranked) > 1:
                 others[name] = ranked[1:]
@@ -81,8 +82,17 @@ def corpus_macros(documents: Iterable[Mapping[str, dict[str, Any]]]) -> CorpusMa
 
 @cache
 def _known_names() -> frozenset[str]:
+    """KaTeX's commands, and those the expander reads itself or TeX's primitives its macros' bodies use: one manual's
+    `\\csname` or `\\string` of its own broke every query whose macro writes one."""
     names = katex_names()
-    return frozenset(names.math) | frozenset(names.text) | NOTHING | {"ensuremath"}
+    interpreted = {*DEFINING, *INCLUDES, *VERBATIM_MACROS, *BRANCHES, *NOTHING, *THEOREM_DECLARATIONS, "ensuremath",
+                   "csname", "endcsname", "expandafter", "noexpand", "string", "makeatletter", "makeatother", "catcode",
+                   "newif", "else", "fi", "begin", "end", "global", "long", "protected", "outer"}
+    return frozenset(names.math) | frozenset(names.text) | interpreted
+
+
+def _known(name: str) -> bool:
+    return name in _known_names() or (name.startswith("if") and name != "iff")  # TeX's conditionals
 
 
 def control_sequences(latex: str) -> list[str]:
