@@ -145,10 +145,10 @@ def test_progress_reports_counts_rate_and_errors(staff, upload_dir):
 
 
 def test_errors_of_thread_pages_count_pages_and_say_how_many_were_not_kept(staff, tmp_path, monkeypatch):
-    from searchapp.indexing import pipeline
+    from searchapp.indexing import parts
     from tests.app.factories import index_thread_pages
 
-    monkeypatch.setattr(pipeline, "MAX_KEPT_ERRORS", 3)
+    monkeypatch.setattr(parts, "MAX_KEPT_ERRORS", 3)
     pages = {f"{n}1_{n}2.html": ("Broken", "<p>Why?</p>", f"<p>{formula_span(n, chr(92) + 'frac{1}{')}</p>")
              for n in range(1, 5)}
     job = index_thread_pages(tmp_path / "pages", pages)
