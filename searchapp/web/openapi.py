@@ -96,8 +96,8 @@ STRING, INTEGER, NUMBER = {"type": "string"}, {"type": "integer"}, {"type": "num
 
 
 def _tuple(*items: dict) -> dict:
-    """An array of exactly these items' kinds, at most as many. `maxItems`, not `items: false`, closes it: RapiDoc
-    (/api/docs) fails on a boolean schema, and reads `items` as the element type it shows."""
+    """An array of exactly these items' kinds, at most as many. `maxItems`, not `items: false`, closes it: viewers
+    of the schema fail on a boolean one (RapiDoc did), and read `items` as the element type they show."""
     kinds = {item["type"] for item in items}
     return {"type": "array", "prefixItems": list(items), "maxItems": len(items),
             "items": {"type": "number" if kinds <= {"integer", "number"} else sorted(kinds)}}
