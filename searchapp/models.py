@@ -168,7 +168,7 @@ class SourceDocument(models.Model):
     files = models.JSONField(default=dict, help_text="the files it was read from: relative path → sha256")
     macros = models.JSONField(default=dict, blank=True, help_text="the macros it defines (name → Macro.to_json())")
     job = models.ForeignKey("IndexJob", on_delete=models.SET_NULL, null=True, blank=True, related_name="+",
-                            help_text="the job that last stored it: a resumed job skips what it stored itself")
+                            help_text="the job that last stored it")
     indexed_at = models.DateTimeField(auto_now=True)
 
     class Meta:
