@@ -22,7 +22,7 @@ from ml.data.topic_latex import read_topic_latex
 from ml.data.topic_posts import read_topic_queries
 from ml.data.visual_ids import visual_id_record
 from ml.data.wiki_formulas import read_wiki_formulas
-from ml.formula import NOTATIONS, parse, tree_from_slt_string
+from ml.formula import NOTATIONS, ParseError, parse, to_slt_string, tree_from_slt_string
 from ml.formula.tree import Tree
 
 
@@ -53,6 +53,15 @@ def parse_formula(formula: CorpusFormula):
     if formula.kind == "slt":
         return SltOnly(tree_from_slt_string(formula.text))
     return parse(formula.text, formula.kind)
+
+
+def slt_string_of(formula: CorpusFormula) -> str | None:
+    """The formula's SLT string (`parse_formula`'s layout tree), None when it cannot be parsed: what a pool of worker
+    processes maps over a corpus, importable without Django."""
+    try:
+        return to_slt_string(parse_formula(formula).slt)
+    except ParseError:
+        return None
 
 
 def _line_formulas(parse_line: LineParser, name: Callable[[IndexRecord, SourceFormula], object]):

@@ -9,6 +9,7 @@ numbers renamed (`ml.formula.augment.substitute_variables`), which keeps layout 
 from __future__ import annotations
 
 import itertools
+import multiprocessing
 import random
 from collections import Counter
 from collections.abc import Callable, Iterator
@@ -16,9 +17,9 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ml.formula import ParseError, to_slt_string, tree_from_slt_string
+from ml.formula import to_slt_string, tree_from_slt_string
 from ml.formula.augment import substitute_variables
-from ml.training.corpus import CorpusFormula, parse_formula, read_corpus, read_thread_formulas, read_wiki
+from ml.training.corpus import CorpusFormula, read_corpus, read_thread_formulas, read_wiki, slt_string_of
 from searchapp.learning.judged_corpus import JUDGED
 from searchapp.learning.thread_judgments import PAGES
 
@@ -56,7 +57,8 @@ def bench_corpus(data_dir: Path, count: int, wiki_file: Path | None = None, seed
     """`count` distinct SLT strings: real formulas source by source until enough, then variants of them."""
     corpus = BenchCorpus([])
     chosen: dict[str, None] = {}
-    with ProcessPoolExecutor() as pool:
+    with ProcessPoolExecutor(mp_context=multiprocessing.get_context("spawn")) as pool:  # not a fork of this
+        # process: its threads and connections (a test's live server, the database's sockets) stay here
         for name, read in real_sources(data_dir, wiki_file):
             if len(chosen) >= count:
                 break
@@ -64,7 +66,7 @@ def bench_corpus(data_dir: Path, count: int, wiki_file: Path | None = None, seed
             formulas = iter(read())
             while len(chosen) < count and (batch := list(itertools.islice(formulas, _batch_size(count - len(chosen))))):
                 read_count += len(batch)
-                for slt in pool.map(_slt_of, batch, chunksize=PARSE_CHUNK):
+                for slt in pool.map(slt_string_of, batch, chunksize=PARSE_CHUNK):
                     if slt is None:
                         corpus.unparsed[name] += 1
                     elif len(chosen) < count:
@@ -94,8 +96,3 @@ def _batch_size(missing: int) -> int:
     return min(max(2 * missing, 1000), 50_000)
 
 
-def _slt_of(formula: CorpusFormula) -> str | None:
-    try:  # `parse_formula` reads an SLT string without deriving the operator tree the benchmark would discard
-        return to_slt_string(parse_formula(formula).slt)
-    except ParseError:
-        return None
