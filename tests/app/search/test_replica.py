@@ -28,8 +28,10 @@ def read_standby(standby):
 
 @pytest.fixture
 def replica(read_standby):
-    """The standby, running (a test before may have stopped it)."""
+    """The standby, running and read by searches (a test before may have stopped it, and the monitor probes it
+    again only every half second)."""
     read_standby.start()
+    _until(lambda: replica_monitor().state().serving)
     return read_standby
 
 
