@@ -19,10 +19,13 @@ dev: setup
 
 # Lint (ruff) and type-check (mypy over ml/ and searchapp/, with Django's stubs) first, both configured in
 # pyproject.toml: both are quick.
+# The framework-free library's tests run in a process of their own: the trainer's DataLoader forks its workers, and
+# a fork of the app tests' process inherits its broker sockets (a forked worker hung reading one).
 test: setup
 	$(PY) -m ruff check .
 	$(PY) -m mypy
-	$(PY) -m pytest
+	$(PY) -m pytest tests/ml
+	$(PY) -m pytest --ignore=tests/ml
 
 lint: setup
 	$(PY) -m ruff check .
@@ -30,7 +33,8 @@ lint: setup
 
 # Unit and app tests only, without the browser tests.
 test-fast: setup
-	$(PY) -m pytest -m "not e2e"
+	$(PY) -m pytest tests/ml
+	$(PY) -m pytest -m "not e2e" --ignore=tests/ml
 
 # The Wikipedia training formulas (npm mathoid-texvcjs: GPL-2.0 package, CC BY-SA formulas): fetched on demand into
 # var/, never committed or shipped.
