@@ -113,24 +113,14 @@ def advance(part: IndexPart, consumed: int, outcome: ChunkOutcome, finished: boo
             bytes_read: int = 0, unchanged: int = 0) -> IndexJob:
     """Count what the open transaction stored of the part (locked by `lock_part`) on the part and on its job; the job
     as advanced. `finished`: the part is done. `files`, `bytes_read` and `unchanged` count a document's files read."""
-    part.cursor += consumed
-    part.done += outcome.done
-    part.failed += outcome.failed
-    part.formula_errors += outcome.formula_errors
-    part.formulas_added += outcome.added
-    part.errors = (part.errors + outcome.errors)[:MAX_KEPT_ERRORS]
+    _add(part, consumed, outcome)
     if finished:
         part.state = IndexJob.State.DONE
     elif part.state == IndexJob.State.PENDING:
         part.state = IndexJob.State.RUNNING
     part.save(update_fields=["cursor", "done", "failed", "formula_errors", "formulas_added", "errors", "state"])
     job = IndexJob.objects.select_for_update().get(pk=part.job_id)  # last: held only until the commit
-    job.cursor += consumed
-    job.done += outcome.done
-    job.failed += outcome.failed
-    job.formula_errors += outcome.formula_errors
-    job.formulas_added += outcome.added
-    job.errors = (job.errors + outcome.errors)[:MAX_KEPT_ERRORS]
+    _add(job, consumed, outcome)
     job.timings = summed_timings(job.timings, outcome.timings)
     job.files_read += files
     job.bytes_read += bytes_read
@@ -138,6 +128,16 @@ def advance(part: IndexPart, consumed: int, outcome: ChunkOutcome, finished: boo
     job.save(update_fields=["cursor", "done", "failed", "formula_errors", "formulas_added", "errors", "timings",
                             "files_read", "bytes_read", "unchanged"])
     return job
+
+
+def _add(counted: IndexPart | IndexJob, consumed: int, outcome: ChunkOutcome) -> None:
+    """The counters a part and its job share, advanced by what a chunk (or document) stored."""
+    counted.cursor += consumed
+    counted.done += outcome.done
+    counted.failed += outcome.failed
+    counted.formula_errors += outcome.formula_errors
+    counted.formulas_added += outcome.added
+    counted.errors = (counted.errors + outcome.errors)[:MAX_KEPT_ERRORS]
 
 
 def summed_timings(recorded: dict, added: dict) -> dict:
