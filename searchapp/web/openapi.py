@@ -198,6 +198,14 @@ def _one(name: str, summary: str) -> dict:
 POST = _one("Post", "One post: its text, its question or answers, its formulas and related threads")
 FORMULA = _one("Formula", "One stored formula: its posts and its SLT / OPT")
 
+SIGNAL_ERRORS = {
+    "400": _error("invalid field, or a body that is not a JSON object"),
+    "413": _error("the body is larger than the server reads"),
+    "429": _error("too many signals; try again in a minute"),
+    "503": _ref("responses", "Unavailable"), "500": _ref("responses", "ServerError"),
+}
+"""The errors feedback and looks share: both take a small posted body, rate-limited together."""
+
 FEEDBACK = {
     "post": {
         "summary": "Record a click on a result, or a relevance judgment",
@@ -216,13 +224,9 @@ FEEDBACK = {
         }},
         "responses": {"201": _json("stored: a click, or a first judgment", _ref("schemas", "Feedback")),
                       "200": _json("a judgment replaced, or taken back", _ref("schemas", "Feedback")),
-                      "400": _error("invalid field, or a body that is not a JSON object"),
                       "403": _error("CSRF check failed (`csrf_failed`), a crawler's user agent (`crawler`), or an "
                                     "`impression_id` served to someone else (`not_yours`)"),
-                      "404": _error("no such formula, post or impression"),
-                      "413": _error("the body is larger than the server reads"),
-                      "429": _error("too many signals; try again in a minute"),
-                      "503": _ref("responses", "Unavailable"), "500": _ref("responses", "ServerError")},
+                      "404": _error("no such formula, post or impression"), **SIGNAL_ERRORS},
     },
 }
 
@@ -241,13 +245,9 @@ LOOKS = {
             "application/x-www-form-urlencoded": {"schema": _ref("schemas", "LooksInput")},
         }},
         "responses": {"204": {"description": "counted"},
-                      "400": _error("invalid field, or a body that is not a JSON object"),
                       "403": _error("CSRF check failed (`csrf_failed`), or the page was served to someone else "
                                     "(`not_yours`)"),
-                      "404": _error("no such impression"),
-                      "413": _error("the body is larger than the server reads"),
-                      "429": _error("too many signals; try again in a minute"),
-                      "503": _ref("responses", "Unavailable"), "500": _ref("responses", "ServerError")},
+                      "404": _error("no such impression"), **SIGNAL_ERRORS},
     },
 }
 
