@@ -155,10 +155,16 @@ def group(stream: TokenStream, first: Token) -> str:
 
 
 def argument(stream: TokenStream) -> str | None:
-    """A mandatory argument: the text of a braced group, or one token; None when a `}` or the end comes first."""
+    """A mandatory argument: the text of a braced group, or one token; None when a `}` or the end comes first.
+    An environment's `\\end` is never one (RunawayArgument): a macro given fewer arguments than it reads (a list
+    macro used before its definition) would swallow the end of its display, and with it the rest of the document."""
     token = stream.next()
     while token is not None and token.kind in ("comment", "space"):
         token = stream.next()
+    if token is not None and token.kind == "macro" and token.name == "end":
+        stream.unread(token)
+        raise RunawayArgument("an argument would be the \\end of its environment (fewer arguments given than "
+                              "it reads)")
     if token is None or token.kind == "brace_close":
         if token is not None:
             stream.unread(token)

@@ -281,6 +281,16 @@ def test_a_runaway_argument_is_reported_once_per_macro_and_other_uses_still_expa
                                   "not come before a blank line; left as written"]
 
 
+def test_a_macro_short_of_arguments_never_swallows_the_end_of_its_environment():
+    source = ("\\def\\Second#1#2{#2}\n\\begin{eqnarray*}\n x & = & \\Foldl{f}{e}\\Second\n\\end{eqnarray*}\n"
+              "after $\\Second{a}{b}$")
+    expansion = expand(source, "main.tex", _no_files)
+    assert " ".join(expansion.text.split()) == (r"\begin{eqnarray*} x & = & \Foldl{f}{e}\Second \end{eqnarray*} "
+                                                r"after $b$")
+    assert expansion.problems == ["main.tex:3: macro \\Second has a runaway argument: an argument would be the "
+                                  "\\end of its environment (fewer arguments given than it reads); left as written"]
+
+
 def test_a_runaway_definition_is_reported_where_reading_stopped():
     expansion = expand("\\newcommand{\\a}{" + "x\n" * 60_000, "main.tex", _no_files)
     assert expansion.problems == ["main.tex:50001: \\newcommand: an argument runs past 100,000 characters (a brace "
