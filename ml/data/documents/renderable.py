@@ -38,8 +38,9 @@ TEXT_COMMANDS = frozenset({"text", "textrm", "textsf", "texttt", "textnormal", "
 DELIMITER_COMMANDS = frozenset({"left", "right", "middle"} | {
     size + side for size in ("big", "Big", "bigg", "Bigg") for side in ("", "l", "m", "r")})
 _INVISIBLE_SYMBOLS = frozenset("/-@*")
-_ONLY_ITS_ARGUMENT = frozenset({"ensuremath"})
-"""Commands that only make sure their argument is math: in a formula the argument stands alone, as a group."""
+_ONLY_ITS_ARGUMENT = frozenset({"ensuremath", "lefteqn"})
+"""Commands whose argument alone is what a formula shows, as a group: `\\ensuremath` only makes sure it is math,
+and `\\lefteqn` (an `eqnarray` line's left side) only lets it overlap the columns."""
 SITE_MACROS = {"qvar": "1", "qvar@construct": "1", "mbox": "1"}
 """The site's own KaTeX macros (static/js/render_math.js `texMacros`), with their argument counts: a query's
 `\\qvar{x}` is drawn as a boxed variable, never an unknown command."""

@@ -53,6 +53,7 @@ def test_a_plain_formula_is_not_rewritten(latex):
 REWRITTEN = [
     pytest.param(r"\bbbk", r"\operatorname{bbbk}", id="unknown-command"),
     pytest.param(r"x + \ensuremath{\mathrm{i}} y", r"x + {\mathrm{i}} y", id="ensuremath-leaves-its-argument"),
+    pytest.param(r"\lefteqn{Foldl~f~e~Nil}\quad", r"{Foldl~f~e~Nil}\quad", id="lefteqn-leaves-its-argument"),
     pytest.param(r"\Tr A", r"\operatorname{Tr} A", id="operator-name"),
     pytest.param(r"\abs{x}", r"\operatorname{abs}{x}", id="its-argument-stays-a-group"),
     pytest.param(r"x^\foo + y_\foo", r"x^{\operatorname{foo}} + y_{\operatorname{foo}}", id="sub-and-superscript"),
