@@ -27,9 +27,10 @@ from searchapp.search.database import reads_the_index
 from searchapp.search.duplicates import first_of_each, with_copies
 from searchapp.search.exploration import explored
 from searchapp.search.feedback_boost import boosted, evidence_for, settled, with_places
+from searchapp.search.long_queries import parse_formula, search_parts
 from searchapp.search.notation import corpus_macros
 from searchapp.search.patterns import pattern_matches
-from searchapp.search.query import Query, parse_query
+from searchapp.search.query import Query
 from searchapp.search.query_keys import KEY_CHARS, feedback_key, question_key, searched_key
 from searchapp.search.questions import DEFAULT_MODE, MODES, Question, read_bm25, read_question, score_posts
 from searchapp.search.ranking import DEFAULT_ORDER, ORDERS, Interleave, order_candidates
@@ -256,7 +257,8 @@ class FormulaQuerySet(models.QuerySet):
         """The `k` formulas of this queryset most similar to `query` after `offset` (DESIGN.md §4).
 
         A string is read as LaTeX, with `corpus`'s macros (`searchapp.search.notation`; `ml.formula.ParseError` if it
-        cannot be); a query with several readings of them is searched in each (`searchapp.search.readings`).
+        cannot be); a query with several readings of them is searched in each (`searchapp.search.readings`), and one
+        too long to search whole by its largest parts (`searchapp.search.long_queries`).
         Candidates come from the codebook's
         posting lists and from shared sub-expressions, or are the whole queryset when it is no larger than a
         shortlist (then exact scoring is as cheap, and complete). `fusion` orders them: the learned ranker
@@ -275,8 +277,10 @@ class FormulaQuerySet(models.QuerySet):
             raise ValueError(f"unknown fusion {fusion!r}; choose one of {', '.join(ORDERS)}")
         started = time.perf_counter()
         if isinstance(query, str):
-            query = parse_query(query, "latex", *corpus_macros(query, corpus, Corpus.objects))
-        if query.readings:  # neither interleaved nor explored, as a long formula's parts
+            query = parse_formula(query, "latex", *corpus_macros(query, corpus, Corpus.objects))
+        if query.parts:  # neither interleaved nor explored, as a query's readings
+            return search_parts(self, query, k=k, offset=offset, fusion=fusion, corpus=corpus, context=context)
+        if query.readings:
             return search_readings(self, query, k=k, offset=offset, fusion=fusion, corpus=corpus, probes=probes,
                                    shortlist_size=shortlist_size, context=context, context_weight=context_weight)
         scored = self.scored_candidates(query, max(shortlist_size, offset + k), corpus, probes)

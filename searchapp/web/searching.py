@@ -4,11 +4,10 @@ from __future__ import annotations
 
 from ml.formula import ParseError
 from searchapp.errors import parse_error
-from searchapp.feedback.impressions import log_impression
 from searchapp.feedback.people import Person
 from searchapp.learning.online import Served, served_search
 from searchapp.models import Corpus, Formula
-from searchapp.search.long_queries import parse_formula, search_parts
+from searchapp.search.long_queries import parse_formula
 from searchapp.search.notation import corpus_macros
 from searchapp.search.query import Query, stored_query
 from searchapp.search.ranking import DEFAULT_ORDER
@@ -26,13 +25,9 @@ def read_query(text: str, notation: str, corpus: str | None = None) -> Query:
 
 def formula_search(query: Query, person: Person, *, k: int = 10, offset: int = 0, fusion: str = DEFAULT_ORDER,
                    corpus: str | None = None, context: str = "") -> Served:
-    """`served_search` of `query` for `person`; a long formula's parts searched and fused instead (neither
-    interleaved nor explored), and logged the same way."""
-    if not query.parts:
-        return served_search(query, query.text, person, k=k, offset=offset, fusion=fusion, corpus=corpus,
-                             context=context)
-    results = search_parts(Formula.objects, query, k=k, offset=offset, fusion=fusion, corpus=corpus, context=context)
-    return Served(results, log_impression(results, query.text, corpus, offset, person))
+    """`served_search` of `query` for `person` (a long formula's parts are searched and fused, neither interleaved
+    nor explored, and logged the same way)."""
+    return served_search(query, query.text, person, k=k, offset=offset, fusion=fusion, corpus=corpus, context=context)
 
 
 def neighbours(formula: Formula, k: int = 10) -> list[SearchHit]:

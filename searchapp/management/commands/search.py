@@ -7,7 +7,7 @@ from django.core.management.base import BaseCommand, CommandError
 from ml.formula import NOTATIONS, ParseError
 from searchapp.management.corpus_names import require_corpus
 from searchapp.models import MAX_K, Corpus, Formula
-from searchapp.search.long_queries import parse_formula, search_parts
+from searchapp.search.long_queries import parse_formula
 from searchapp.search.notation import corpus_macros
 from searchapp.search.ranking import DEFAULT_ORDER, ORDERS
 from searchapp.web.presenters import present, results_dict
@@ -36,9 +36,7 @@ class Command(BaseCommand):
             parsed = parse_formula(query, notation, *corpus_macros(query, corpus, Corpus.objects))
         except ParseError as error:
             raise CommandError(f"cannot read the query as {notation} ({error.kind} at {error.pos}): {error.message}") from None
-        asked = {"k": k, "fusion": fusion, "corpus": corpus, "context": context}
-        results = (search_parts(Formula.objects, parsed, **asked) if parsed.parts
-                   else Formula.objects.search(parsed, **asked))
+        results = Formula.objects.search(parsed, k=k, fusion=fusion, corpus=corpus, context=context)
         data = results_dict(results, present(results))
         if options["json"]:
             self.stdout.write(json.dumps(data, ensure_ascii=False, indent=2))

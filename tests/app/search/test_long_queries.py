@@ -71,3 +71,12 @@ def test_the_parts_hits_are_fused_by_their_mean_score_and_the_whole_formula_lead
     for hit in fused.hits:
         assert hit.score == pytest.approx(np.mean([max(scores.get(hit.formula_id, 0.0), 0.0) for scores in by_part]))
     assert search_parts(Formula.objects, query, k=2, offset=1).hits[0].formula_id == fused.hits[1].formula_id
+
+
+@pytest.mark.django_db
+def test_the_search_verb_reads_a_long_formula_by_its_parts(index_file):
+    index_file([*FORMULAS, TAYLOR])
+    results = Formula.objects.search(TAYLOR, k=5)
+    assert results.query.parts and long_formula(results.query)["symbols"] == 572
+    assert [hit.formula_id for hit in results.hits] == [
+        hit.formula_id for hit in search_parts(Formula.objects, parse_formula(TAYLOR), k=5).hits]
