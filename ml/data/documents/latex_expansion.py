@@ -37,7 +37,8 @@ VERBATIM_ENVIRONMENTS = frozenset({"verbatim", "verbatim*", "Verbatim", "Verbati
                                    "lstlisting", "minted", "comment", "alltt*", "LTXexample", "tcblisting",
                                    "sourcecode", "code", "filecontents", "filecontents*", "example", "verbatimtab",
                                    "macrocode", "macrocode*", "boxedverbatim", "spverbatim", "latexcode",
-                                   "pythoncode", "shellcode", "dispExample", "dispExample*", "demo", "texcode"})
+                                   "pythoncode", "shellcode", "dispExample", "dispExample*", "demo", "texcode",
+                                   "tkzexample", "tkzltxexample"})
 """Environments whose content is not LaTeX to read (more are added by a document's own
 `\\DefineVerbatimEnvironment`, `\\lstnewenvironment` and `\\newtcblisting`)."""
 DROPPED_ENVIRONMENTS = frozenset({"comment", "filecontents", "filecontents*"})
@@ -130,6 +131,7 @@ class _Expander:
         self.spent = 0  # tokens read by the document's macro uses so far
         self.stopped = False  # the document's budget is spent: no macro is expanded any more
         self.short_verbs: set[str] = set()  # `\MakeShortVerb{\|}`: |…| is \verb|…|
+        self.documents_open = 0  # `\begin{document}`s not yet ended: the text after the last `\end` is not read
         self.done = False
 
     def write(self, text: str) -> None:
@@ -369,8 +371,9 @@ class _Expander:
             self.call(Token("macro", name, token.text + "{" + name + "}", token.space), replacement)
             return
         self.write(f"{token.written}{{{name}}}")
-        if token.name == "end" and name == "document" and len(stream.frames) == 1:
-            self.done = True
+        if name == "document" and len(stream.frames) == 1:  # an example of a whole document holds one of its own
+            self.documents_open += 1 if token.name == "begin" else -1
+            self.done = self.documents_open <= 0
 
     def short_verb(self, name: str) -> None:
         defs.star(self.stream)

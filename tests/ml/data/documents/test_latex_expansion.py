@@ -164,6 +164,8 @@ def test_what_tex_skips(source, expected):
     pytest.param("\\begin{minted}{latex}\n$x$\n\\end{minted}", ["{latex}\n$x$"], id="minted"),
     pytest.param("\\DefineVerbatimEnvironment{code}{Verbatim}{}\\begin{code}$x$\\end{code}", ["$x$"],
                  id="own-verbatim-environment"),
+    pytest.param("\\begin{tkzexample}[]\n\\def\\to{\\mapsto}$x$\n\\end{tkzexample}", ["[]\n\\def\\to{\\mapsto}$x$"],
+                 id="tkzexample"),
 ])
 def test_verbatim_is_set_aside(source, verbatim):
     expansion = expand(source, "main.tex", _no_files)
@@ -309,6 +311,12 @@ def test_an_undefined_macro_is_left_to_the_formula_parser():
 
 def test_the_text_after_end_document_is_not_read():
     assert expanded("\\begin{document}a\\end{document}\n\\def\\x{") == "\\begin{document}a\\end{document}"
+
+
+def test_an_example_of_a_whole_document_does_not_end_the_document():
+    source = ("\\begin{document}\\begin{showexample}\\begin{document}x\\end{document}\\end{showexample} $y$"
+              "\\end{document} after")
+    assert expanded(source).endswith("$y$\\end{document}")
 
 
 def test_includes_are_read_in_place_with_file_markers():
