@@ -5,8 +5,9 @@ would change the Django process under psycopg and the embedded servers' bookkeep
 Django: the command starts it as a child with the URL, clients and seconds, and reads the one JSON line it prints.
 
 Each client is a closed loop with no think time (N clients keep N requests in flight), the worst case a site of
-this size meets: mostly searches on `/api/search`, a third of them for a formula of the corpus that an earlier
-search returned ("more like this"), and one request in ten a page a user would open (the home page or a formula's).
+this size meets: mostly formula searches on `/api/search`, a third of them for a formula of the corpus that an
+earlier search returned ("more like this"); one request in six a question on `/api/posts` (words with `$…$`
+formulas, answered by both); and one in twelve a page a user would open (the home page or a formula's).
 """
 from __future__ import annotations
 
@@ -44,6 +45,15 @@ QUERIES = [
     r"\nabla \cdot \mathbf{E} = \frac{\rho}{\varepsilon_0}",
 ]
 """Formulas people search for (the ARQMath topics' kind): sums, integrals, limits, identities."""
+QUESTIONS = [
+    r"How do I prove that $\sum_{n=1}^{\infty} \frac{1}{n^2} = \frac{\pi^2}{6}$?",
+    r"Why is $\int_{-\infty}^{\infty} e^{-x^2} \, dx = \sqrt{\pi}$? I tried polar coordinates.",
+    r"Show that $\lim_{x \to 0} \frac{\sin x}{x} = 1$ without L'Hopital's rule",
+    r"Is $|a + b| \leq |a| + |b|$ true for complex numbers?",
+    r"Find all integer solutions of $x^2 + y^2 = z^2$",
+    r"How to compute the derivative of $\log(xy)$ with respect to $x$?",
+]
+"""Questions people ask (the ARQMath Task 1 kind): words around one formula."""
 
 SEEN_LATEX_MAX = 200
 """Corpus formulas longer than this are not searched again: a real user pastes a formula, not a page of one."""
@@ -62,6 +72,10 @@ class Searcher(FastHttpUser):
     @task(3)
     def search_a_formula_it_was_shown(self) -> None:
         self.search(random.choice(self.seen)[1] if self.seen else random.choice(QUERIES))
+
+    @task(2)
+    def ask_a_question(self) -> None:
+        self.client.get("/api/posts?" + urlencode({"q": random.choice(QUESTIONS), "k": 10}), name="/api/posts")
 
     @task(1)
     def open_a_page(self) -> None:
