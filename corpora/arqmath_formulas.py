@@ -4,8 +4,8 @@ The first line is a header; each formula is indexed under its post, at its formu
 """
 from __future__ import annotations
 
-from ml.data.fields import tsv_columns
-from ml.data.records import MSE_URL, IndexRecord, PostRecord, SourceFormula
+from corpora.fields import tsv_columns
+from corpora.records import MSE_URL, IndexRecord, PostRecord, SourceFormula
 
 
 def formula_record(text: str, number: int) -> IndexRecord:

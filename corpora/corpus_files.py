@@ -4,14 +4,14 @@ from __future__ import annotations
 from collections.abc import Iterator
 from pathlib import Path
 
-from ml.data.arqmath_formulas import formula_record
-from ml.data.documents import document_records
-from ml.data.jsonl_posts import post_record
-from ml.data.latex_lines import latex_record
-from ml.data.mse_threads import thread_records
-from ml.data.records import Item, LineParser, SourceFormula, checked, read_lines
-from ml.data.slt_tsv import slt_record
-from ml.data.visual_ids import visual_id_record
+from corpora.arqmath_formulas import formula_record
+from corpora.documents import document_records
+from corpora.jsonl_posts import post_record
+from corpora.latex_lines import latex_record
+from corpora.mse_threads import thread_records
+from corpora.records import Item, LineParser, SourceFormula, checked, read_lines
+from corpora.slt_tsv import slt_record
+from corpora.visual_ids import visual_id_record
 
 LINE_PARSERS: dict[str, LineParser] = {
     "jsonl": post_record,  # posts {"id","title","body","url","tags","parent"}, formulas found in the body

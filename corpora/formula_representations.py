@@ -9,8 +9,8 @@ import re
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
-from ml.data.fields import tsv_columns
-from ml.data.tolerant import Read, parse_keyed_lines, read_text
+from corpora.fields import tsv_columns
+from corpora.tolerant import Read, parse_keyed_lines, read_text
 
 _LINE_BREAK = re.compile(r"(?<!\\)%\s*")  # LaTeXML wraps long alttext with `%` + newline
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from ml.data.records import IndexRecord, PostRecord, SourceFormula, json_line
+from corpora.records import IndexRecord, PostRecord, SourceFormula, json_line
 
 
 def latex_field_record(text: str, number: int) -> IndexRecord:

@@ -5,8 +5,8 @@ answer to its question when the question is in the corpus (written before the an
 """
 from __future__ import annotations
 
-from ml.data.records import IndexRecord, PostRecord, SourceFormula, json_line
-from ml.extraction import extract_formulas
+from corpora.records import IndexRecord, PostRecord, SourceFormula, json_line
+from mathparse.extraction import extract_formulas
 
 
 def post_record(text: str, number: int) -> IndexRecord:

@@ -1,7 +1,7 @@
 """Plain LaTeX, one formula a line: each line is its own post, named by its line number."""
 from __future__ import annotations
 
-from ml.data.records import IndexRecord, PostRecord, SourceFormula
+from corpora.records import IndexRecord, PostRecord, SourceFormula
 
 
 def latex_record(text: str, number: int) -> IndexRecord:

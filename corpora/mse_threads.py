@@ -22,9 +22,9 @@ from functools import partial
 from html.parser import HTMLParser
 from pathlib import Path, PurePosixPath
 
-from ml.data.records import MSE_URL, IndexRecord, Item, PostRecord, RecordError, SourceFormula
-from ml.data.tolerant import Problem, Read, read_text
-from ml.formula import ParseError, parse, slt_to_latex
+from corpora.records import MSE_URL, IndexRecord, Item, PostRecord, RecordError, SourceFormula
+from corpora.tolerant import Problem, Read, read_text
+from mathparse import ParseError, parse, slt_to_latex
 
 _TAG_BODY = r"""(?:[^>"']|"[^"]*"|'[^']*')*"""  # attribute values may hold `>`
 _FORMULA_SPAN = re.compile(rf'<span\b{_TAG_BODY}\bclass="math-container"{_TAG_BODY}>')

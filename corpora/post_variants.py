@@ -9,7 +9,7 @@ and with its thread), and in a share of the threads (NUMBER_RATE) its numbers ch
 arguments of commands that name things rather than hold math (`\\text{…}`, `\\begin{…}`, `\\operatorname{…}`) are
 left alone, so what parsed still parses. Answers name their variant question as `parent`.
 
-Deterministic for a seed. The output is the JSONL post format (`ml.data.jsonl_posts`), one dict a post.
+Deterministic for a seed. The output is the JSONL post format (`corpora.jsonl_posts`), one dict a post.
 """
 from __future__ import annotations
 
@@ -20,8 +20,8 @@ import string
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
-from ml.data.records import IndexRecord, PostRecord
-from ml.extraction import extract_formulas
+from corpora.records import IndexRecord, PostRecord
+from mathparse.extraction import extract_formulas
 
 MIX = 0.5
 """The share of a variant post's sentences drawn from other real posts."""

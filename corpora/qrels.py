@@ -3,9 +3,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ml.data.fields import whitespace_fields
-from ml.data.ranking import Qrels
-from ml.data.tolerant import Read, parse_keyed_lines, read_text
+from corpora.fields import whitespace_fields
+from corpora.ranking import Qrels
+from corpora.tolerant import Read, parse_keyed_lines, read_text
 
 
 def _qrels_line(line: str) -> tuple[str, str, int]:

@@ -10,8 +10,8 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ml.data.tolerant import MalformedFile
-from ml.formula import NOTATIONS
+from corpora.tolerant import MalformedFile
+from mathparse import NOTATIONS
 
 MSE_URL = "https://math.stackexchange.com/{kind}/{id}"
 MAX_ID_CHARS = 200

@@ -3,9 +3,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ml.data.fields import whitespace_fields
-from ml.data.ranking import Run, rank_by_score
-from ml.data.tolerant import Read, parse_keyed_lines
+from corpora.fields import whitespace_fields
+from corpora.ranking import Run, rank_by_score
+from corpora.tolerant import Read, parse_keyed_lines
 
 
 def _run_line(line: str) -> tuple[str, str, tuple[int, float]]:

@@ -1,8 +1,8 @@
 """Tangent SLT strings as `formula_id post_id slt` (ARQMath's `formulas_slt_string.tsv`), one formula a line."""
 from __future__ import annotations
 
-from ml.data.fields import tsv_columns
-from ml.data.records import MSE_URL, IndexRecord, PostRecord, SourceFormula
+from corpora.fields import tsv_columns
+from corpora.records import MSE_URL, IndexRecord, PostRecord, SourceFormula
 
 
 def slt_record(text: str, number: int) -> IndexRecord:

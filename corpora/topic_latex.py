@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ml.data.tolerant import Read, parse_keyed_lines, read_text
+from corpora.tolerant import Read, parse_keyed_lines, read_text
 
 
 def _topic_line(line: str) -> tuple[str, None, str]:

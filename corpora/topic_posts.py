@@ -12,7 +12,7 @@ from html import escape, unescape
 from pathlib import Path
 from xml.parsers import expat
 
-from ml.data.tolerant import Problem, Read, read_text
+from corpora.tolerant import Problem, Read, read_text
 
 
 @dataclass(frozen=True)

@@ -8,9 +8,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from ml.data.fields import tsv_columns
-from ml.data.records import IndexRecord, PostRecord, SourceFormula
-from ml.data.tolerant import Read, parse_keyed_lines, read_text
+from corpora.fields import tsv_columns
+from corpora.records import IndexRecord, PostRecord, SourceFormula
+from corpora.tolerant import Read, parse_keyed_lines, read_text
 
 
 @dataclass(frozen=True)

@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from ml.data.tolerant import Problem, Read, read_text
+from corpora.tolerant import Problem, Read, read_text
 
 
 def parse_wiki_formulas(text: str) -> Read[dict[str, str]]:

@@ -4,14 +4,14 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from ml.cycle_collection import cycle_collection_paused
-from ml.formula.errors import ParseError, check_length
-from ml.formula.latex_parser import latex_to_slt
-from ml.formula.mathml import mathml_to_slt
-from ml.formula.opt import OptError, build_opt
-from ml.formula.slt_string import looks_like_slt_string, to_slt_string, tree_from_slt_string
-from ml.formula.tree import Tree
-from ml.formula.unicode_math import from_unicode
+from mathparse.cycle_collection import cycle_collection_paused
+from mathparse.errors import ParseError, check_length
+from mathparse.latex_parser import latex_to_slt
+from mathparse.mathml import mathml_to_slt
+from mathparse.opt import OptError, build_opt
+from mathparse.slt_string import looks_like_slt_string, to_slt_string, tree_from_slt_string
+from mathparse.tree import Tree
+from mathparse.unicode_math import from_unicode
 
 MAX_OPT_NODES = 600
 """Operator trees are built only up to this many SLT nodes (the largest real formula seen has 587): building
@@ -36,7 +36,7 @@ def parse(text: str, notation: str, *, query: bool = False) -> FormulaGraphs:
     something else. Nesting too deep for the layout builder's recursion (the LaTeX parser bounds braces, not
     fences: `((…(x)…))` 400 deep) is a ParseError of kind "too_deep", like any other unreadable formula, so an
     indexing batch reports it per record and a query answers 400. A `query`'s LaTeX may write a query variable
-    `?x` as well as `\\qvar{x}`, and its math in Unicode (`x²`, `√2`, `ℝ`: `ml.formula.unicode_math`), as search
+    `?x` as well as `\\qvar{x}`, and its math in Unicode (`x²`, `√2`, `ℝ`: `mathparse.unicode_math`), as search
     users do; a corpus formula's `?` is a symbol.
     """
     parser = _PARSERS.get(notation)

@@ -8,7 +8,7 @@ from __future__ import annotations
 import random
 from collections.abc import Collection
 
-from ml.formula.tree import Node, Tree, node_type, node_value
+from mathparse.tree import Node, Tree, node_type, node_value
 
 MASK_VALUE = "[MASK]"
 """Value of a masked node: the type stays, the value is hidden (SSEmb attribute masking)."""

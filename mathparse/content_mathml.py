@@ -1,6 +1,6 @@
 """Content MathML (LaTeXML output, as in the ARQMath formula files) → Operator Tree.
 
-Emits the label scheme of `ml.formula.opt` so the two OPT builders can be compared node for node.
+Emits the label scheme of `mathparse.opt` so the two OPT builders can be compared node for node.
 LaTeXML's own conventions are mapped onto it:
 * `<apply><apply><csymbol>subscript</csymbol><sum/>L</apply>B</apply>` (a big operator with its
   limits written as scripts) → `O!sum(L, B)`; an integrand ending in `differential-d(x)` loses
@@ -16,9 +16,9 @@ from __future__ import annotations
 import unicodedata
 import xml.etree.ElementTree as ET
 
-from ml.formula.errors import ParseError
-from ml.formula.opt_nodes import leaf, make
-from ml.formula.opt_symbols import (
+from mathparse.errors import ParseError
+from mathparse.opt_nodes import leaf, make
+from mathparse.opt_symbols import (
     BIG_OPERATORS,
     CMML_FUNCTIONS,
     CMML_SCRIPTS,
@@ -30,7 +30,7 @@ from ml.formula.opt_symbols import (
     INTEGRALS,
     PREFIX,
 )
-from ml.formula.tree import Node, Tree
+from mathparse.tree import Node, Tree
 
 MAX_CHARS = 200_000
 MAX_DEPTH = 100

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Collection
 
-from ml.formula import latex_symbols as sym
-from ml.formula.errors import ParseError
-from ml.formula.layout import CLOSERS, OPENERS, Box, fenced_group, is_bare_table, matrix_box
-from ml.formula.normalise import (
+from mathparse import latex_symbols as sym
+from mathparse.errors import ParseError
+from mathparse.layout import CLOSERS, OPENERS, Box, fenced_group, is_bare_table, matrix_box
+from mathparse.normalise import (
     VARIABLE_NAME,
     canonical,
     name_box,

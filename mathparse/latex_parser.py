@@ -8,13 +8,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from ml.formula import latex_symbols as sym
-from ml.formula.errors import MAX_DEPTH, ParseError
-from ml.formula.latex_commands import handler_for, question_variable
-from ml.formula.latex_tokens import Token, tokenize
-from ml.formula.layout import Box, build, fenced_group
-from ml.formula.normalise import PRIMES, finish_baseline, join_upright_words, restyle, symbol_box
-from ml.formula.tree import Node
+from mathparse import latex_symbols as sym
+from mathparse.errors import MAX_DEPTH, ParseError
+from mathparse.latex_commands import handler_for, question_variable
+from mathparse.latex_tokens import Token, tokenize
+from mathparse.layout import Box, build, fenced_group
+from mathparse.normalise import PRIMES, finish_baseline, join_upright_words, restyle, symbol_box
+from mathparse.tree import Node
 
 _STOP_KINDS = frozenset({"}", "&", "row"})
 _STOP_COMMANDS = frozenset({r"\right", r"\end"})
@@ -27,7 +27,7 @@ def latex_boxes(source: str) -> list[Box]:
 
 def latex_to_slt(source: str, query: bool = False) -> Node:
     """The SLT root of one LaTeX formula (already stripped of `$` delimiters); raises ParseError. A `query` may write
-    its query variables `?x` (`ml.formula.latex_commands.question_variable`)."""
+    its query variables `?x` (`mathparse.latex_commands.question_variable`)."""
     parser = _Parser(source, tokenize(source), query=query)
     root = build(parser.parse())
     if root is None:

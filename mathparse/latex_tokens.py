@@ -11,7 +11,7 @@ import re
 import unicodedata
 from typing import NamedTuple
 
-from ml.formula.latex_symbols import KNOWN_COMMANDS, MAX_COMMAND_LENGTH
+from mathparse.latex_symbols import KNOWN_COMMANDS, MAX_COMMAND_LENGTH
 
 SPECIAL = {"{": "{", "}": "}", "^": "^", "_": "_", "&": "&", "'": "'"}
 _ENTITY = re.compile(r"&(?:#[0-9]{1,7}|#x[0-9a-fA-F]{1,6}|[a-zA-Z]{2,8});")

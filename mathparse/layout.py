@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from ml.formula.tree import Node
+from mathparse.tree import Node
 
 CHILD_ORDER = {edge: rank for rank, edge in enumerate("nabcdouwe")}
 """The order in which Tangent-S strings list a node's children."""

@@ -14,11 +14,11 @@ import re
 import unicodedata
 import xml.etree.ElementTree as ET
 
-from ml.formula import latex_symbols as sym
-from ml.formula.errors import MAX_DEPTH, MAX_MARKUP_CHARS, ParseError, check_length
-from ml.formula.latex_parser import latex_boxes
-from ml.formula.layout import CLOSERS, OPENERS, Box, build, fenced_group, matrix_box
-from ml.formula.normalise import (
+from mathparse import latex_symbols as sym
+from mathparse.errors import MAX_DEPTH, MAX_MARKUP_CHARS, ParseError, check_length
+from mathparse.latex_parser import latex_boxes
+from mathparse.layout import CLOSERS, OPENERS, Box, build, fenced_group, matrix_box
+from mathparse.normalise import (
     BIG_OPERATOR_CHARS,
     DIGRAPHS,
     canonical,
@@ -30,7 +30,7 @@ from ml.formula.normalise import (
     text_box,
     variable_box,
 )
-from ml.formula.tree import Node
+from mathparse.tree import Node
 
 _SILENT = frozenset({"mspace", "mphantom", "annotation", "annotation-xml", "mprescripts", "maligngroup", "malignmark"})
 _SCRIPTS = {"msub": ("sub",), "msup": ("sup",), "msubsup": ("sub", "sup"),

@@ -17,9 +17,9 @@ import re
 import unicodedata
 from collections.abc import Callable
 
-from ml.formula import latex_symbols as sym
-from ml.formula.layout import CLOSERS, OPENERS, Box, group_fences, mark_differentials
-from ml.formula.tree import QUERY_VARIABLE
+from mathparse import latex_symbols as sym
+from mathparse.layout import CLOSERS, OPENERS, Box, group_fences, mark_differentials
+from mathparse.tree import QUERY_VARIABLE
 
 CHAR_ALIASES = {
     "−": "-", "–": "-", "·": "⋅", "（": "(", "）": ")", "，": ",", "µ": "μ",

@@ -2,21 +2,21 @@
 
 A run of symbols along one baseline (each with everything hanging off it: scripts, parts, fence contents) is a
 sub-expression when the operator tree of the baseline would hold it as one sub-tree. Read with the binding powers of
-`ml.formula.opt_symbols`, left to right as `ml.formula.opt` reads `a - b + c` = `(a - b) + c`, with two symbols side by
+`mathparse.opt_symbols`, left to right as `mathparse.opt` reads `a - b + c` = `(a - b) + c`, with two symbols side by
 side multiplied (juxtaposition binds as `\\cdot`), and a sign (`-x`, an operator where an operand belongs) taking
-the product that follows, as `ml.formula.opt` does: in `2x + 1 = y`, `2x`, `x`, `2x + 1` and the whole are
+the product that follows, as `mathparse.opt` does: in `2x + 1 = y`, `2x`, `x`, `2x + 1` and the whole are
 operands; `x + 1` (the 2 multiplies x first) and `1 = y` (`+` takes the 1 first) are not.
 
-Query variables (`ml.formula.query_variables`) bind operands, and a pattern matches where it lies over one.
+Query variables (`mathparse.query_variables`) bind operands, and a pattern matches where it lies over one.
 """
 from __future__ import annotations
 
 from collections.abc import Iterator
 
-from ml.formula.latex_symbols import ACCENTS
-from ml.formula.opt_symbols import ADD, INFIX, MUL, SEP, SIGNS
-from ml.formula.opt_tokens import SEPARATORS
-from ml.formula.tree import Node, Tree
+from mathparse.latex_symbols import ACCENTS
+from mathparse.opt_symbols import ADD, INFIX, MUL, SEP, SIGNS
+from mathparse.opt_tokens import SEPARATORS
+from mathparse.tree import Node, Tree
 
 MARKS = frozenset(mark for _, mark in ACCENTS.values())
 """Accents' marks (`\\hat{x}` is x with `^` over it): a mark is no operand, nor are primes (`f''`: f with `′′` as

@@ -1,8 +1,8 @@
 """Operator Trees (OPT) from Symbol Layout Trees by operator-precedence parsing over the layout.
 
-Each baseline (chain of `n` edges) is read as a token sequence (`ml.formula.opt_tokens`); scripts,
+Each baseline (chain of `n` edges) is read as a token sequence (`mathparse.opt_tokens`); scripts,
 fractions, radicands and group cells are parsed first, bottom-up, so the parser below sees one
-flat level at a time. Binding power, low → high (`ml.formula.opt_symbols`): `,` `;` lists <
+flat level at a time. Binding power, low → high (`mathparse.opt_symbols`): `,` `;` lists <
 `:` < ⇒ ⇔ < ∨ < ∧ < relations (= < ≤ ∈ ⊂ → …) < ∪ ∩ ∖ < + − ± < × ⋅ and juxtaposition <
 / ÷ < unary minus/not/∀ < function application < postfix ! ′ < scripts. Logic binds *looser*
 than relations so `a=b \\land c=d` is (a=b)∧(c=d).
@@ -31,10 +31,10 @@ Label scheme (what the trees look like):
 """
 from __future__ import annotations
 
-from ml.formula.opt_nodes import leaf, make
-from ml.formula.opt_symbols import DELIMITED, FUNCTION_LETTERS, INFIX, INTEGRALS, MUL, PREFIX, REL, SEP, SIGNS, UNARY, OpInfo
-from ml.formula.opt_tokens import Token, make_token, match_delimiters, with_scripts
-from ml.formula.tree import Node, Tree
+from mathparse.opt_nodes import leaf, make
+from mathparse.opt_symbols import DELIMITED, FUNCTION_LETTERS, INFIX, INTEGRALS, MUL, PREFIX, REL, SEP, SIGNS, UNARY, OpInfo
+from mathparse.opt_tokens import Token, make_token, match_delimiters, with_scripts
+from mathparse.tree import Node, Tree
 
 MAX_NESTING = 120
 """Budget of nested parse calls (baselines + precedence levels); deeper input raises OptError."""

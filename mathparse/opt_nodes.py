@@ -6,7 +6,7 @@ of a commutative node is "0". Ordered operators number their edges "0", "1", …
 """
 from __future__ import annotations
 
-from ml.formula.tree import Node
+from mathparse.tree import Node
 
 
 def leaf(label: str) -> Node:

@@ -4,7 +4,7 @@ One table maps every spelling of an operator — the Unicode symbol of an SLT (`
 name (`\\le`), a Content MathML element (`leq`) or a LaTeXML csymbol (`similar-to`) — to one
 OPT label and a precedence, so that the two builders emit comparable trees.
 
-Label scheme (also documented in `ml.formula.opt`): `U!…` commutative (children unordered,
+Label scheme (also documented in `mathparse.opt`): `U!…` commutative (children unordered,
 edge "0", sorted canonically, nested same operators flattened), `O!…` ordered (edges "0","1",…),
 `F!…` a function applied to its arguments (the function node is the parent of its arguments),
 `N!` numbers, `V!` variables, `C!` constants (π, ∞, ∅, …), `T!` text.

@@ -1,4 +1,4 @@
-"""SLT baseline nodes → tokens for the operator-precedence parser of `ml.formula.opt`.
+"""SLT baseline nodes → tokens for the operator-precedence parser of `mathparse.opt`.
 
 A baseline is the chain of `n` edges; each node on it becomes one `Token`. Its sub-structures
 (scripts `a b c d`, limits `o u`, radicands and group cells `w`/`e`) are parsed into OPT nodes
@@ -11,10 +11,10 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from ml.formula.errors import ParseError
-from ml.formula.opt_nodes import leaf, make
-from ml.formula.opt_symbols import BIG_OPERATORS, CONSTANTS, FUNCTIONS, INFIX, PREFIX, PRIMES
-from ml.formula.tree import Node, node_type, node_value
+from mathparse.errors import ParseError
+from mathparse.opt_nodes import leaf, make
+from mathparse.opt_symbols import BIG_OPERATORS, CONSTANTS, FUNCTIONS, INFIX, PREFIX, PRIMES
+from mathparse.tree import Node, node_type, node_value
 
 OPENERS = frozenset("([{⟨⌊⌈")
 CLOSERS = frozenset(")]}⟩⌋⌉")

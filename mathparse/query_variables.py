@@ -1,4 +1,4 @@
-"""Query variables (`W!x`, `ml.formula.tree.QUERY_VARIABLE`): a query's placeholders for any sub-expression.
+"""Query variables (`W!x`, `mathparse.tree.QUERY_VARIABLE`): a query's placeholders for any sub-expression.
 
 A search leaves their rows out of maxsim and counts them as matched (`searchapp.search.scoring`). Their
 neighbours are still encoded with something in their place, STAND_IN, so that `f_{\\qvar{n}}` looks for an `f`
@@ -8,10 +8,10 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from ml.formula.api import FormulaGraphs
-from ml.formula.augment import relabelled
-from ml.formula.operands import Operands, run
-from ml.formula.tree import Node, Tree, is_query_variable, node_value
+from mathparse.api import FormulaGraphs
+from mathparse.augment import relabelled
+from mathparse.operands import Operands, run
+from mathparse.tree import Node, Tree, is_query_variable, node_value
 
 STAND_IN = "V!x"
 SCRIPTS = frozenset("abcd")
@@ -36,7 +36,7 @@ def match(query: Tree, candidate: Tree) -> Bindings | None:
     """What each query variable stands for where `query` lies over a sub-expression of `candidate`, or None.
 
     The query may lie anywhere, and the candidate may go on after it, but only over an operand
-    (`ml.formula.operands`): `\\qvar{a} + 1` does not lie over `x + 1` in `2x + 1`, nor over `y + 1` in
+    (`mathparse.operands`): `\\qvar{a} + 1` does not lie over `x + 1` in `2x + 1`, nor over `y + 1` in
     `y + 1 \\cdot 2`. Each symbol's scripts and parts must be the query's, whole: `x^{2}` is not in `x^{2k}`.
     A variable stands for one operand of the candidate, never a piece of one: in `y = 2x + 1`, `\\qvar{a} + 1`
     binds a to `2x`, not to `x` nor to `y = 2x`; in `2x - y + 1`, to `2x - y` (read left to right). A variable

@@ -12,10 +12,10 @@ import re
 import unicodedata
 from functools import cache
 
-from ml.formula import latex_symbols as sym
-from ml.formula.latex_commands import handler_for
-from ml.formula.tree import Node, Tree, chain
-from ml.formula.unicode_math import records
+from mathparse import latex_symbols as sym
+from mathparse.latex_commands import handler_for
+from mathparse.tree import Node, Tree, chain
+from mathparse.unicode_math import records
 
 Piece = str | tuple[Node, bool]
 """Output text, or (node, with_element): the baseline starting at node, followed by its `e` sibling if asked."""

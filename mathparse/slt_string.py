@@ -10,9 +10,9 @@ from __future__ import annotations
 import hashlib
 import re
 
-from ml.formula.errors import MAX_MARKUP_CHARS, ParseError, check_length
-from ml.formula.layout import CHILD_ORDER
-from ml.formula.tree import SLT_EDGE_LABELS, Node, Tree
+from mathparse.errors import MAX_MARKUP_CHARS, ParseError, check_length
+from mathparse.layout import CHILD_ORDER
+from mathparse.tree import SLT_EDGE_LABELS, Node, Tree
 
 _ESCAPES = ((",", "&comma;"), ("[", "&lsqb;"), ("]", "&rsqb;"))
 _SYNTAX = frozenset("[],")

@@ -1,17 +1,17 @@
 """A pattern match checked by its result: the query with its bindings put in must be a sub-expression of the hit.
 
-`ml.formula.query_variables.match` searches for bindings; this only rebuilds and compares, so that a hit is labelled
+`mathparse.query_variables.match` searches for bindings; this only rebuilds and compares, so that a hit is labelled
 as matching a pattern only when what the page says ("a = 3, b = 4, c = 5") gives back, put into the query, the hit
-or one of its sub-expressions (`ml.formula.operands`).
+or one of its sub-expressions (`mathparse.operands`).
 """
 from __future__ import annotations
 
 from collections.abc import Mapping
 
-from ml.formula.layout import CHILD_ORDER
-from ml.formula.operands import Operands
-from ml.formula.query_variables import SCRIPTS
-from ml.formula.tree import Node, Tree, is_query_variable, node_value
+from mathparse.layout import CHILD_ORDER
+from mathparse.operands import Operands
+from mathparse.query_variables import SCRIPTS
+from mathparse.tree import Node, Tree, is_query_variable, node_value
 
 
 def reproduces(query: Tree, bound: Mapping[str, Node], candidate: Tree) -> bool:

@@ -5,7 +5,7 @@ The mapping comes from two maintained tables, not a list of our own (OVERRIDES a
 its reason). Scripts and vulgar fractions are Unicode's compatibility decompositions (`²` is `<super> 2`, `½` is
 `<fraction> 1⁄2`); every other character is Günter Milde's `unimathsymbols.txt` (each math character with its LaTeX
 and unicode-math commands and the packages they need; shipped with latex2mathml, whose reading of it gives the parser
-its symbol commands: `ml.formula.latex_symbols`), from its LaTeX column, so `≤` becomes `\\leq`, which the parser
+its symbol commands: `mathparse.latex_symbols`), from its LaTeX column, so `≤` becomes `\\leq`, which the parser
 reads back as `≤`, and `𝑥` becomes `x`. A command is kept only where the packages it needs are ones KaTeX implements
 (KATEX_PACKAGES) and the parser knows it, so the LaTeX stays drawable and readable; other characters stay as typed,
 as the parser reads them already. (pylatexenc's table writes `²` and `½` as text-mode commands, `\\texttwosuperior`,
@@ -26,7 +26,7 @@ from pathlib import Path
 
 import latex2mathml
 
-from ml.formula.latex_symbols import KNOWN_COMMANDS, TEXT_COMMANDS
+from mathparse.latex_symbols import KNOWN_COMMANDS, TEXT_COMMANDS
 
 TABLE = Path(latex2mathml.__file__).with_name("unimathsymbols.txt")
 KATEX_PACKAGES = frozenset({"amsmath", "amssymb", "amsfonts", "mathbb", "eufrak"})
@@ -92,7 +92,7 @@ def radicals() -> frozenset[str]:
 @cache
 def records() -> tuple[tuple[str, str, str, str], ...]:
     """(character, LaTeX, TeX math category, packages needed) of each record of the table, in its order (also
-    `ml.formula.slt_latex`'s commands)."""
+    `mathparse.slt_latex`'s commands)."""
     found = []
     for line in TABLE.read_text(encoding="utf-8").splitlines():
         fields = line.split("^")

@@ -2,7 +2,7 @@
 as a file, a folder, a zip or an arXiv source archive (or a folder of them); each section of each document becomes
 a post whose body carries its formulas as `$…$` (inline) and `$$…$$` (display).
 
-    from ml.data.documents import document_records, document_formulas, plan_upload
+    from corpora.documents import document_records, document_formulas, plan_upload
     for item in document_records("thesis.zip"): ...           # IndexRecord or RecordError, numbered over the job
     for planned in plan_upload("thesis.zip").documents: ...   # each document's id and files, read on demand
     sum(f.display for f in document_formulas("notes/"))       # display formulas, for the benchmark
@@ -18,9 +18,9 @@ Modules, by flow:
 - reader (the format: the plan of an upload, which reader for which file, the running record number);
 - notation (a query read with a corpus's macros).
 """
-from ml.data.documents.archive import MAX_ARCHIVE_BYTES, MAX_ARCHIVE_MEMBERS, MAX_COMPRESSION_RATIO, MAX_DOCUMENT_BYTES
-from ml.data.documents.posts import MAX_SECTION_BYTES, Document, Formula, PlannedDocument, Section, Unreadable
-from ml.data.documents.reader import (
+from corpora.documents.archive import MAX_ARCHIVE_BYTES, MAX_ARCHIVE_MEMBERS, MAX_COMPRESSION_RATIO, MAX_DOCUMENT_BYTES
+from corpora.documents.posts import MAX_SECTION_BYTES, Document, Formula, PlannedDocument, Section, Unreadable
+from corpora.documents.reader import (
     EXTENSIONS,
     DocumentFormula,
     Upload,

@@ -20,7 +20,7 @@ from functools import partial
 from pathlib import Path, PurePosixPath
 from typing import Protocol
 
-from ml.data.documents.tar_archives import OpenTar, TarMember, gunzip, gzip_holds_tar, is_gzip, single_name, tar_members
+from corpora.documents.tar_archives import OpenTar, TarMember, gunzip, gzip_holds_tar, is_gzip, single_name, tar_members
 
 MAX_DOCUMENT_BYTES = 5_000_000
 """A file above this size is refused (a RecordError naming it), checked before reading it whole."""

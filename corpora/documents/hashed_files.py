@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import hashlib
 
-from ml.data.documents.archive import UNREADABLE, DocumentFiles
+from corpora.documents.archive import UNREADABLE, DocumentFiles
 
 
 class HashedFiles:

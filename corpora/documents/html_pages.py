@@ -13,11 +13,11 @@ import html
 from html.parser import HTMLParser
 from pathlib import PurePosixPath
 
-from ml.data.documents.archive import decoded
-from ml.data.documents.latex_math import latex_formulas
-from ml.data.documents.posts import BREAK, Document, Formula, Piece, Section, body, shown_formula
-from ml.extraction import extract_formulas
-from ml.formula import ParseError, parse, slt_to_latex
+from corpora.documents.archive import decoded
+from corpora.documents.latex_math import latex_formulas
+from corpora.documents.posts import BREAK, Document, Formula, Piece, Section, body, shown_formula
+from mathparse import ParseError, parse, slt_to_latex
+from mathparse.extraction import extract_formulas
 
 _SKIPPED = frozenset({"script", "style", "noscript", "template", "svg", "head", "button", "nav"})
 _VOID = frozenset({"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track",

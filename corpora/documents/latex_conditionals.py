@@ -7,9 +7,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 
-from ml.data.documents import latex_macros as defs
-from ml.data.documents.latex_macros import Macro
-from ml.data.documents.latex_tokens import Token, TokenStream
+from corpora.documents import latex_macros as defs
+from corpora.documents.latex_macros import Macro
+from corpora.documents.latex_tokens import Token, TokenStream
 
 _TESTS: dict[str, tuple[str, bool, str]] = {
     f"If{test}{branches}": (value, found, branches)

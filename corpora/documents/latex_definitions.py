@@ -7,9 +7,9 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping
 
-from ml.data.documents import latex_macros as defs
-from ml.data.documents.latex_macros import Environment, Macro
-from ml.data.documents.latex_tokens import Token, TokenStream
+from corpora.documents import latex_macros as defs
+from corpora.documents.latex_macros import Environment, Macro
+from corpora.documents.latex_tokens import Token, TokenStream
 
 NEWCOMMANDS = frozenset({"newcommand", "renewcommand", "providecommand", "DeclareRobustCommand"})
 DEFS = frozenset({"def", "gdef", "edef", "xdef"})

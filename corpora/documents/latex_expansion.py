@@ -18,12 +18,12 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
-from ml.data.documents import latex_macros as defs
-from ml.data.documents.budgets import CharacterBudget, UploadTokens
-from ml.data.documents.latex_conditionals import BRANCHES, Conditionals, branch
-from ml.data.documents.latex_definitions import Definitions
-from ml.data.documents.latex_macros import KERNEL, Macro, Param, RunawayArgument, UseMismatch
-from ml.data.documents.latex_tokens import Frame, Token, TokenLimit, TokenStream, at_letter_catcode
+from corpora.documents import latex_macros as defs
+from corpora.documents.budgets import CharacterBudget, UploadTokens
+from corpora.documents.latex_conditionals import BRANCHES, Conditionals, branch
+from corpora.documents.latex_definitions import Definitions
+from corpora.documents.latex_macros import KERNEL, Macro, Param, RunawayArgument, UseMismatch
+from corpora.documents.latex_tokens import Frame, Token, TokenLimit, TokenStream, at_letter_catcode
 
 MAX_USE_TOKENS = 20_000
 """The largest use in TeX Live's science documentation reads 531 tokens."""

@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ml.data.documents.latex_tokens import Token, TokenStream
+from corpora.documents.latex_tokens import Token, TokenStream
 
 MAX_ARGUMENT_CHARS = 100_000
 """An argument longer than this is a runaway one (an unclosed brace, a delimiter that never comes)."""

@@ -22,10 +22,10 @@ from pylatexenc.latexwalker import (
     LatexWalker,
 )
 
-from ml.data.documents.latex_context import ENVIRONMENT_ALIASES, latex_context
-from ml.data.documents.latex_numbering import REFERENCES, Numbering
-from ml.data.documents.long_formulas import unreadable
-from ml.data.documents.posts import Formula, shown_formula
+from corpora.documents.latex_context import ENVIRONMENT_ALIASES, latex_context
+from corpora.documents.latex_numbering import REFERENCES, Numbering
+from corpora.documents.long_formulas import unreadable
+from corpora.documents.posts import Formula, shown_formula
 
 MATH_ENVIRONMENTS = {
     # name: (display, split into lines at its own \\)

@@ -24,13 +24,13 @@ from dataclasses import dataclass
 from functools import partial
 from pathlib import PurePosixPath
 
-from ml.data.documents.archive import UNREADABLE, decoded
-from ml.data.documents.budgets import UploadTokens
-from ml.data.documents.hashed_files import HashedFiles
-from ml.data.documents.latex_expansion import expand
-from ml.data.documents.latex_macros import Macro
-from ml.data.documents.latex_structure import latex_document
-from ml.data.documents.posts import Document, PlannedDocument, Unreadable
+from corpora.documents.archive import UNREADABLE, decoded
+from corpora.documents.budgets import UploadTokens
+from corpora.documents.hashed_files import HashedFiles
+from corpora.documents.latex_expansion import expand
+from corpora.documents.latex_macros import Macro
+from corpora.documents.latex_structure import latex_document
+from corpora.documents.posts import Document, PlannedDocument, Unreadable
 
 _COMMENT = re.compile(r"(?<!\\)%.*")
 _INCLUDE = re.compile(r"\\(?P<command>input|include|subfile|(?:sub)?import|(?:sub)?(?:input|include)from)\s*"

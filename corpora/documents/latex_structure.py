@@ -25,12 +25,12 @@ from pylatexenc.latexwalker import (
     LatexWalker,
 )
 
-from ml.data.documents.latex_context import RUN_IN_HEADINGS, SECTION_LEVELS, latex_context
-from ml.data.documents.latex_expansion import CODE_MARKER, FILE_MARKER, VERBATIM_MARKER, Expansion
-from ml.data.documents.latex_math import MathPiece, MathReader, math_environment
-from ml.data.documents.latex_numbering import CONFIGURATION, REFERENCES, Numbering
-from ml.data.documents.long_formulas import LONG_FORMULA_MARKER, LongFormula, set_aside_long_formulas
-from ml.data.documents.posts import BREAK, Document, Formula, Piece, Section, body
+from corpora.documents.latex_context import RUN_IN_HEADINGS, SECTION_LEVELS, latex_context
+from corpora.documents.latex_expansion import CODE_MARKER, FILE_MARKER, VERBATIM_MARKER, Expansion
+from corpora.documents.latex_math import MathPiece, MathReader, math_environment
+from corpora.documents.latex_numbering import CONFIGURATION, REFERENCES, Numbering
+from corpora.documents.long_formulas import LONG_FORMULA_MARKER, LongFormula, set_aside_long_formulas
+from corpora.documents.posts import BREAK, Document, Formula, Piece, Section, body
 
 _DROPPED = frozenset({
     "cite", "citep", "citet", "citealt", "citealp", "citeauthor", "citeyear", "nocite", "includegraphics", "hspace",

@@ -13,8 +13,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from ml.extraction import MAX_FORMULA_CHARS
-from ml.formula.errors import MAX_DEPTH
+from mathparse.errors import MAX_DEPTH
+from mathparse.extraction import MAX_FORMULA_CHARS
 
 LONG_FORMULA_MARKER = "mathsearchlongformula"
 

@@ -19,9 +19,9 @@ from mdit_py_plugins.amsmath import amsmath_plugin
 from mdit_py_plugins.dollarmath import dollarmath_plugin
 from mdit_py_plugins.utils import is_code_block
 
-from ml.data.documents.archive import decoded
-from ml.data.documents.latex_math import latex_formulas
-from ml.data.documents.posts import BREAK, Document, Formula, Piece, Section, body
+from corpora.documents.archive import decoded
+from corpora.documents.latex_math import latex_formulas
+from corpora.documents.posts import BREAK, Document, Formula, Piece, Section, body
 
 SECTION_LEVELS = 2
 """`#` and `##` start a post; deeper headings stay in the text as a paragraph of their own."""

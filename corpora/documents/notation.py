@@ -20,12 +20,12 @@ from collections.abc import Iterable, Mapping, Sequence
 from functools import cache
 from typing import Any, NamedTuple
 
-from ml.data.documents.latex_conditionals import BRANCHES
-from ml.data.documents.latex_definitions import DEFINING
-from ml.data.documents.latex_expansion import INCLUDES, NOTHING, THEOREM_DECLARATIONS, VERBATIM_MACROS, expand
-from ml.data.documents.latex_macros import Macro
-from ml.data.documents.package_macros import package_macros
-from ml.data.documents.renderable import katex_names, renderable
+from corpora.documents.latex_conditionals import BRANCHES
+from corpora.documents.latex_definitions import DEFINING
+from corpora.documents.latex_expansion import INCLUDES, NOTHING, THEOREM_DECLARATIONS, VERBATIM_MACROS, expand
+from corpora.documents.latex_macros import Macro
+from corpora.documents.package_macros import package_macros
+from corpora.documents.renderable import katex_names, renderable
 
 _CONTROL_SEQUENCE = re.compile(r"\\([A-Za-z]+|.)", re.DOTALL)
 """`\\name` (a control word: the letters up to the first non-letter) or `\\` and one character: read left to right,

@@ -6,9 +6,9 @@ import warnings
 
 import nbformat
 
-from ml.data.documents.archive import decoded
-from ml.data.documents.markdown import markdown_sections
-from ml.data.documents.posts import Document
+from corpora.documents.archive import decoded
+from corpora.documents.markdown import markdown_sections
+from corpora.documents.posts import Document
 
 
 def notebook_document(data: bytes, path: str) -> Document:

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
-from ml.data.documents.latex_macros import Macro, Param, xparse_params
+from corpora.documents.latex_macros import Macro, Param, xparse_params
 
 TABLE_FILE = Path(__file__).with_name("package_macros.tsv")
 _UNTIL = re.compile(r"u\{([^{}]*)\}")

@@ -10,9 +10,9 @@ import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from ml.data.documents.renderable import renderable
-from ml.data.records import MAX_ID_CHARS, PostRecord, SourceFormula
-from ml.extraction import MAX_FORMULA_CHARS
+from corpora.documents.renderable import renderable
+from corpora.records import MAX_ID_CHARS, PostRecord, SourceFormula
+from mathparse.extraction import MAX_FORMULA_CHARS
 
 MAX_SECTION_BYTES = 1_000_000
 """A section whose body is longer than this (UTF-8) is refused: a RecordError instead of its post."""

@@ -13,15 +13,15 @@ from dataclasses import dataclass
 from functools import partial
 from pathlib import Path, PurePosixPath
 
-from ml.data.documents.archive import UNREADABLE, document_files
-from ml.data.documents.hashed_files import HashedFiles
-from ml.data.documents.html_pages import html_document
-from ml.data.documents.latex_projects import latex_plan
-from ml.data.documents.markdown import markdown_document
-from ml.data.documents.notebooks import notebook_document
-from ml.data.documents.package_macros import package_macros
-from ml.data.documents.posts import Document, Formula, PlannedDocument, SourceIds, Unreadable, post
-from ml.data.records import IndexRecord, Item, RecordError
+from corpora.documents.archive import UNREADABLE, document_files
+from corpora.documents.hashed_files import HashedFiles
+from corpora.documents.html_pages import html_document
+from corpora.documents.latex_projects import latex_plan
+from corpora.documents.markdown import markdown_document
+from corpora.documents.notebooks import notebook_document
+from corpora.documents.package_macros import package_macros
+from corpora.documents.posts import Document, Formula, PlannedDocument, SourceIds, Unreadable, post
+from corpora.records import IndexRecord, Item, RecordError
 
 TextReader = Callable[[bytes, str], Document]
 """(a file's bytes, its path) → its document; ValueError says why it cannot be read."""

@@ -1,4 +1,4 @@
-from ml.data.corpus_files import read_records
+from corpora.corpus_files import read_records
 
 
 def test_arqmath_tsv_skips_the_header_and_checks_columns(write):

@@ -1,7 +1,7 @@
 import pytest
 
-from ml.data.corpus_files import read_formulas, read_records
-from ml.data.tolerant import MalformedFile
+from corpora.corpus_files import read_formulas, read_records
+from corpora.tolerant import MalformedFile
 
 
 @pytest.mark.parametrize("format, content, text", [

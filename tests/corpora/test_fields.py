@@ -1,6 +1,6 @@
 import pytest
 
-from ml.data.fields import tsv_columns, tsv_fields, whitespace_fields
+from corpora.fields import tsv_columns, tsv_fields, whitespace_fields
 
 
 @pytest.mark.parametrize("line, fields", [

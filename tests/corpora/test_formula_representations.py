@@ -1,7 +1,7 @@
 import pytest
 
-from ml.data.formula_representations import alttext, parse_formula_representations, read_formula_representations
-from ml.data.tolerant import Problem
+from corpora.formula_representations import alttext, parse_formula_representations, read_formula_representations
+from corpora.tolerant import Problem
 
 
 @pytest.mark.parametrize("mathml, latex", [

@@ -1,6 +1,6 @@
 import pytest
 
-from ml.data.jsonl_formulas import latex_field_record
+from corpora.jsonl_formulas import latex_field_record
 
 
 def test_the_latex_field_is_the_formula():

@@ -1,7 +1,7 @@
 import pytest
 
-from ml.data.corpus_files import read_records
-from ml.data.records import IndexRecord, RecordError
+from corpora.corpus_files import read_records
+from corpora.records import IndexRecord, RecordError
 
 
 def test_jsonl_posts_carry_their_formulas(write):

@@ -1,4 +1,4 @@
-from ml.data.corpus_files import read_records
+from corpora.corpus_files import read_records
 
 
 def test_latex_lines_skip_blank_lines(write):

@@ -2,10 +2,10 @@ import zipfile
 
 import pytest
 
-from ml.data import mse_threads
-from ml.data.mse_threads import ThreadFormula, parse_thread_page, read_thread_page, thread_pages, thread_posts, thread_records
-from ml.data.records import RecordError
-from ml.data.tolerant import Problem
+from corpora import mse_threads
+from corpora.mse_threads import ThreadFormula, parse_thread_page, read_thread_page, thread_pages, thread_posts, thread_records
+from corpora.records import RecordError
+from corpora.tolerant import Problem
 from tests.ml.factories import MATH, formula_span, thread_page
 
 PAGE = "\n".join([

@@ -3,10 +3,10 @@ import re
 
 import pytest
 
-from ml.data.post_variants import Thread, letter_renaming, rename_formula, sentences, threads_of, variant_posts
-from ml.data.records import IndexRecord, PostRecord
-from ml.extraction import extract_formulas
-from ml.formula import parse_latex
+from corpora.post_variants import Thread, letter_renaming, rename_formula, sentences, threads_of, variant_posts
+from corpora.records import IndexRecord, PostRecord
+from mathparse import parse_latex
+from mathparse.extraction import extract_formulas
 
 QUESTION = PostRecord("1", "Is $x^2 \\geq 0$?", "Let $x$ be real. Is $x^2+1 > 2x$ true?\n\nI tried $(x-1)^2$.",
                       tags=["algebra"])

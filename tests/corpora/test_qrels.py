@@ -1,7 +1,7 @@
 import pytest
 
-from ml.data.qrels import parse_qrels, read_qrels
-from ml.data.tolerant import Problem
+from corpora.qrels import parse_qrels, read_qrels
+from corpora.tolerant import Problem
 
 
 @pytest.mark.parametrize("text, expected, problems", [

@@ -1,9 +1,9 @@
 import pytest
 
-from ml.data import records
-from ml.data.latex_lines import latex_record
-from ml.data.records import IndexRecord, RecordError, SourceFormula, checked, read_lines
-from ml.data.tolerant import MalformedFile
+from corpora import records
+from corpora.latex_lines import latex_record
+from corpora.records import IndexRecord, RecordError, SourceFormula, checked, read_lines
+from corpora.tolerant import MalformedFile
 
 
 @pytest.mark.parametrize("content, message", [

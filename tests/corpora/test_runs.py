@@ -2,8 +2,8 @@ from pathlib import Path
 
 import pytest
 
-from ml.data.runs import format_run, parse_run, write_run
-from ml.data.tolerant import Problem
+from corpora.runs import format_run, parse_run, write_run
+from corpora.tolerant import Problem
 
 
 def test_run_is_ordered_by_score_not_by_the_rank_column():

@@ -1,4 +1,4 @@
-from ml.data.corpus_files import read_records
+from corpora.corpus_files import read_records
 
 
 def test_slt_tsv_reads_tangent_strings(write):

@@ -1,6 +1,6 @@
 import pytest
 
-from ml.data.tolerant import MalformedFile, Problem, Read, data_lines, parse_keyed_lines
+from corpora.tolerant import MalformedFile, Problem, Read, data_lines, parse_keyed_lines
 
 
 def test_data_lines_split_on_newline_only():

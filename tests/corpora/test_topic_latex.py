@@ -1,7 +1,7 @@
 import pytest
 
-from ml.data.tolerant import Problem
-from ml.data.topic_latex import parse_topic_latex, read_topic_latex
+from corpora.tolerant import Problem
+from corpora.topic_latex import parse_topic_latex, read_topic_latex
 
 
 @pytest.mark.parametrize("text, expected, problems", [

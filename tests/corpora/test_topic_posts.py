@@ -2,8 +2,8 @@ import json
 
 import pytest
 
-from ml.data.tolerant import Problem
-from ml.data.topic_posts import (
+from corpora.tolerant import Problem
+from corpora.topic_posts import (
     TopicContext,
     TopicFormula,
     math_containers,

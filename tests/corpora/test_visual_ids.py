@@ -1,5 +1,5 @@
-from ml.data.corpus_files import read_records
-from ml.data.visual_ids import VisualIdRecord, parse_visual_ids, read_visual_ids
+from corpora.corpus_files import read_records
+from corpora.visual_ids import VisualIdRecord, parse_visual_ids, read_visual_ids
 
 
 def test_visual_id_file_prefers_latex_and_falls_back_to_slt(write):

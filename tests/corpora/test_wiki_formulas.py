@@ -1,7 +1,7 @@
 import pytest
 
-from ml.data.tolerant import Problem
-from ml.data.wiki_formulas import parse_wiki_formulas, read_wiki_formulas
+from corpora.tolerant import Problem
+from corpora.wiki_formulas import parse_wiki_formulas, read_wiki_formulas
 
 
 def test_each_entry_is_a_formula_under_its_md5():

@@ -4,8 +4,8 @@ import pickle
 
 import pytest
 
-from ml.formula import NOTATIONS, FormulaGraphs, ParseError, graphs_to_json, parse, parse_latex, to_slt_string
-from ml.formula.api import MAX_OPT_NODES
+from mathparse import NOTATIONS, FormulaGraphs, ParseError, graphs_to_json, parse, parse_latex, to_slt_string
+from mathparse.api import MAX_OPT_NODES
 
 
 def test_parse_latex_gives_both_trees():

@@ -2,7 +2,7 @@ import random
 
 import pytest
 
-from ml.formula.augment import (
+from mathparse.augment import (
     MASK_VALUE,
     WILDCARD,
     mask_attributes,
@@ -10,7 +10,7 @@ from ml.formula.augment import (
     substitute_substructures,
     substitute_variables,
 )
-from ml.formula.tree import Node, Tree, node_type
+from mathparse.tree import Node, Tree, node_type
 
 
 def leaf(label: str) -> Node:

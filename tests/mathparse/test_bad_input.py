@@ -6,7 +6,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from ml.formula import (
+from mathparse import (
     FormulaGraphs,
     ParseError,
     parse,
@@ -16,7 +16,7 @@ from ml.formula import (
     to_slt_string,
     tree_from_slt_string,
 )
-from ml.formula.errors import ERROR_KINDS, MAX_INPUT_CHARS, MAX_MARKUP_CHARS
+from mathparse.errors import ERROR_KINDS, MAX_INPUT_CHARS, MAX_MARKUP_CHARS
 
 ORDINARY_RATIO = 3
 """No input may cost more than this many times the work of parsing an ordinary formula as long as the limit allows

@@ -1,20 +1,17 @@
 """Content MathML → OPT: LaTeXML's conventions mapped onto our label scheme; bad input fails cleanly."""
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ml.data.formula_representations import read_formula_representations
+from corpora.formula_representations import read_formula_representations
+from mathparse import parse_latex
+from mathparse.content_mathml import MAX_DEPTH, parse_content_mathml
+from mathparse.errors import ParseError
+from mathparse.opt_nodes import serialize
 from ml.evaluation.parser_agreement import OPT_FILE
-from ml.formula import parse_latex
-from ml.formula.content_mathml import MAX_DEPTH, parse_content_mathml
-from ml.formula.errors import ParseError
-from ml.formula.opt_nodes import serialize
 
-DATA = Path(__file__).resolve().parents[3] / ".." / "shared" / "data"
 SUP = '<csymbol cd="ambiguous">superscript</csymbol>'
 SUB = '<csymbol cd="ambiguous">subscript</csymbol>'
 
@@ -113,8 +110,8 @@ def test_any_text_gives_tree_or_parse_error(text):
     assert tree.kind == "opt"
 
 
-def test_every_organiser_formula_converts():
-    formulas = read_formula_representations(DATA / OPT_FILE).checked(DATA / OPT_FILE)
+def test_every_organiser_formula_converts(shared_data):
+    formulas = read_formula_representations(shared_data / OPT_FILE).checked(shared_data / OPT_FILE)
     assert len(formulas) == 843
     trees = [parse_content_mathml(text) for text in formulas.values()]
     assert all(tree.kind == "opt" and len(tree) >= 1 for tree in trees)

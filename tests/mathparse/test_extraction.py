@@ -4,8 +4,8 @@ import re
 
 import pytest
 
-from ml import extraction
-from ml.extraction import MAX_FORMULA_CHARS, extract_formulas
+from mathparse import extraction
+from mathparse.extraction import MAX_FORMULA_CHARS, extract_formulas
 
 
 @pytest.mark.parametrize("text, expected", [

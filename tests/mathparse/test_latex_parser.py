@@ -1,7 +1,7 @@
 """LaTeX → SLT: Tangent-S layout conventions and the notation variants that must meet in one tree."""
 import pytest
 
-from ml.formula import ParseError, parse_latex, to_slt_string
+from mathparse import ParseError, parse_latex, to_slt_string
 
 
 def slt(latex: str) -> str:

@@ -1,7 +1,7 @@
 """LaTeX tokenizer: offsets, entities, comments, and splitting of whitespace-stripped control words."""
 import pytest
 
-from ml.formula.latex_tokens import tokenize
+from mathparse.latex_tokens import tokenize
 
 
 @pytest.mark.parametrize("source, expected", [

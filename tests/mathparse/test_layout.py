@@ -1,8 +1,8 @@
 """Baselines → SLT nodes: next chains, child order, fence pairing, elements chained by `e`."""
 import pytest
 
-from ml.formula.layout import Box, build, group_fences
-from ml.formula.slt_string import to_slt_string
+from mathparse.layout import Box, build, group_fences
+from mathparse.slt_string import to_slt_string
 
 
 def boxes(text: str) -> list[Box]:

@@ -1,8 +1,8 @@
 """Presentation MathML → SLT, meeting the LaTeX path on the organisers' LaTeXML output."""
 import pytest
 
+from mathparse import ParseError, parse_latex, parse_mathml, to_slt_string
 from ml.evaluation.parser_coverage import mathml_agreement
-from ml.formula import ParseError, parse_latex, parse_mathml, to_slt_string
 
 M = '<math xmlns="http://www.w3.org/1998/Math/MathML">{}</math>'
 

@@ -1,8 +1,8 @@
 """The shared normalisation: canonical characters, named functions, plain-letter names, fonts, baseline repairs."""
 import pytest
 
-from ml.formula.layout import Box
-from ml.formula.normalise import (
+from mathparse.layout import Box
+from mathparse.normalise import (
     attach_prescripts,
     canonical,
     join_digraphs,

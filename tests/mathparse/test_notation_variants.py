@@ -7,9 +7,9 @@ and so on). The last table pairs thread-page LaTeX with the LaTeXML MathML made 
 """
 import pytest
 
-from ml.formula import parse_latex, parse_mathml, to_slt_string
-from ml.formula.api import FormulaGraphs
-from ml.formula.opt_nodes import serialize
+from mathparse import parse_latex, parse_mathml, to_slt_string
+from mathparse.api import FormulaGraphs
+from mathparse.opt_nodes import serialize
 
 
 def _trees(graphs: FormulaGraphs) -> tuple[str, str]:

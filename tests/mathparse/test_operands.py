@@ -1,9 +1,9 @@
 """Operand runs of a layout baseline: the sub-expressions a query variable may bind and a pattern may lie over."""
 import pytest
 
-from ml.formula import parse, slt_to_latex
-from ml.formula.operands import Operands, run
-from ml.formula.tree import Tree
+from mathparse import parse, slt_to_latex
+from mathparse.operands import Operands, run
+from mathparse.tree import Tree
 
 
 def operands_from(latex: str, first: int) -> list[str]:

@@ -5,11 +5,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ml.formula import parse_latex
-from ml.formula.opt import MAX_NESTING, OptError, build_opt
-from ml.formula.opt_nodes import serialize
-from ml.formula.slt_string import tree_from_slt_string
-from ml.formula.tree import Node, Tree
+from mathparse import parse_latex
+from mathparse.opt import MAX_NESTING, OptError, build_opt
+from mathparse.opt_nodes import serialize
+from mathparse.slt_string import tree_from_slt_string
+from mathparse.tree import Node, Tree
 
 
 def opt_of_slt(slt_string: str) -> str:

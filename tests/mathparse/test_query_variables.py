@@ -3,10 +3,10 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
-from ml.formula import ParseError, parse, to_slt_string
-from ml.formula.query_variables import STAND_IN, for_embedding, match
-from ml.formula.slt_latex import slt_to_latex
-from ml.formula.tree import Tree, is_query_variable
+from mathparse import ParseError, parse, to_slt_string
+from mathparse.query_variables import STAND_IN, for_embedding, match
+from mathparse.slt_latex import slt_to_latex
+from mathparse.tree import Tree, is_query_variable
 
 F_OF_X0 = "[V!f[M!()1x1,w[V!z]],b[W!x0]]"
 PYTHAGORAS = r"\qvar{a}^2+\qvar{b}^2=\qvar{c}^2"

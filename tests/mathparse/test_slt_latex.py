@@ -6,10 +6,10 @@ from pathlib import Path
 
 import pytest
 
-from ml.formula import ParseError, parse_latex, slt_to_latex, to_slt_string, tree_from_slt_string
-from ml.formula.api import strip_math_delimiters
-from ml.formula.latex_parser import latex_to_slt
-from ml.formula.tree import Node, Tree
+from mathparse import ParseError, parse_latex, slt_to_latex, to_slt_string, tree_from_slt_string
+from mathparse.api import strip_math_delimiters
+from mathparse.latex_parser import latex_to_slt
+from mathparse.tree import Node, Tree
 from tests.conftest import REPO, skip_unless_ci
 
 JUDGED = Path("arqmath") / "arqmath1-task2-judged-formulas" / "visual_id_file.tsv"

@@ -1,9 +1,9 @@
 """Tangent-S SLT strings ↔ trees: exact round trip, including on every string of the ARQMath files."""
 import pytest
 
+from mathparse import ParseError, parse_latex, to_slt_string, tree_from_slt_string
+from mathparse.slt_string import looks_like_slt_string
 from ml.evaluation.parser_coverage import judged_slt_strings, round_trip
-from ml.formula import ParseError, parse_latex, to_slt_string, tree_from_slt_string
-from ml.formula.slt_string import looks_like_slt_string
 
 
 @pytest.mark.parametrize("text, labels, edges", [

@@ -3,9 +3,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ml.formula import parse, slt_to_latex
-from ml.formula.query_variables import match
-from ml.formula.substitution import reproduces, substituted
+from mathparse import parse, slt_to_latex
+from mathparse.query_variables import match
+from mathparse.substitution import reproduces, substituted
 
 PYTHAGORAS = r"\qvar{a}^2+\qvar{b}^2=\qvar{c}^2"
 

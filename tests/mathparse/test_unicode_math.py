@@ -1,8 +1,8 @@
 """Unicode math read as LaTeX: a table of every class of character, the parses it gives, positions, the table."""
 import pytest
 
-from ml.formula import ParseError, parse, parse_latex, to_slt_string, unicode_math
-from ml.formula.unicode_math import from_unicode, symbols
+from mathparse import ParseError, parse, parse_latex, to_slt_string, unicode_math
+from mathparse.unicode_math import from_unicode, symbols
 
 
 @pytest.mark.parametrize("text, latex", [

@@ -5,8 +5,8 @@ import zipfile
 
 import pytest
 
-from ml.data.documents import document_records
-from ml.data.records import IndexRecord, RecordError
+from corpora.documents import document_records
+from corpora.records import IndexRecord, RecordError
 
 
 @pytest.fixture

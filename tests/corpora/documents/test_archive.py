@@ -7,9 +7,9 @@ import zipfile
 
 import pytest
 
-from ml.data.documents import archive, tar_archives
-from ml.data.documents.archive import decoded, document_files
-from tests.ml.data.documents.conftest import errors, formulas, tar_bytes
+from corpora.documents import archive, tar_archives
+from corpora.documents.archive import decoded, document_files
+from tests.corpora.documents.conftest import errors, formulas, tar_bytes
 
 
 def test_a_folder_lists_its_files_without_hidden_ones(tmp_path):

@@ -1,6 +1,6 @@
 import pytest
 
-from tests.ml.data.documents.conftest import posts
+from tests.corpora.documents.conftest import posts
 
 KATEX = ('<span class="katex"><span class="katex-mathml"><math><semantics><mrow><msup><mi>q</mi><mn>2</mn></msup>'
          '</mrow><annotation encoding="application/x-tex">q^2</annotation></semantics></math></span>'

@@ -1,8 +1,8 @@
 import pytest
 
-from ml.data.documents.latex_conditionals import Conditionals, branch
-from ml.data.documents.latex_macros import FALSE, NO_VALUE, TRUE, Macro
-from ml.data.documents.latex_tokens import Frame, Token, TokenStream
+from corpora.documents.latex_conditionals import Conditionals, branch
+from corpora.documents.latex_macros import FALSE, NO_VALUE, TRUE, Macro
+from corpora.documents.latex_tokens import Frame, Token, TokenStream
 
 
 def stream_of(text: str) -> TokenStream:

@@ -1,7 +1,7 @@
 import pytest
 from pylatexenc.latexwalker import LatexWalker
 
-from ml.data.documents.latex_context import latex_context
+from corpora.documents.latex_context import latex_context
 
 
 @pytest.mark.parametrize("source, arguments", [

@@ -1,8 +1,8 @@
 import pytest
 
-from ml.data.documents.latex_definitions import MAX_EDEF_CHARS, Definitions
-from ml.data.documents.latex_macros import NO_VALUE, Environment, Macro, Param
-from ml.data.documents.latex_tokens import Frame, TokenStream
+from corpora.documents.latex_definitions import MAX_EDEF_CHARS, Definitions
+from corpora.documents.latex_macros import NO_VALUE, Environment, Macro, Param
+from corpora.documents.latex_tokens import Frame, TokenStream
 
 
 def read(text: str, predefined: dict[str, Macro] | None = None, file: str = "a.tex") -> Definitions:

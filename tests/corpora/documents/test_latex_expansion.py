@@ -3,10 +3,10 @@ import string
 
 import pytest
 
-from ml.data.documents import budgets, latex_expansion, latex_tokens
-from ml.data.documents.budgets import OverBudget, UploadTokens
-from ml.data.documents.latex_expansion import MAX_USE_TOKENS, expand
-from ml.data.documents.latex_macros import Macro, Param
+from corpora.documents import budgets, latex_expansion, latex_tokens
+from corpora.documents.budgets import OverBudget, UploadTokens
+from corpora.documents.latex_expansion import MAX_USE_TOKENS, expand
+from corpora.documents.latex_macros import Macro, Param
 
 
 def _no_files(command, name, including):

@@ -2,7 +2,7 @@ import json
 
 import pytest
 
-from ml.data.documents.latex_macros import (
+from corpora.documents.latex_macros import (
     FALSE,
     NO_VALUE,
     TRUE,
@@ -17,7 +17,7 @@ from ml.data.documents.latex_macros import (
     substitute,
     xparse_params,
 )
-from ml.data.documents.latex_tokens import Frame, Token, TokenStream
+from corpora.documents.latex_tokens import Frame, Token, TokenStream
 
 
 def stream_of(text: str) -> TokenStream:

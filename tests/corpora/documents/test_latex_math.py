@@ -1,8 +1,8 @@
 import pytest
 
-from ml.data.documents.latex_math import latex_formulas
-from ml.data.documents.posts import Formula
-from tests.ml.data.documents.conftest import posts
+from corpora.documents.latex_math import latex_formulas
+from corpora.documents.posts import Formula
+from tests.corpora.documents.conftest import posts
 
 
 def document(body: str) -> str:

@@ -1,6 +1,6 @@
 import pytest
 
-from ml.data.documents.latex_numbering import Numbering
+from corpora.documents.latex_numbering import Numbering
 
 
 def article() -> Numbering:

@@ -1,7 +1,7 @@
 import pytest
 
-from ml.data.documents import plan_upload
-from tests.ml.data.documents.conftest import errors, posts
+from corpora.documents import plan_upload
+from tests.corpora.documents.conftest import errors, posts
 
 MAIN = r"""\documentclass{article}
 \input{macros}

@@ -1,6 +1,6 @@
 import pytest
 
-from tests.ml.data.documents.conftest import posts
+from tests.corpora.documents.conftest import posts
 
 
 def test_sections_become_posts_with_titles_and_ids(upload):

@@ -1,6 +1,6 @@
 import pytest
 
-from ml.data.documents.latex_tokens import Frame, Token, TokenLimit, TokenStream, at_letter_catcode
+from corpora.documents.latex_tokens import Frame, Token, TokenLimit, TokenStream, at_letter_catcode
 
 
 def stream_of(*frames: Frame) -> TokenStream:

@@ -1,8 +1,8 @@
 import pytest
 
-from ml.data.documents import document_records
-from ml.data.documents.long_formulas import LongFormula, set_aside_long_formulas, unreadable
-from ml.data.records import IndexRecord
+from corpora.documents import document_records
+from corpora.documents.long_formulas import LongFormula, set_aside_long_formulas, unreadable
+from corpora.records import IndexRecord
 
 LONG = "x+" * 10 + "y"  # 21 characters, over a limit of 20
 

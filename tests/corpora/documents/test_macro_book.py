@@ -3,9 +3,9 @@
 `main.tex` without `\\documentclass`; cleveref, `\\eqref` and `\\autoref` references."""
 import re
 
-from ml.data.documents import document_records, plan_upload
-from ml.data.documents.renderable import renderable
-from ml.data.records import IndexRecord
+from corpora.documents import document_records, plan_upload
+from corpora.documents.renderable import renderable
+from corpora.records import IndexRecord
 from tests.conftest import REPO
 
 BOOK = REPO / "tests" / "data" / "macro_book"

@@ -1,7 +1,7 @@
 import pytest
 
-from ml.data.documents import document_formulas
-from tests.ml.data.documents.conftest import errors, posts
+from corpora.documents import document_formulas
+from tests.corpora.documents.conftest import errors, posts
 
 BETA = r"B(x,y) = \frac{\Gamma(x)\Gamma(y)}{\Gamma(x+y)}"
 DELIMITERS = [

@@ -1,7 +1,7 @@
 import pytest
 
-from ml.data.documents.latex_macros import Macro, Param
-from ml.data.documents.notation import MAX_READINGS, CorpusMacros, control_sequences, corpus_macros, readings
+from corpora.documents.latex_macros import Macro, Param
+from corpora.documents.notation import MAX_READINGS, CorpusMacros, control_sequences, corpus_macros, readings
 
 _M = Param("m")
 MACROS = {macro.name: macro.to_json() for macro in (

@@ -2,8 +2,8 @@ import json
 
 import pytest
 
-from tests.ml.data.documents.conftest import errors, posts
-from tests.ml.data.documents.test_markdown import DELIMITERS, read_math
+from tests.corpora.documents.conftest import errors, posts
+from tests.corpora.documents.test_markdown import DELIMITERS, read_math
 
 
 def notebook(*cells) -> str:

@@ -2,11 +2,11 @@ import re
 
 import pytest
 
-from ml.data.documents.latex_expansion import expand
-from ml.data.documents.latex_macros import Param
-from ml.data.documents.package_macros import PackageMacro, SpecError, package_macros, package_table, params
-from ml.data.documents.renderable import katex_names
-from tests.ml.data.documents.test_renderable import katex_failures
+from corpora.documents.latex_expansion import expand
+from corpora.documents.latex_macros import Param
+from corpora.documents.package_macros import PackageMacro, SpecError, package_macros, package_table, params
+from corpora.documents.renderable import katex_names
+from tests.corpora.documents.test_renderable import katex_failures
 
 
 def _no_files(command, name, including):

@@ -1,6 +1,6 @@
 import pytest
 
-from ml.data.documents.posts import BREAK, Document, Formula, Section, SourceIds, body, post, slug
+from corpora.documents.posts import BREAK, Document, Formula, Section, SourceIds, body, post, slug
 
 
 def test_body_collapses_whitespace_and_places_formulas():
@@ -39,7 +39,7 @@ def test_a_path_too_long_for_an_id_is_a_value_error():
 
 
 def test_a_section_over_the_limit_is_a_value_error(monkeypatch):
-    from ml.data.documents import posts
+    from corpora.documents import posts
     monkeypatch.setattr(posts, "MAX_SECTION_BYTES", 10)
     document = Document("a.tex", "T")
     section = Section("S", "a.tex", ("S",), ["x" * 11])

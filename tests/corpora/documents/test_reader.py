@@ -1,17 +1,17 @@
 import json
 import re
 import zipfile
-from pathlib import Path
 
 import pytest
 
-from ml.data import corpus_files
-from ml.data.corpus_files import read_records
-from ml.data.documents import archive, document_formulas, document_records, posts
-from ml.data.records import IndexRecord, RecordError
-from tests.ml.data.documents.conftest import errors
+from corpora import corpus_files
+from corpora.corpus_files import read_records
+from corpora.documents import archive, document_formulas, document_records, posts
+from corpora.records import IndexRecord, RecordError
+from tests.conftest import REPO
+from tests.corpora.documents.conftest import errors
 
-TEXLIVE = Path(__file__).resolve().parents[4] / "var" / "texlive" / "science" / "usr" / "share" / "doc" / "texlive-doc"
+TEXLIVE = REPO / "var" / "texlive" / "science" / "usr" / "share" / "doc" / "texlive-doc"
 GOOD = {"tex": "\\documentclass{article}\\begin{document}$x$\\end{document}", "md": "$x$", "html": "<p>$x$</p>",
         "ipynb": json.dumps({"nbformat": 4, "nbformat_minor": 5, "metadata": {},
                              "cells": [{"cell_type": "markdown", "metadata": {}, "source": "$x$"}]})}

@@ -4,8 +4,8 @@ import subprocess
 
 import pytest
 
-from ml.data.documents.renderable import katex_names, renderable
-from ml.formula import parse, to_slt_string
+from corpora.documents.renderable import katex_names, renderable
+from mathparse import parse, to_slt_string
 from tests.conftest import REPO, skip_unless_ci
 
 KATEX_CHECK = REPO / "scripts" / "katex_check.mjs"
