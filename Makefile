@@ -17,15 +17,19 @@ run-replica: setup
 dev: setup
 	$(PY) manage.py serve --dev
 
-# Lint (ruff) and type-check (mypy over ml/ and searchapp/, with Django's stubs) first, both configured in
-# pyproject.toml: both are quick.
-# The framework-free library's tests run in a process of their own: the trainer's DataLoader forks its workers, and
-# a fork of the app tests' process inherits its broker sockets (a forked worker hung reading one).
+# Lint (ruff) and type-check (mypy over the three libraries and searchapp/, with Django's stubs) first, both
+# configured in pyproject.toml: both are quick.
+# The framework-free libraries' tests (and the check of their layers) run in a process of their own: the trainer's
+# DataLoader forks its workers, and a fork of the app tests' process inherits its broker sockets (a forked worker
+# hung reading one).
+LIBRARY_TESTS := tests/mathparse tests/corpora tests/ml tests/test_layers.py
+APP_TESTS := $(foreach path,$(LIBRARY_TESTS),--ignore=$(path))
+
 test: setup
 	$(PY) -m ruff check .
 	$(PY) -m mypy
-	$(PY) -m pytest tests/ml
-	$(PY) -m pytest --ignore=tests/ml
+	$(PY) -m pytest $(LIBRARY_TESTS)
+	$(PY) -m pytest $(APP_TESTS)
 
 lint: setup
 	$(PY) -m ruff check .
@@ -33,8 +37,8 @@ lint: setup
 
 # Unit and app tests only, without the browser tests.
 test-fast: setup
-	$(PY) -m pytest tests/ml
-	$(PY) -m pytest -m "not e2e" --ignore=tests/ml
+	$(PY) -m pytest $(LIBRARY_TESTS)
+	$(PY) -m pytest -m "not e2e" $(APP_TESTS)
 
 # The Wikipedia training formulas (npm mathoid-texvcjs: GPL-2.0 package, CC BY-SA formulas): fetched on demand into
 # var/, never committed or shipped.

@@ -1,4 +1,5 @@
-"""Framework-free math retrieval library: formula graphs, node embeddings, retrieval, evaluation.
+"""Framework-free learning library: formula and text encoders, training, retrieval, ranking and evaluation.
 
-Nothing in this package imports Django; `searchapp` calls into it.
+It builds on `mathparse` (formulas → trees) and `corpora` (the data files' readers); nothing in it imports Django
+or `searchapp`, which calls into it (tests/test_layers.py checks both).
 """

@@ -14,7 +14,7 @@ from typing import Protocol
 import numpy as np
 import torch
 
-from ml.formula.tree import Tree
+from mathparse.tree import Tree
 from ml.models.checkpoint import load_model
 from ml.models.encoders import NodeEncoderModel
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-// Writes ml/data/documents/katex_names.txt: the commands and environments the installed KaTeX renders, which
-// ml/data/documents/renderable.py reads to keep a formula renderable. Run it again after updating KaTeX:
+// Writes corpora/documents/katex_names.txt: the commands and environments the installed KaTeX renders, which
+// corpora/documents/renderable.py reads to keep a formula renderable. Run it again after updating KaTeX:
 //
 //     node scripts/katex_names.mjs            (or: node scripts/katex_names.mjs OUTPUT)
 //
@@ -15,7 +15,7 @@ import { fileURLToPath } from "node:url";
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const katexDir = join(root, "node_modules", "katex");
 const katex = createRequire(import.meta.url)(join(katexDir, "dist", "katex.js"));
-const output = process.argv[2] ?? join(root, "ml", "data", "documents", "katex_names.txt");
+const output = process.argv[2] ?? join(root, "corpora", "documents", "katex_names.txt");
 
 function error(latex, displayMode = false) {
   try {

@@ -45,7 +45,7 @@ def warm_up() -> None:
     """Load the model and codebook and embed one formula, and load the text encoder and the fusion and encode one
     sentence: a web process's first formula search would otherwise wait ~1.5 s for them, and its first question
     search 1.0–1.7 s against ~0.1–0.2 s for the next ones (measured)."""
-    from ml.formula import parse_latex
+    from mathparse import parse_latex
     from ml.text import text_encoder
 
     get_codebook()

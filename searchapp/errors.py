@@ -30,7 +30,7 @@ QUERY_KINDS = ("too_large", "only_variables")
 
 
 def parse_error(error, notation: str) -> ApiError:
-    """An `ml.formula.ParseError` as a 400 answer that names the notation and points at the position.
+    """An `mathparse.ParseError` as a 400 answer that names the notation and points at the position.
 
     A query too large to search (kind `too_large`), or of query variables alone (`only_variables`), is one in every
     notation, so its code is `query_too_large` (like `query_too_long`) or `query_only_variables`.

@@ -74,7 +74,7 @@ class Corpus(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     macros = models.JSONField(default=dict, blank=True,
                               help_text="its documents' own LaTeX macros, the most common definition of each "
-                                        "(name → ml.data.documents.latex_macros.Macro.to_json()): queries are read "
+                                        "(name → corpora.documents.latex_macros.Macro.to_json()): queries are read "
                                         "with them")
     other_macros = models.JSONField(default=dict, blank=True,
                                     help_text="the other definitions its documents give a name of `macros`, most "
@@ -256,7 +256,7 @@ class FormulaQuerySet(models.QuerySet):
                explore: int = 0) -> SearchResults:
         """The `k` formulas of this queryset most similar to `query` after `offset` (DESIGN.md §4).
 
-        A string is read as LaTeX, with `corpus`'s macros (`searchapp.search.notation`; `ml.formula.ParseError` if it
+        A string is read as LaTeX, with `corpus`'s macros (`searchapp.search.notation`; `mathparse.ParseError` if it
         cannot be); a query with several readings of them is searched in each (`searchapp.search.readings`), and one
         too long to search whole by its largest parts (`searchapp.search.long_queries`).
         Candidates come from the codebook's

@@ -4,12 +4,12 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping, Sequence
 
-from ml.data.ranking import Qrels
+from corpora.ranking import Qrels
+from mathparse.tree import Tree
 from ml.evaluation.lexical_tokens import content_tokens
 from ml.evaluation.metrics import METRICS, evaluate
 from ml.evaluation.pool_ranking import PoolRanking, rank_pools
 from ml.evaluation.tfidf import TfidfScorer, with_bigrams
-from ml.formula.tree import Tree
 
 
 def average_evaluations(results: Sequence[dict]) -> dict:
@@ -94,7 +94,7 @@ def node_label_tfidf_run(qrels: Qrels, topics_latex: Mapping[str, str],
 
 
 def _labels(notation: str, text: str | None) -> list[str]:
-    from ml.formula import ParseError, parse
+    from mathparse import ParseError, parse
 
     if not text:
         return []

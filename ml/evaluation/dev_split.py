@@ -8,11 +8,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from ml.data.qrels import read_qrels
-from ml.data.ranking import Qrels
-from ml.data.tolerant import Problem
-from ml.data.topic_latex import read_topic_latex
-from ml.data.visual_ids import VisualIdRecord, read_visual_ids
+from corpora.qrels import read_qrels
+from corpora.ranking import Qrels
+from corpora.tolerant import Problem
+from corpora.topic_latex import read_topic_latex
+from corpora.visual_ids import VisualIdRecord, read_visual_ids
 
 QRELS_FILE = "arqmath/qrels/qrels.arqmath-2020-task2-dev-visual_ids.txt"
 TOPICS_FILE = "arqmath/topics/topics.arqmath-2020-task2.txt"

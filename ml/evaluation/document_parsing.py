@@ -12,8 +12,8 @@ from __future__ import annotations
 from collections import Counter
 from pathlib import Path
 
-from ml.data.documents import Document, Formula, Unreadable, read_documents
-from ml.formula import ParseError, parse
+from corpora.documents import Document, Formula, Unreadable, read_documents
+from mathparse import ParseError, parse
 
 
 def document_parse_report(path: str | Path, examples: int = 40) -> dict:

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import math
 
-from ml.data.ranking import Qrels, Run
+from corpora.ranking import Qrels, Run
 
 METRICS = ("ndcg_prime", "map_prime", "p10_prime", "judged_at_10")
 METRIC_LABELS = {"ndcg_prime": "nDCG′", "map_prime": "MAP′", "p10_prime": "P′@10"}

@@ -11,11 +11,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ml.data.ranking import Qrels, Run, rank_by_score
+from corpora.ranking import Qrels, Run, rank_by_score
+from mathparse import ParseError, parse
 from ml.embed import embed
 from ml.evaluation.dev_split import DevSplit
 from ml.evaluation.metrics import evaluate
-from ml.formula import ParseError, parse
 from ml.retrieval.maxsim import maxsim_many
 from ml.retrieval.score_fusion import fuse
 

@@ -2,7 +2,7 @@
 
 For every formula of `Topics_2021_Formulas_{SLT,OPT}_V1.1.tsv` (843 formulas of the 2021 topics):
 * OPT: our LaTeX (the `alttext`) → SLT → OPT versus their Content MathML → OPT
-  (`parse_content_mathml`), both in the label scheme of `ml.formula.opt`;
+  (`parse_content_mathml`), both in the label scheme of `mathparse.opt`;
 * SLT: our LaTeX → SLT versus their Presentation MathML → SLT (`parse_mathml`).
 The score is the F1 of the two node-label multisets (order and edges ignored); a side that fails
 to parse scores 0. `agreement(data_dir)` returns the rows and the means; `format_table` prints them.
@@ -15,8 +15,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from statistics import fmean
 
-from ml.data.formula_representations import alttext, read_formula_representations
-from ml.formula.tree import Tree
+from corpora.formula_representations import alttext, read_formula_representations
+from mathparse.tree import Tree
 
 SLT_FILE = "arqmath/formula-representations/Topics_2021_Formulas_SLT_V1.1.tsv"
 OPT_FILE = "arqmath/formula-representations/Topics_2021_Formulas_OPT_V1.1.tsv"
@@ -65,8 +65,8 @@ def means(rows: list[Row]) -> dict[str, float]:
 
 
 def _row(formula_id: str, presentation: str, content: str) -> Row:
-    from ml.formula import parse_latex  # A1's parsers; imported late so this module loads without them
-    from ml.formula.content_mathml import parse_content_mathml
+    from mathparse import parse_latex  # A1's parsers; imported late so this module loads without them
+    from mathparse.content_mathml import parse_content_mathml
 
     latex = alttext(presentation)
     ours, ours_error = _attempt(lambda: parse_latex(latex))
@@ -85,7 +85,7 @@ def _row(formula_id: str, presentation: str, content: str) -> Row:
 
 
 def _slt_f1(ours: Tree | None, presentation: str) -> float | None:
-    from ml.formula import parse_mathml
+    from mathparse import parse_mathml
 
     try:
         theirs, _ = _attempt(lambda: parse_mathml(presentation))

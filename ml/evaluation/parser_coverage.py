@@ -1,7 +1,7 @@
 """Parser coverage and speed: how much of the real benchmark LaTeX parses, and how fast (the quality bars).
 
 Functions return plain dicts so that management commands and tests can print or assert them. The formulas
-come from the shared data through the `ml.data` readers; a malformed line stops the report (MalformedFile).
+come from the shared data through the `corpora` readers; a malformed line stops the report (MalformedFile).
 """
 from __future__ import annotations
 
@@ -10,14 +10,14 @@ from collections import Counter
 from collections.abc import Iterable
 from pathlib import Path
 
-from ml.data.corpus_files import read_formulas
-from ml.data.formula_representations import alttext, read_formula_representations
-from ml.data.topic_latex import read_topic_latex
-from ml.data.topic_posts import read_topic_xml
-from ml.data.visual_ids import VisualIdRecord, read_visual_ids
-from ml.formula.api import parse_latex, parse_mathml
-from ml.formula.errors import ParseError
-from ml.formula.slt_string import to_slt_string, tree_from_slt_string
+from corpora.corpus_files import read_formulas
+from corpora.formula_representations import alttext, read_formula_representations
+from corpora.topic_latex import read_topic_latex
+from corpora.topic_posts import read_topic_xml
+from corpora.visual_ids import VisualIdRecord, read_visual_ids
+from mathparse.api import parse_latex, parse_mathml
+from mathparse.errors import ParseError
+from mathparse.slt_string import to_slt_string, tree_from_slt_string
 
 JUDGED = Path("arqmath") / "arqmath1-task2-judged-formulas"
 TOPICS = Path("arqmath") / "topics"

@@ -10,7 +10,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from ml.data.ranking import Qrels, Run, rank_by_score
+from corpora.ranking import Qrels, Run, rank_by_score
 
 
 @dataclass

@@ -4,7 +4,7 @@ difference to the untrained encoders (seed 0) under the same fusion; as JSON row
 """
 from __future__ import annotations
 
-from ml.data.ranking import Qrels, Run
+from corpora.ranking import Qrels, Run
 from ml.evaluation import bootstrap
 from ml.evaluation.baselines import latex_tfidf_run, node_label_tfidf_run, random_baseline
 from ml.evaluation.dev_split import DevSplit

@@ -12,10 +12,10 @@ from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
-from ml.data.mse_threads import read_thread_page, thread_pages
-from ml.formula.api import parse_latex, parse_mathml
-from ml.formula.errors import ParseError
-from ml.formula.slt_string import to_slt_string
+from corpora.mse_threads import read_thread_page, thread_pages
+from mathparse.api import parse_latex, parse_mathml
+from mathparse.errors import ParseError
+from mathparse.slt_string import to_slt_string
 
 THREADS = Path("arqmath") / "threads-mathdowsers"
 SAMPLE_SIZE = 5_000

@@ -12,7 +12,7 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
-from ml.formula.tree import NODE_TYPES
+from mathparse.tree import NODE_TYPES
 from ml.models.features import GraphBatch, NodeFeaturizer
 from ml.models.graphs import NUM_OPT_RELATIONS, NUM_SLT_RELATIONS
 

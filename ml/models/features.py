@@ -16,8 +16,8 @@ from typing import TYPE_CHECKING
 
 import torch
 
-from ml.formula.augment import MASK_VALUE, WILDCARD
-from ml.formula.tree import Tree, node_value
+from mathparse.augment import MASK_VALUE, WILDCARD
+from mathparse.tree import Tree, node_value
 from ml.models.graphs import directed_edges, node_type_ids, tree_to_pyg
 
 if TYPE_CHECKING:

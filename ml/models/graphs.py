@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 
 import torch
 
-from ml.formula.tree import NODE_TYPES, SLT_EDGE_LABELS, Tree, node_type
+from mathparse.tree import NODE_TYPES, SLT_EDGE_LABELS, Tree, node_type
 
 if TYPE_CHECKING:
     from torch_geometric.data import Data

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ml.data.ranking import Qrels, Run, rank_by_score
+from corpora.ranking import Qrels, Run, rank_by_score
 from ml.evaluation.bootstrap import paired_intervals
 from ml.evaluation.metrics import evaluate, rounded
 from ml.ranking.ranker import CAPACITIES, Capacity, TrainingTopic, fit

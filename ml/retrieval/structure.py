@@ -23,7 +23,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from ml.formula.tree import Node, Tree, is_query_variable, node_type
+from mathparse.tree import Node, Tree, is_query_variable, node_type
 
 KINDS = ("pair", "path", "subtree", "operator", "symbol", "unified_path")
 PAIR_WINDOW = 2

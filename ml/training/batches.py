@@ -16,7 +16,7 @@ from dataclasses import dataclass
 import torch
 from torch.utils.data import DataLoader, Dataset
 
-from ml.formula.tree import Tree
+from mathparse.tree import Tree
 from ml.models.features import GraphBatch, NodeFeaturizer
 from ml.training.config import TrainConfig
 from ml.training.context_pairs import Pair

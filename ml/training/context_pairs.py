@@ -14,9 +14,9 @@ from collections.abc import Callable, Iterable, Sequence
 
 import numpy as np
 
+from mathparse import to_slt_string, visual_key
+from mathparse.tree import Tree
 from ml.embed import FormulaGraphs, embed_trees
-from ml.formula import to_slt_string, visual_key
-from ml.formula.tree import Tree
 from ml.models.encoders import NodeEncoderModel
 from ml.retrieval.maxsim import maxsim_stacked
 from ml.training.corpus import CorpusFormula

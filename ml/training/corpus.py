@@ -1,4 +1,4 @@
-"""The formulas we train on, read from corpus files by the same readers indexing uses (`ml.data`).
+"""The formulas we train on, read from corpus files by the same readers indexing uses (`corpora`).
 
 Formats (see /work/shared/data/README.md): plain LaTeX lists, ARQMath `visual_id_file.tsv`
 (visual id, SLT string or None, LaTeX or None), `formulas_slt_string.tsv` (formula id, post id,
@@ -13,24 +13,24 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from ml.data.jsonl_formulas import latex_field_record, notation_field_record
-from ml.data.latex_lines import latex_record
-from ml.data.mse_threads import read_thread_page, thread_pages
-from ml.data.records import IndexRecord, LineParser, SourceFormula, checked, read_lines
-from ml.data.slt_tsv import slt_record
-from ml.data.topic_latex import read_topic_latex
-from ml.data.topic_posts import read_topic_queries
-from ml.data.visual_ids import visual_id_record
-from ml.data.wiki_formulas import read_wiki_formulas
-from ml.formula import NOTATIONS, ParseError, parse, to_slt_string, tree_from_slt_string
-from ml.formula.tree import Tree
+from corpora.jsonl_formulas import latex_field_record, notation_field_record
+from corpora.latex_lines import latex_record
+from corpora.mse_threads import read_thread_page, thread_pages
+from corpora.records import IndexRecord, LineParser, SourceFormula, checked, read_lines
+from corpora.slt_tsv import slt_record
+from corpora.topic_latex import read_topic_latex
+from corpora.topic_posts import read_topic_queries
+from corpora.visual_ids import visual_id_record
+from corpora.wiki_formulas import read_wiki_formulas
+from mathparse import NOTATIONS, ParseError, parse, to_slt_string, tree_from_slt_string
+from mathparse.tree import Tree
 
 
 @dataclass(frozen=True)
 class CorpusFormula:
     text: str
     kind: str
-    """One of `ml.formula.NOTATIONS`: LaTeX, Presentation MathML, or a Tangent SLT string."""
+    """One of `mathparse.NOTATIONS`: LaTeX, Presentation MathML, or a Tangent SLT string."""
     source: str = ""
     """Where it came from (file:id), for reports on skipped formulas."""
 

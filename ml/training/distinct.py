@@ -1,6 +1,6 @@
 """The distinct formulas of several corpora: each formula parsed once and kept under its visual key.
 
-Training on visually distinct formulas (the key indexing stores, `ml.formula.visual_key`) keeps a formula
+Training on visually distinct formulas (the key indexing stores, `mathparse.visual_key`) keeps a formula
 that a corpus repeats a thousand times from weighing a thousand times; the report says what each source
 added, so a source that only repeats the others shows as such.
 """
@@ -10,7 +10,7 @@ from collections import Counter
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
-from ml.formula import ParseError, to_slt_string, visual_key
+from mathparse import ParseError, to_slt_string, visual_key
 from ml.training.corpus import CorpusFormula, parse_formula
 
 

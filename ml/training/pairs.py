@@ -12,8 +12,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import partial
 
-from ml.formula.augment import mask_attributes, sample_subexpression, substitute_substructures, substitute_variables
-from ml.formula.tree import Tree
+from mathparse.augment import mask_attributes, sample_subexpression, substitute_substructures, substitute_variables
+from mathparse.tree import Tree
 
 
 @dataclass(frozen=True)

@@ -2,9 +2,9 @@
 
 Parsing 350,000 formulas takes minutes; reading them back from the cache takes seconds. A cache file is
 named by a hash of everything its graphs depend on: the formulas (notation and text, in order),
-`max_nodes`, the parse function's name and the source of the parser (`ml.formula` and `corpus.py`,
-where `parse_formula` lives). So a different corpus or an edited parser never reads stale graphs; the
-cost is that any edit there, even to a comment, parses again.
+`max_nodes`, the parse function's name and the source of the parser (every module of `mathparse`, and
+`corpus.py`, where `parse_formula` lives). So a different corpus or an edited parser never reads stale
+graphs; the cost is that any edit there, even to a comment, parses again.
 """
 from __future__ import annotations
 
@@ -17,10 +17,10 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 
-import ml.formula
-from ml.cycle_collection import cycle_collection_paused
+import mathparse
+from mathparse.cycle_collection import cycle_collection_paused
+from mathparse.tree import Node, Tree
 from ml.embed import FormulaGraphs
-from ml.formula.tree import Node, Tree
 from ml.training import corpus
 from ml.training.corpus import CorpusFormula
 
@@ -31,7 +31,7 @@ FlatTree = tuple[str, list[str], list[tuple[int, int, str]]]
 """A tree as kind, pre-order labels and (parent, child, edge) triples: pickling nested `Node`s recurses
 once per level and fails on a deep baseline, this form does not recurse at all."""
 
-PARSER_SOURCES = (*sorted(Path(ml.formula.__file__).parent.glob("*.py")), Path(corpus.__file__))
+PARSER_SOURCES = (*sorted(Path(mathparse.__file__).parent.glob("*.py")), Path(corpus.__file__))
 
 
 def load_graphs(formulas: Iterable[CorpusFormula], parse: Callable[[CorpusFormula], FormulaGraphs],

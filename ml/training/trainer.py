@@ -17,8 +17,8 @@ from pathlib import Path
 
 import torch
 
+from mathparse.tree import Tree
 from ml.embed import FormulaGraphs
-from ml.formula.tree import Tree
 from ml.models.encoders import EncoderConfig, NodeEncoderModel
 from ml.models.features import NodeFeaturizer
 from ml.training.batches import FORMS, BatchInputs, TrainingSteps

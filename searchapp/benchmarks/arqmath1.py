@@ -7,10 +7,10 @@ from pathlib import Path
 
 import numpy as np
 
+from mathparse import ParseError
 from ml.evaluation.baselines import latex_tfidf_run, node_label_tfidf_run, random_baseline
 from ml.evaluation.dev_split import load_dev_split
 from ml.evaluation.metrics import evaluate, rounded
-from ml.formula import ParseError
 from ml.ranking.cross_validation import across_fold_seeds
 from ml.retrieval.score_fusion import DEFAULT_FUSION
 from searchapp.learning.judged_corpus import CORPUS, build_corpus, judged_candidates, read_inputs, visual_docs

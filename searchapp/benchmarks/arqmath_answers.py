@@ -12,13 +12,13 @@ import random
 import time
 from pathlib import Path
 
-from ml.data.mse_threads import read_thread_page, thread_pages
-from ml.data.qrels import read_qrels
-from ml.data.topic_posts import question_text, read_topic_xml
+from corpora.mse_threads import read_thread_page, thread_pages
+from corpora.qrels import read_qrels
+from corpora.topic_posts import question_text, read_topic_xml
+from mathparse import ParseError
 from ml.evaluation.baselines import random_baseline
 from ml.evaluation.bootstrap import paired_intervals
 from ml.evaluation.metrics import evaluate, rounded
-from ml.formula import ParseError
 from ml.retrieval.post_scores import DEFAULT_FORMULA_WEIGHT
 from searchapp.benchmarks.arqmath1 import percentiles
 from searchapp.indexing.actions import start_index_job

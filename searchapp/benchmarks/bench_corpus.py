@@ -4,7 +4,7 @@ Real formulas come in a fixed order: the judged ARQMath-1 formulas and the ARQMa
 formulas of the ARQMath thread pages, then the English-Wikipedia formulas of `make wiki-formulas` when they
 have been fetched. Each is parsed once and kept once by its SLT string (its visual key). Only when a larger
 index is asked for than the real formulas fill are variants added: real formulas with their variables and
-numbers renamed (`ml.formula.augment.substitute_variables`), which keeps layout and operator structure.
+numbers renamed (`mathparse.augment.substitute_variables`), which keeps layout and operator structure.
 """
 from __future__ import annotations
 
@@ -17,8 +17,8 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ml.formula import to_slt_string, tree_from_slt_string
-from ml.formula.augment import substitute_variables
+from mathparse import to_slt_string, tree_from_slt_string
+from mathparse.augment import substitute_variables
 from ml.training.corpus import CorpusFormula, read_corpus, read_thread_formulas, read_wiki, slt_string_of
 from searchapp.learning.judged_corpus import JUDGED
 from searchapp.learning.thread_judgments import PAGES

@@ -25,13 +25,13 @@ from pathlib import Path
 
 import numpy as np
 
-from ml.data.documents import document_formulas, plan_upload
-from ml.data.documents.latex_expansion import VERBATIM_ENVIRONMENTS
+from corpora.documents import document_formulas, plan_upload
+from corpora.documents.latex_expansion import VERBATIM_ENVIRONMENTS
+from mathparse import ParseError
+from mathparse.errors import MAX_INPUT_CHARS
 from ml.evaluation.bootstrap import mean_interval
 from ml.evaluation.document_parsing import document_parse_report
 from ml.evaluation.known_item import rename_variable
-from ml.formula import ParseError
-from ml.formula.errors import MAX_INPUT_CHARS
 from searchapp.benchmarks.katex_check import katex_check
 from searchapp.indexing.actions import start_index_job
 from searchapp.indexing.jobs import run_job

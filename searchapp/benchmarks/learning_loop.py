@@ -23,7 +23,7 @@ import numpy as np
 from django.conf import settings
 from django.test import Client, override_settings
 
-from ml.data.ranking import rank_by_score
+from corpora.ranking import rank_by_score
 from ml.evaluation.bootstrap import paired_intervals
 from ml.evaluation.click_simulation import ClickModel
 from ml.evaluation.metrics import RELEVANT_GRADE, evaluate, rounded

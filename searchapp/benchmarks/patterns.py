@@ -2,11 +2,11 @@
 
 A symbol of an indexed formula with its scripts or parts (`\\frac{1}{n^2}`, `x^{2k}`) becomes a pattern when one
 part is cut into a query variable (`\\frac{1}{\\qvar{x}}`). Every formula of the corpus holding the pattern exactly
-(`ml.formula.query_variables.match`, checked over all of them) is a right answer. The top 10 of the search with the
+(`mathparse.query_variables.match`, checked over all of them) is a right answer. The top 10 of the search with the
 variable is compared with the top 10 when a letter is typed in its place, as a user had to before, and so is the
 time each search took. Each hit the search labels as matching is checked by what its page shows: its bindings, read
 back from their LaTeX and put into the pattern, must give the formula or one of its sub-expressions
-(`ml.formula.substitution`); the report gives the share that do, which must be 1.
+(`mathparse.substitution`); the report gives the share that do, which must be 1.
 """
 from __future__ import annotations
 
@@ -15,11 +15,11 @@ import time
 
 import numpy as np
 
+from mathparse import ParseError, parse, to_slt_string, tree_from_slt_string
+from mathparse.query_variables import match
+from mathparse.substitution import reproduces
+from mathparse.tree import Node, Tree
 from ml.evaluation.bootstrap import mean_interval
-from ml.formula import ParseError, parse, to_slt_string, tree_from_slt_string
-from ml.formula.query_variables import match
-from ml.formula.substitution import reproduces
-from ml.formula.tree import Node, Tree
 from searchapp.models import Formula
 from searchapp.search.query import parse_query
 

@@ -1,7 +1,7 @@
 """Question search at N posts (`bench_questions`): ingest rate, bytes a post, latency per mode, overlap@10.
 
 The index is built once per N in its own database and kept: first the real ARQMath thread pages (one job, format
-`mse_html`), then variant threads made from them (`ml.data.post_variants`: sentences of real posts recombined,
+`mse_html`), then variant threads made from them (`corpora.post_variants`: sentences of real posts recombined,
 letters renamed, numbers changed in some) until N posts, written as a JSONL file (streamed to disk, kept beside the
 database) and indexed by a second job: both through the real pipeline (`run_job`), so the word and formula
 statistics stay realistic and the rates are the product's. `--reuse` opens the kept index again; a job cut short
@@ -23,10 +23,10 @@ import numpy as np
 from django.conf import settings
 from django.db import connection
 
-from ml.data.mse_threads import thread_records
-from ml.data.post_variants import threads_of, variant_posts
-from ml.data.records import IndexRecord
-from ml.data.topic_posts import question_text, read_topic_xml
+from corpora.mse_threads import thread_records
+from corpora.post_variants import threads_of, variant_posts
+from corpora.records import IndexRecord
+from corpora.topic_posts import question_text, read_topic_xml
 from searchapp.benchmarks.arqmath1 import percentiles
 from searchapp.benchmarks.question_overlap import exhaustive_overlap
 from searchapp.indexing.actions import start_index_job

@@ -15,8 +15,8 @@ import numpy as np
 from django.conf import settings
 from django.db import connection
 
-from ml.data.topic_latex import read_topic_latex
-from ml.formula import ParseError
+from corpora.topic_latex import read_topic_latex
+from mathparse import ParseError
 from ml.retrieval.score_fusion import DEFAULT_FUSION, fuse
 from searchapp.benchmarks.bench_corpus import bench_corpus, write_slt_tsv
 from searchapp.indexing.actions import start_index_job

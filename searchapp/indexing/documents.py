@@ -2,7 +2,7 @@
 it. Indexing the same origin into the same corpus again skips each document whose files are unchanged (by their
 sha256), replaces each changed one whole, and removes those gone from it.
 
-The upload is planned from its listing (`ml.data.documents.plan_upload`): the job shows its files and bytes from the
+The upload is planned from its listing (`corpora.documents.plan_upload`): the job shows its files and bytes from the
 start, and each document is a part of the job (`parts`), which any worker takes and reads once: there is no counting
 pass. A document is read and prepared (parsed, embedded, encoded) outside any transaction, then its old posts,
 occurrences and the formulas no other post holds are replaced by the new ones in one transaction, which also ends
@@ -17,9 +17,9 @@ from pathlib import Path
 from django.db import transaction
 from django.db.models import F
 
-from ml.data.documents import Document, PlannedDocument, Unreadable, plan_upload, section_items
-from ml.data.documents.notation import corpus_macros
-from ml.data.documents.reader import Upload
+from corpora.documents import Document, PlannedDocument, Unreadable, plan_upload, section_items
+from corpora.documents.notation import corpus_macros
+from corpora.documents.reader import Upload
 from searchapp.indexing.parts import MAX_KEPT_ERRORS, ChunkOutcome, JobCancelled, advance, lock_part
 from searchapp.indexing.pipeline import (
     PreparedChunk,
@@ -171,7 +171,7 @@ def _delete_unheld(formula_ids: list[int]) -> None:
 
 
 def update_corpus_macros(corpus: Corpus) -> None:
-    """The corpus's macros, which its queries are read with (`ml.data.documents.notation.corpus_macros`)."""
+    """The corpus's macros, which its queries are read with (`corpora.documents.notation.corpus_macros`)."""
     by_path = corpus.documents.order_by("path", "pk")  # a tie goes the same way however the workers shared the job
     corpus.macros, corpus.other_macros = corpus_macros(by_path.values_list("macros", flat=True))
     Corpus.objects.filter(pk=corpus.pk).update(macros=corpus.macros, other_macros=corpus.other_macros)

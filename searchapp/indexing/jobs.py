@@ -22,7 +22,7 @@ from django.db import OperationalError, connection, transaction
 from django.db.models import QuerySet
 from django.utils import timezone
 
-from ml.data.corpus_files import read_records
+from corpora.corpus_files import read_records
 from searchapp.errors import is_lock_wait
 from searchapp.indexing.codebook import CodebookMismatch, ensure_codebook_loaded
 from searchapp.indexing.documents import finish_documents, index_document, plan_documents

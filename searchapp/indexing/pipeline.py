@@ -21,9 +21,9 @@ from django.db import OperationalError, connection, transaction
 from psycopg.errors import DeadlockDetected
 from psycopg.types.json import Jsonb
 
-from ml.cycle_collection import cycle_collection_paused
-from ml.data.records import IndexRecord, PostRecord, RecordError, SourceFormula
-from ml.formula import FormulaGraphs, ParseError, parse, slt_to_latex, to_slt_string, visual_key
+from corpora.records import IndexRecord, PostRecord, RecordError, SourceFormula
+from mathparse import FormulaGraphs, ParseError, parse, slt_to_latex, to_slt_string, visual_key
+from mathparse.cycle_collection import cycle_collection_paused
 from ml.retrieval.structure import pack_terms, structure_terms, subtree_terms
 from ml.text import EncodedPost, text_encoder
 from ml.text.marf import post_vector

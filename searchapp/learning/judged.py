@@ -10,7 +10,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from ml.formula import ParseError
+from mathparse import ParseError
 from ml.ranking.cross_validation import TopicCandidates
 from ml.retrieval.score_fusion import DEFAULT_FUSION, fuse
 from searchapp.models import MAX_K, Formula

@@ -13,9 +13,9 @@ import tempfile
 import time
 from pathlib import Path
 
-from ml.data.qrels import read_qrels
-from ml.data.topic_latex import read_topic_latex
-from ml.data.topic_posts import read_topic_xml
+from corpora.qrels import read_qrels
+from corpora.topic_latex import read_topic_latex
+from corpora.topic_posts import read_topic_xml
 from ml.ranking.cross_validation import TopicCandidates
 from searchapp.indexing.actions import start_index_job
 from searchapp.indexing.jobs import run_job

@@ -12,10 +12,10 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from ml.data.mse_threads import ThreadFormula, read_thread_page, thread_pages
-from ml.data.qrels import read_qrels
-from ml.data.ranking import Qrels
-from ml.data.topic_latex import read_topic_latex
+from corpora.mse_threads import ThreadFormula, read_thread_page, thread_pages
+from corpora.qrels import read_qrels
+from corpora.ranking import Qrels
+from corpora.topic_latex import read_topic_latex
 from searchapp.indexing.actions import start_index_job
 from searchapp.indexing.jobs import run_job
 from searchapp.learning.judged import DocsOf, judged_topics

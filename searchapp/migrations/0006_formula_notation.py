@@ -10,8 +10,8 @@ BATCH = 2000
 
 
 def backfill(apps, schema_editor):
-    from ml.formula import ParseError, slt_to_latex, tree_from_slt_string
-    from ml.formula.slt_string import looks_like_slt_string
+    from mathparse import ParseError, slt_to_latex, tree_from_slt_string
+    from mathparse.slt_string import looks_like_slt_string
 
     Formula = apps.get_model("searchapp", "Formula")
     Occurrence = apps.get_model("searchapp", "Occurrence")

@@ -9,7 +9,7 @@ BATCH = 2000
 def fill_structure(apps, schema_editor):
     """Terms of the formulas stored before, from their canonical SLT strings: both trees are rebuilt from the
     SLT exactly as indexing builds them (checked on 1,000 real formulas: identical terms)."""
-    from ml.formula import ParseError, parse
+    from mathparse import ParseError, parse
     from ml.retrieval.structure import pack_terms, structure_terms, subtree_terms
 
     formula = apps.get_model("searchapp", "Formula")

@@ -14,7 +14,7 @@ class Migration(migrations.Migration):
         migrations.AddField(
             model_name='corpus',
             name='macros',
-            field=models.JSONField(blank=True, default=dict, help_text="its documents' own LaTeX macros, the most common definition of each (name → ml.data.documents.latex_macros.Macro.to_json()): queries are read with them"),
+            field=models.JSONField(blank=True, default=dict, help_text="its documents' own LaTeX macros, the most common definition of each (name → corpora.documents.latex_macros.Macro.to_json()): queries are read with them"),
         ),
         migrations.AddField(
             model_name='indexjob',

@@ -7,7 +7,7 @@ two halves between its symbols where it has none, into what a lone symbol holds 
 numerator and denominator, a matrix's or an aligned derivation's cells), until each piece fits. Its MAX_PARTS largest
 pieces are searched, each a query of its own, and a formula's fused score is the mean of its scores for the parts,
 as a question's formulas score a post (`ml.retrieval.post_scores.formula_scores`): a formula holding every part ranks
-first (the whole one too, where it was indexed with an operator tree: `ml.formula.api.MAX_OPT_NODES`).
+first (the whole one too, where it was indexed with an operator tree: `mathparse.api.MAX_OPT_NODES`).
 """
 from __future__ import annotations
 
@@ -18,10 +18,10 @@ from dataclasses import replace
 
 import numpy as np
 
-from ml.data.documents.notation import OtherDefinitions
-from ml.formula import ParseError, slt_to_latex
-from ml.formula.operands import binding_power, is_infix, run
-from ml.formula.tree import Node, Tree, chain
+from corpora.documents.notation import OtherDefinitions
+from mathparse import ParseError, slt_to_latex
+from mathparse.operands import binding_power, is_infix, run
+from mathparse.tree import Node, Tree, chain
 from ml.retrieval.post_scores import formula_scores
 from searchapp.search.query import (
     MAX_QUERY_NODES,
@@ -95,7 +95,7 @@ def search_parts(formulas, query: Query, *, k: int = 10, offset: int = 0, fusion
 
 def largest_parts(slt: Tree, limit: int = MAX_QUERY_NODES, count: int = MAX_PARTS) -> list[Node]:
     """The `count` largest sub-expressions of the layout tree `slt` with at most `limit` nodes, each once, largest
-    first, none under SMALLEST_PART of the first: baselines of their own (`ml.formula.operands.run`). Pieces are
+    first, none under SMALLEST_PART of the first: baselines of their own (`mathparse.operands.run`). Pieces are
     cut only while too large, largest first, so the first `count` that fit are the largest there are: a piece's
     own pieces are smaller than it. One pass over the tree sizes them all; nothing is parsed again."""
     cutter = _Cutter(slt)

@@ -1,10 +1,10 @@
 """Queries read in a corpus's notation: a search in a corpus expands the macros its documents define
 (`Corpus.macros`, the most common definition of each, and `Corpus.other_macros`, the others) before parsing, so
 `\\norm{x}` copied from one of its books finds the formulas the book wrote with it. `parse_query` does the reading
-(`ml.data.documents.notation`); this module finds the macros."""
+(`corpora.documents.notation`); this module finds the macros."""
 from __future__ import annotations
 
-from ml.data.documents.notation import CorpusMacros, control_sequences
+from corpora.documents.notation import CorpusMacros, control_sequences
 
 NONE = CorpusMacros({}, {})
 

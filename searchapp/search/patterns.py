@@ -1,7 +1,7 @@
 """Query variables at search time: the formulas that hold the query exactly, whatever stands in its variables'
-places, rank before the others, and say what each variable stood for (`ml.formula.query_variables`). A match is
+places, rank before the others, and say what each variable stood for (`mathparse.query_variables`). A match is
 labelled so only once its bindings, put into the query, give back the formula or one of its sub-expressions
-(`ml.formula.substitution`): the page must never say "matches your pattern with a = …" of what does not.
+(`mathparse.substitution`): the page must never say "matches your pattern with a = …" of what does not.
 
 Only a candidate holding all the query's layout terms (its symbols and symbol pairs; none spans a variable) can
 hold the query, so only those are read and matched, best first, until a page's worth hold it: the first page of
@@ -11,11 +11,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from ml.formula import ParseError, tree_from_slt_string
-from ml.formula.query_variables import match
-from ml.formula.slt_latex import slt_to_latex
-from ml.formula.substitution import reproduces
-from ml.formula.tree import Tree
+from mathparse import ParseError, tree_from_slt_string
+from mathparse.query_variables import match
+from mathparse.slt_latex import slt_to_latex
+from mathparse.substitution import reproduces
+from mathparse.tree import Tree
 from ml.retrieval.structure import KINDS, kinds_of
 from searchapp.search.query import Query
 from searchapp.search.scoring import Scored

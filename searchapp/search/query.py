@@ -1,6 +1,6 @@
 """A query, parsed and embedded once: every later stage of a search reads this one object.
 
-A query comes from text in one of the notations (`ml.formula.NOTATIONS`) or from a stored formula,
+A query comes from text in one of the notations (`mathparse.NOTATIONS`) or from a stored formula,
 whose node vectors and labels are already in its row (a formula page's neighbours need no parsing).
 """
 from __future__ import annotations
@@ -12,11 +12,11 @@ from typing import Any
 
 import numpy as np
 
-from ml.data.documents.notation import OtherDefinitions, readings
-from ml.formula import FormulaGraphs, ParseError, parse
-from ml.formula.query_variables import for_embedding
-from ml.formula.tree import is_query_variable
-from ml.formula.unicode_math import from_unicode
+from corpora.documents.notation import OtherDefinitions, readings
+from mathparse import FormulaGraphs, ParseError, parse
+from mathparse.query_variables import for_embedding
+from mathparse.tree import is_query_variable
+from mathparse.unicode_math import from_unicode
 from ml.retrieval.structure import structure_terms, unpack_terms
 from searchapp.embedding import embed_graphs, node_labels
 from searchapp.vectors import as_stored, decode_matrix
@@ -24,7 +24,7 @@ from searchapp.vectors import as_stored, decode_matrix
 TREES = {"slg": "slt", "opg": "opt"}
 """The tree whose labels name each representation's rows."""
 Macros = Mapping[str, dict[str, Any]]
-"""A corpus's macros: name → `ml.data.documents.latex_macros.Macro.to_json()`."""
+"""A corpus's macros: name → `corpora.documents.latex_macros.Macro.to_json()`."""
 MAX_QUERY_CHARS = 5000
 MAX_QUERY_NODES = 168
 """Three times the largest of the 485 ARQMath 2020-2022 Task 2 topic queries (56 SLT nodes, B.26). Search cost grows
@@ -49,7 +49,7 @@ class Query:
     typed, as the logs and people's feedback name the query."""
     latex_from_unicode: str = ""
     """The LaTeX that LaTeX `text` written with Unicode math (`x²`, `∑`, `ℝ`) was read as
-    (`ml.formula.unicode_math`); "" when it has none."""
+    (`mathparse.unicode_math`); "" when it has none."""
     parts: tuple[Query, ...] = ()
     """For a formula over MAX_QUERY_NODES, its largest parts that fit, searched in its place
     (`searchapp.search.long_queries`); it has no vectors of its own then."""
@@ -81,7 +81,7 @@ class Query:
 
 def parse_query(text: str, notation: str = "latex", macros: Macros | None = None,
                 others: OtherDefinitions | None = None) -> Query:
-    """Raises `ml.formula.ParseError` for text that cannot be read in `notation`, or (kind `too_large`) whose tree
+    """Raises `mathparse.ParseError` for text that cannot be read in `notation`, or (kind `too_large`) whose tree
     has more than MAX_QUERY_NODES nodes: refused after parsing, before the costly embedding and search (the search
     page and the API search its parts instead: `searchapp.search.long_queries`).
 
@@ -147,7 +147,7 @@ def _embedded(parsed: list[tuple[str, FormulaGraphs, list[str]]], notation: str)
 
 
 def latex_from_unicode(text: str, notation: str) -> str:
-    """The LaTeX a LaTeX query's Unicode math reads as (the parser reads it so: `ml.formula.parse`), "" for none."""
+    """The LaTeX a LaTeX query's Unicode math reads as (the parser reads it so: `mathparse.parse`), "" for none."""
     if notation != "latex":
         return ""
     reading = from_unicode(text)

@@ -2,7 +2,7 @@
 same formula pasted as MathML are one query, and so are questions that differ only in spacing and case.
 
 A formula query's key is its visual key: the sha256 of its canonical SLT string, the key indexing gives formulas that
-render alike (`ml.formula.visual_key`), so whatever the notation or spelling, what reads as one formula is one
+render alike (`mathparse.visual_key`), so whatever the notation or spelling, what reads as one formula is one
 query. A question's key hashes its words (case-folded, punctuation and spacing dropped) with each of its `$…$`
 formulas in canonical SLT. Feedback rows store the key when written (`Feedback.query_key`), and searches look it up.
 """
@@ -11,10 +11,10 @@ from __future__ import annotations
 import hashlib
 import re
 
-from ml.extraction import extract_formulas
-from ml.formula import FormulaGraphs, ParseError, parse, to_slt_string, visual_key
-from ml.formula.slt_string import looks_like_slt_string
-from ml.formula.tree import Tree
+from mathparse import FormulaGraphs, ParseError, parse, to_slt_string, visual_key
+from mathparse.extraction import extract_formulas
+from mathparse.slt_string import looks_like_slt_string
+from mathparse.tree import Tree
 
 QUESTION_PREFIX = "question:"
 """Keeps a question's key apart from any formula's: a hash of words could otherwise never meet a visual key, but

@@ -21,7 +21,7 @@ from django.db import transaction
 from django.db.models import FloatField, Value
 from django.db.models.expressions import RawSQL
 
-from ml.extraction import extract_formulas
+from mathparse.extraction import extract_formulas
 from ml.retrieval.bm25 import bm25
 from ml.retrieval.post_scores import DEFAULT_FORMULA_WEIGHT, formula_scores, ssemb, with_thread
 from ml.retrieval.score_fusion import fuse

@@ -1,5 +1,5 @@
 """A query whose macros its corpus's documents define in more than one way is searched in each of its readings
-(`Query.readings`, `ml.data.documents.notation.readings`), and a formula ranks by its best score in any: the reader
+(`Query.readings`, `corpora.documents.notation.readings`), and a formula ranks by its best score in any: the reader
 copied the formula from one of the documents, whichever it was, and its own reading finds it."""
 from __future__ import annotations
 

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ml.formula.tree import is_query_variable
+from mathparse.tree import is_query_variable
 from ml.ranking.features import Candidates
 from ml.retrieval.maxsim import maxsim, maxsim_stacked
 from searchapp.search.query import TREES, Query

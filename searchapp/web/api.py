@@ -9,7 +9,7 @@ from django.shortcuts import render
 from django.views.csrf import csrf_failure as html_csrf_failure
 from django.views.decorators.csrf import csrf_exempt
 
-from ml.formula.unicode_math import from_unicode
+from mathparse.unicode_math import from_unicode
 from searchapp.errors import ApiError
 from searchapp.feedback.actions import explained, parse_feedback, parse_looks, record_feedback
 from searchapp.feedback.impressions import record_looks
@@ -136,7 +136,7 @@ def looks(request: HttpRequest) -> HttpResponse:
 
 @api_view("GET")
 def latex(request: HttpRequest) -> JsonResponse:
-    """The LaTeX a query's Unicode math is read as (`ml.formula.unicode_math`), as the search reads it: the search
+    """The LaTeX a query's Unicode math is read as (`mathparse.unicode_math`), as the search reads it: the search
     page's formula editor shows a query pasted as `x² + y² = z²` so, where MathLive would draw a caret."""
     return JsonResponse({"latex": from_unicode(query_param(request.GET)).latex})
 

@@ -6,7 +6,7 @@ as a product taught them nothing. `?as=formula` keeps the formula reading whatev
 """
 from __future__ import annotations
 
-from ml.extraction import extract_formulas
+from mathparse.extraction import extract_formulas
 from searchapp.models import Formula
 from searchapp.search.questions import Question
 from searchapp.web.search_page import prose_words

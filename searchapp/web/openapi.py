@@ -5,7 +5,7 @@ document cannot drift from the validation; tests/app/web/test_openapi.py validat
 """
 from __future__ import annotations
 
-from ml.formula import NOTATIONS
+from mathparse import NOTATIONS
 from ml.ranking.features import FEATURES
 from searchapp.feedback.actions import (
     KINDS,

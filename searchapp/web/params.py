@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from ml.formula import NOTATIONS
+from mathparse import NOTATIONS
 from searchapp.errors import ApiError, check_text, shown
 from searchapp.models import CORPUS_NAME_CHARS, MAX_K, Corpus
 from searchapp.search.query import MAX_QUERY_CHARS

@@ -16,8 +16,8 @@ from functools import cached_property
 from django.db.models import Count, Prefetch, Q, prefetch_related_objects
 from django.utils.html import strip_tags
 
-from ml.formula import ParseError, parse, tree_from_slt_string
-from ml.formula.tree import Tree, node_value
+from mathparse import ParseError, parse, tree_from_slt_string
+from mathparse.tree import Tree, node_value
 from ml.ranking.features import FEATURE_HELP
 from searchapp.models import Formula, Occurrence
 from searchapp.search.feedback_boost import Evidence

@@ -2,8 +2,8 @@
 checks (the README's "Reading limits"), so the page cannot drift from what an upload meets."""
 from django.template.defaultfilters import filesizeformat
 
-from ml.data.documents import MAX_SECTION_BYTES
-from ml.data.documents.archive import (
+from corpora.documents import MAX_SECTION_BYTES
+from corpora.documents.archive import (
     BOMB_MIN_BYTES,
     MAX_ARCHIVE_BYTES,
     MAX_ARCHIVE_MEMBERS,
@@ -11,10 +11,10 @@ from ml.data.documents.archive import (
     MAX_DOCUMENT_BYTES,
     MEMBER_BOMB_MIN_BYTES,
 )
-from ml.data.documents.budgets import MAX_DOCUMENT_CHARS, MAX_UPLOAD_MACRO_TOKENS
-from ml.data.documents.latex_expansion import MAX_DOCUMENT_TOKENS, MAX_USE_TOKENS, TOKENS_PER_SOURCE_CHAR
-from ml.extraction import MAX_FORMULA_CHARS
-from ml.formula.errors import MAX_DEPTH
+from corpora.documents.budgets import MAX_DOCUMENT_CHARS, MAX_UPLOAD_MACRO_TOKENS
+from corpora.documents.latex_expansion import MAX_DOCUMENT_TOKENS, MAX_USE_TOKENS, TOKENS_PER_SOURCE_CHAR
+from mathparse.errors import MAX_DEPTH
+from mathparse.extraction import MAX_FORMULA_CHARS
 
 
 def _size(count: int) -> str:

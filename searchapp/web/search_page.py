@@ -9,8 +9,8 @@ from urllib.parse import parse_qs, urlencode, urlsplit
 from django.http import HttpRequest, QueryDict
 from django.urls import reverse
 
-from ml.formula import slt_to_latex
-from ml.formula.normalise import PLAIN_NAMES, VARIABLE_NAME
+from mathparse import slt_to_latex
+from mathparse.normalise import PLAIN_NAMES, VARIABLE_NAME
 from searchapp.search.long_queries import long_formula
 from searchapp.search.query import Query
 from searchapp.search.questions import MODES, Question

@@ -2,7 +2,7 @@
 formula too long to search whole is searched by its largest parts (`searchapp.search.long_queries`)."""
 from __future__ import annotations
 
-from ml.formula import ParseError
+from mathparse import ParseError
 from searchapp.errors import parse_error
 from searchapp.feedback.people import Person
 from searchapp.learning.online import Served, served_search

@@ -12,7 +12,7 @@ import bisect
 import re
 from dataclasses import dataclass
 
-from ml.extraction import extract_formulas
+from mathparse.extraction import extract_formulas
 
 ENVIRONMENTS = ("equation", "align", "alignat", "gather", "multline", "flalign", "eqnarray", "displaymath", "split",
                 "aligned", "alignedat", "gathered", "cases", "array", "matrix", "pmatrix", "bmatrix", "Bmatrix",
@@ -70,7 +70,7 @@ def _end_of_math(text: str, closing: str, position: int) -> int:
 
 ELLIPSIS = "…"
 COMMENT = "Comment: "
-"""How thread pages write a comment into a post's text (`ml.data.mse_threads`)."""
+"""How thread pages write a comment into a post's text (`corpora.mse_threads`)."""
 
 _BLANK_LINE = re.compile(r"\n[ \t]*\n")
 PART_CHARS = 200_000

@@ -10,7 +10,7 @@ from html import escape
 
 from django.utils.safestring import SafeString, mark_safe
 
-from ml.formula.tree import Tree, is_query_variable, node_type, node_value
+from mathparse.tree import Tree, is_query_variable, node_type, node_value
 
 X_STEP = 44
 """The narrowest column; a tree with longer labels gets wider columns, all of one width (an OPT centres a parent

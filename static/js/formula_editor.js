@@ -10,7 +10,7 @@
   // \qvar{x}, not expanded.
   const QVAR_MACRO = { args: 1, def: "\\boxed{\\mathsf{#1}}", captureSelection: true, expand: false };
   const NAMES = "abcdefghijklmnopqrstuvwxyz";
-  const UNICODE = /[^\x00-\x7f]/;  // what only the server reads as LaTeX (ml/formula/unicode_math.py)
+  const UNICODE = /[^\x00-\x7f]/;  // what only the server reads as LaTeX (mathparse/unicode_math.py)
   const READ_DELAY_MS = 150;  // one request once typing pauses, not one a key
 
   // MathLive writes a box it made empty as \placeholder{} (typing "/" or "^"), an empty branch it read as {}.

@@ -3,7 +3,7 @@
 // lacks: an escaped dollar \$ outside a formula is a dollar sign, not an opening, and environments standing in the
 // text (\begin{align}…\end{align}) are display math, as MathJax on Math StackExchange draws them.
 // searchapp/web/snippets.py (tex_spans) finds them the same way, so snippets are never cut inside one; the delimiters
-// are the ones ml.extraction reads formulas by. Post text is untrusted: trust: false refuses
+// are the ones mathparse.extraction reads formulas by. Post text is untrusted: trust: false refuses
 // \href, \url, \includegraphics and friends, and maxSize caps \rule and spaces that could cover the page.
 // throwOnError: false shows a formula KaTeX cannot read as its source and goes on with the next one; strict: "ignore"
 // because people write Unicode primes and the like into posts, and a console warning per formula helps no one.
@@ -27,7 +27,7 @@
     }],
     // a colour name with spaces around it, \color{ red} (LaTeXML broke the line inside the braces)
     [/\\(color|textcolor|colorbox)\s*\{\s*(#?\w+)\s*\}/g, "\\$1{$2}"],
-    // LaTeXML's marks of stray characters, as the parser reads them (ml/formula/normalise.py): a query variable is a
+    // LaTeXML's marks of stray characters, as the parser reads them (mathparse/normalise.py): a query variable is a
     // letter and digits (boxed by its macro below); a stray $ is nothing; anything else is text
     [/\\qvar@construct\{([^{}]*)\}/g, function (whole, content) {
       if (/^\s*[A-Za-z][0-9]*\s*$/.test(content)) return whole;
@@ -49,7 +49,7 @@
   ];
 
   // LaTeXML wrote long formulas over several lines, each broken line ending in `%`; ARQMath's text lost the newlines,
-  // so to KaTeX every such `%` comments out the rest of its formula. Like the parser (ml/formula/latex_tokens.py),
+  // so to KaTeX every such `%` comments out the rest of its formula. Like the parser (mathparse/latex_tokens.py),
   // a formula without a newline drops its unescaped `%` instead. Also used by search.js for data-latex formulas.
   function texSource(latex) {
     const uncommented = latex.indexOf("\n") >= 0 ? latex :
@@ -58,7 +58,7 @@
   }
   window.texSource = texSource;
 
-  // A query variable, \qvar{x} (ml/formula/latex_commands.py), stands for any sub-expression: drawn as its boxed name.
+  // A query variable, \qvar{x} (mathparse/latex_commands.py), stands for any sub-expression: drawn as its boxed name.
   // LaTeXML writes it \qvar@construct{x0} (NTCIR's topics); KaTeX reads `@` as a letter of a command's name.
   // A fresh copy for each render, since KaTeX keeps what a formula's \gdef defines in the object it is given.
   function texMacros() {

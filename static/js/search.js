@@ -43,7 +43,7 @@
   }
 
   // ---- live preview -------------------------------------------------------
-  // A query may write a query variable `?x` as well as `\qvar{x}` (ml/formula/latex_commands.py): drawn alike, boxed;
+  // A query may write a query variable `?x` as well as `\qvar{x}` (mathparse/latex_commands.py): drawn alike, boxed;
   // in text (`\text{?a}`) a `?` is a character, as the parser reads it. A query KaTeX cannot read is drawn again as
   // typed, so that the error it throws gives a position in what the user typed, not in the rewritten text.
   const TEXT_OR_VARIABLE = /\\(?:text[a-z]*|mbox|operatorname\*?)\s*\{[^{}]*\}|\?([A-Za-z][0-9]*)/g;

@@ -9,7 +9,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.db import connection
 from django.utils import timezone
 
-from ml.data import corpus_files
+from corpora import corpus_files
 from searchapp.indexing import jobs
 from searchapp.indexing.actions import start_index_job
 from searchapp.indexing.jobs import run_job, running_job_ids

@@ -3,7 +3,7 @@ import json
 
 import pytest
 
-from ml.formula import ParseError
+from mathparse import ParseError
 from searchapp.errors import ApiError, check_text, parse_error, shown
 
 

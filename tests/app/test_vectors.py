@@ -1,7 +1,7 @@
 """Stored node matrices: 4-bit levels, two components a byte, decoded to unit rows close to the originals."""
 import numpy as np
 
-from ml.formula import parse_latex
+from mathparse import parse_latex
 from searchapp.embedding import embed_graphs
 from searchapp.vectors import NODE_BYTES, VECTOR_DIM, decode_matrix, decode_stacked, matrix_bytes
 

@@ -6,8 +6,8 @@ from urllib.parse import quote
 import pytest
 
 from searchapp.models import Post
+from tests.corpora.documents.test_macro_book import BOOK
 from tests.e2e.factories import page_problems
-from tests.ml.data.documents.test_macro_book import BOOK
 
 pytestmark = pytest.mark.e2e
 

@@ -1,4 +1,4 @@
-"""Builders the ml tests and the app tests share: Math StackExchange thread pages as ARQMath ships them, and
+"""Builders the libraries' tests and the app tests share: Math StackExchange thread pages as ARQMath ships them, and
 judged candidate topics for the ranker."""
 import numpy as np
 

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from latex2mathml.converter import convert
 
-from ml.extraction import extract_formulas
+from mathparse.extraction import extract_formulas
 
 STARTER = Path(__file__).resolve().parents[2] / "searchapp" / "starter" / "formulas.jsonl"
 KEYS = {"id": str, "title": str, "body": str, "url": str, "tags": list, "latex": str}

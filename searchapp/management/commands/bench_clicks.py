@@ -7,7 +7,7 @@ from pathlib import Path
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
-from ml.data.tolerant import MalformedFile
+from corpora.tolerant import MalformedFile
 from ml.evaluation.click_simulation import ClickModel
 from searchapp.benchmarks import learning_loop
 from searchapp.benchmarks.database import throwaway_database

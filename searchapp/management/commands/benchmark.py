@@ -6,7 +6,7 @@ from pathlib import Path
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
-from ml.data.runs import write_run
+from corpora.runs import write_run
 from ml.retrieval.score_fusion import DEFAULT_FUSION, FUSIONS
 from searchapp.benchmarks import arqmath1, arqmath_answers
 from searchapp.benchmarks.database import throwaway_database

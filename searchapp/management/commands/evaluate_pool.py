@@ -15,9 +15,9 @@ import torch
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
-from ml.data.qrels import read_qrels
-from ml.data.runs import write_run
-from ml.data.tolerant import MalformedFile
+from corpora.qrels import read_qrels
+from corpora.runs import write_run
+from corpora.tolerant import MalformedFile
 from ml.embed import load_default_model
 from ml.evaluation.dev_split import load_dev_split
 from ml.evaluation.pool_report import evaluate_models, markdown_table, report_lines, text_table

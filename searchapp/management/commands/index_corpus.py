@@ -5,7 +5,7 @@ from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError
 from tqdm import tqdm
 
-from ml.data.corpus_files import FORMATS, PAGE_READERS
+from corpora.corpus_files import FORMATS, PAGE_READERS
 from searchapp.health import BrokerUnavailable
 from searchapp.indexing.actions import start_index_job
 from searchapp.indexing.jobs import run_job

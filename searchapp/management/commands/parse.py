@@ -4,11 +4,11 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
-from ml.data.corpus_files import read_formulas
-from ml.data.tolerant import MalformedFile
+from corpora.corpus_files import read_formulas
+from corpora.tolerant import MalformedFile
+from mathparse import NOTATIONS, ParseError, graphs_to_json, parse
+from mathparse.opt_nodes import serialize
 from ml.evaluation.parser_coverage import summarize
-from ml.formula import NOTATIONS, ParseError, graphs_to_json, parse
-from ml.formula.opt_nodes import serialize
 
 
 class Command(BaseCommand):

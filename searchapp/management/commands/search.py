@@ -4,7 +4,7 @@ import json
 
 from django.core.management.base import BaseCommand, CommandError
 
-from ml.formula import NOTATIONS, ParseError
+from mathparse import NOTATIONS, ParseError
 from searchapp.management.corpus_names import require_corpus
 from searchapp.models import MAX_K, Corpus, Formula
 from searchapp.search.long_queries import parse_formula

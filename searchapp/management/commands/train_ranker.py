@@ -14,7 +14,7 @@ from pathlib import Path
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
-from ml.data.tolerant import MalformedFile
+from corpora.tolerant import MalformedFile
 from ml.ranking.ranker import MIN_ROWS_PER_LEAF
 from searchapp.benchmarks.database import throwaway_database
 from searchapp.learning import thread_judgments, training

@@ -10,7 +10,7 @@ from pathlib import Path
 from django.core.management.base import BaseCommand, CommandError
 from tqdm import tqdm
 
-from ml.data.jsonl_formulas import formula_line
+from corpora.jsonl_formulas import formula_line
 from ml.training.corpus import read_corpus_spec
 from ml.training.distinct import SourceReport, distinct
 

@@ -1,7 +1,7 @@
 """The benchmark corpus: real formulas first, source by source, each once; failures counted; then variants."""
 import json
 
-from ml.formula import parse_latex, to_slt_string
+from mathparse import parse_latex, to_slt_string
 from searchapp.benchmarks.bench_corpus import bench_corpus, write_slt_tsv
 from searchapp.learning.judged_corpus import JUDGED
 from searchapp.learning.thread_judgments import PAGES

@@ -10,7 +10,7 @@ import zipfile
 
 import pytest
 
-from ml.data.documents import posts
+from corpora.documents import posts
 from searchapp.indexing.actions import start_index_job
 from searchapp.indexing.jobs import run_job
 from searchapp.models import Post
@@ -57,7 +57,7 @@ def test_a_file_of_verbatim_text_included_200_times_is_one_named_error(verbatim_
 PEAK_SCRIPT = """
 import json, sys, django
 django.setup()
-from ml.data.documents import posts
+from corpora.documents import posts
 from searchapp.indexing.actions import start_index_job
 from searchapp.indexing.jobs import run_job
 

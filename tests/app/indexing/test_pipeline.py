@@ -6,9 +6,9 @@ from concurrent.futures import Future
 import numpy as np
 import pytest
 
-from ml.data.corpus_files import read_records
-from ml.data.records import MAX_RECORD_BYTES
-from ml.formula import parse_latex
+from corpora.corpus_files import read_records
+from corpora.records import MAX_RECORD_BYTES
+from mathparse import parse_latex
 from ml.text import text_encoder
 from ml.text.marf import post_vector
 from ml.text.posts import body_span, post_text

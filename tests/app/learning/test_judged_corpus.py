@@ -4,7 +4,7 @@ from pathlib import Path
 
 import pytest
 
-from ml.data.tolerant import MalformedFile
+from corpora.tolerant import MalformedFile
 from searchapp.learning.judged_corpus import (
     CORPUS,
     JUDGED,

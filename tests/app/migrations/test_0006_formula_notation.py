@@ -4,7 +4,7 @@ import importlib
 import pytest
 from django.apps import apps
 
-from ml.formula import parse_latex, to_slt_string
+from mathparse import parse_latex, to_slt_string
 from searchapp.models import Formula, Occurrence
 
 pytestmark = pytest.mark.django_db

@@ -2,8 +2,8 @@
 import numpy as np
 import pytest
 
-from ml.formula import ParseError, parse_latex, slt_to_latex
-from ml.formula.tree import Tree
+from mathparse import ParseError, parse_latex, slt_to_latex
+from mathparse.tree import Tree
 from searchapp.models import Formula
 from searchapp.search.long_queries import MAX_PARTS, largest_parts, long_formula, parse_formula, search_parts
 from searchapp.search.query import MAX_QUERY_NODES

@@ -2,7 +2,7 @@
 before the query is parsed."""
 import pytest
 
-from ml.data.documents.latex_macros import Macro, Param
+from corpora.documents.latex_macros import Macro, Param
 from searchapp.models import Corpus, Formula, Post
 from searchapp.search.notation import corpus_macros
 

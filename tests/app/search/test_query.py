@@ -1,7 +1,7 @@
 """Reading a query: LaTeX, SLT and MathML alike, a stored formula from its vectors, query variables, errors."""
 import pytest
 
-from ml.formula import ParseError, to_slt_string
+from mathparse import ParseError, to_slt_string
 from searchapp.models import Formula
 from searchapp.search.query import parse_query, stored_query
 

@@ -1,7 +1,7 @@
 """Queries that mean the same share one key, and queries that do not, do not."""
 import pytest
 
-from ml.formula import parse
+from mathparse import parse
 from searchapp.search.query_keys import QUESTION_PREFIX, feedback_key, formula_key, formula_text_key, question_key
 
 MATHML_X_SQUARED_PLUS_Y_SQUARED = ("<math><mrow><msup><mi>x</mi><mn>2</mn></msup><mo>+</mo>"

@@ -5,7 +5,7 @@ from io import StringIO
 import pytest
 from django.core.management import CommandError, call_command
 
-from ml.formula import parse_latex, to_slt_string
+from mathparse import parse_latex, to_slt_string
 from searchapp.models import Corpus, Feedback, Formula, Post
 from tests.app.search.test_notation import BOOK, LINES, NORM, QUERY, SPELLED
 

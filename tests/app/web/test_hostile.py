@@ -12,7 +12,7 @@ import pytest
 from django.core.cache import cache
 from django.urls import Resolver404, resolve
 
-from ml.formula import parse_latex
+from mathparse import parse_latex
 from searchapp.models import Feedback, Formula
 from searchapp.search.query import MAX_QUERY_NODES
 from tests.app.factories import FORMULAS, csrf_client

@@ -6,8 +6,8 @@ from html import unescape
 import pytest
 from django.test import override_settings
 
-from ml.data.documents.archive import MAX_ARCHIVE_MEMBERS
-from ml.data.documents.budgets import MAX_DOCUMENT_CHARS
+from corpora.documents.archive import MAX_ARCHIVE_MEMBERS
+from corpora.documents.budgets import MAX_DOCUMENT_CHARS
 from searchapp.models import IndexJob
 from searchapp.web.reading_limits import reading_limits
 

@@ -7,7 +7,7 @@ from io import StringIO
 import pytest
 from django.core.management import call_command
 
-from ml.formula.unicode_math import from_unicode
+from mathparse.unicode_math import from_unicode
 from searchapp.errors import ApiError
 from searchapp.feedback.people import Person
 from searchapp.models import Formula

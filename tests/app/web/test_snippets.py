@@ -1,7 +1,7 @@
 """A post's text for pages: paragraphs, snippets and parts, cut between words and never inside a formula."""
 import pytest
 
-from ml.extraction import extract_formulas
+from mathparse.extraction import extract_formulas
 from searchapp.web import snippets
 from searchapp.web.snippets import Part, ending, paragraphs, snippet, tex_spans, text_part
 

@@ -3,7 +3,7 @@ import re
 
 import pytest
 
-from ml.formula import parse_latex, tree_from_slt_string
+from mathparse import parse_latex, tree_from_slt_string
 from searchapp.web.trees_svg import CHAR_WIDTH, MAX_CHARS, MAX_DRAWN_NODES, layout, short_label, tree_svg
 
 

@@ -7,7 +7,7 @@ from urllib.parse import parse_qs
 import numpy as np
 import pytest
 
-from ml.data.documents.latex_macros import Macro, Param
+from corpora.documents.latex_macros import Macro, Param
 from ml.ranking.features import FEATURES
 from ml.ranking.ranker import Capacity, TrainingTopic, fit
 from searchapp.models import Corpus, Formula, Occurrence, Post

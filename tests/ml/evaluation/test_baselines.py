@@ -1,13 +1,13 @@
 
 import pytest
 
-from ml.data.visual_ids import VisualIdRecord
+from corpora.visual_ids import VisualIdRecord
+from mathparse.api import parse_latex, parse_slt_string
+from mathparse.errors import ParseError
+from mathparse.tree import Node, Tree
 from ml.evaluation.baselines import average_evaluations, latex_tfidf_run, random_baseline, tfidf_run, tree_terms
 from ml.evaluation.dev_split import load_dev_split
 from ml.evaluation.metrics import evaluate
-from ml.formula.api import parse_latex, parse_slt_string
-from ml.formula.errors import ParseError
-from ml.formula.tree import Node, Tree
 
 HEADLINE = ("ndcg_prime", "map_prime", "p10_prime")
 

@@ -8,7 +8,7 @@ is b(2) a(3) c(0) e(2). By hand:
 """
 import pytest
 
-from ml.data.ranking import rank_by_score
+from corpora.ranking import rank_by_score
 from ml.evaluation.metrics import average_precision, evaluate, ndcg
 
 QRELS = {"T1": {"a": 3, "b": 2, "c": 0, "d": 1, "e": 2}}

@@ -1,13 +1,9 @@
 """Agreement of our LaTeX → OPT with the organisers' Content MathML → OPT, and the F1 it rests on."""
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from ml.evaluation.parser_agreement import agreement, format_table, label_f1
-
-DATA = Path(__file__).resolve().parents[3] / ".." / "shared" / "data"
 
 
 @pytest.mark.parametrize("ours, theirs, expected", [
@@ -23,8 +19,8 @@ def test_label_f1(ours, theirs, expected):
 
 
 @pytest.fixture(scope="module")
-def result():
-    return agreement(DATA)
+def result(shared_data):
+    return agreement(shared_data)
 
 
 def test_opt_agreement_bar(result):

@@ -1,6 +1,6 @@
 import pytest
 
-from ml.formula.tree import Node, Tree
+from mathparse.tree import Node, Tree
 from ml.models.encoders import EncoderConfig, NodeEncoderModel
 from ml.models.features import NodeFeaturizer
 

@@ -2,9 +2,9 @@ import numpy as np
 import pytest
 from torch_geometric.data import Batch
 
+from mathparse import parse_latex
 from ml import embed as embed_module
 from ml.embed import embed, load_default_model
-from ml.formula import parse_latex
 from ml.models.checkpoint import save_model
 
 

@@ -3,7 +3,7 @@ import torch
 from torch_geometric.data import Batch
 from torch_geometric.nn import RGCNConv
 
-from ml.formula.tree import Node, Tree
+from mathparse.tree import Node, Tree
 from ml.models.encoders import EncoderConfig, FormulaEncoder, NodeEncoderModel, relational_mean
 from ml.models.features import NodeFeaturizer
 

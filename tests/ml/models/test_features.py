@@ -1,8 +1,8 @@
 import pytest
 import torch
 
-from ml.formula.augment import MASK_VALUE
-from ml.formula.tree import Node, Tree
+from mathparse.augment import MASK_VALUE
+from mathparse.tree import Node, Tree
 from ml.models.features import SPECIAL_VALUES, NodeFeaturizer
 
 TREES = [

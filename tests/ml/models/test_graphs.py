@@ -1,8 +1,8 @@
 """Trees → the SLG / OPG graphs the encoders read: reverse edges with their own relation types."""
 import pytest
 
-from ml.formula import parse_latex
-from ml.formula.tree import NODE_TYPES
+from mathparse import parse_latex
+from mathparse.tree import NODE_TYPES
 from ml.models.graphs import NUM_OPT_RELATIONS, NUM_SLT_RELATIONS, directed_edges, tree_to_pyg
 
 

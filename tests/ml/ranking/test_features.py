@@ -1,7 +1,7 @@
 import numpy as np
 import pytest
 
-from ml.formula import parse
+from mathparse import parse
 from ml.ranking.features import FEATURES, Candidates, feature_matrix
 from ml.retrieval.structure import structure_terms
 

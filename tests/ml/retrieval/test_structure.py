@@ -1,7 +1,7 @@
 import numpy as np
 import pytest
 
-from ml.formula import parse, to_slt_string
+from mathparse import parse, to_slt_string
 from ml.retrieval.structure import KINDS, MAX_SIZE, kinds_of, sizes_of, structure_terms, term
 
 

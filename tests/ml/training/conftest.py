@@ -1,8 +1,8 @@
 import pytest
 import torch
 
-from ml.formula.errors import ParseError
-from ml.formula.tree import Node, Tree
+from mathparse.errors import ParseError
+from mathparse.tree import Node, Tree
 from ml.training.corpus import CorpusFormula
 
 

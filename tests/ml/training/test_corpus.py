@@ -2,7 +2,7 @@ from pathlib import Path
 
 import pytest
 
-from ml.formula.tree import Tree
+from mathparse.tree import Tree
 from ml.training.corpus import CorpusFormula, parse_formula, read_corpus, read_corpus_spec, unique
 from tests.conftest import skip_unless_ci
 

@@ -2,7 +2,7 @@ import random
 
 import pytest
 
-from ml.formula.augment import MASK_VALUE
+from mathparse.augment import MASK_VALUE
 from ml.training.pairs import CONDITIONS, PairKind, augmenter, make_views, view_names
 
 

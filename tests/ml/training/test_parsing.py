@@ -1,5 +1,5 @@
-from ml.formula import parse
-from ml.formula.tree import Node, Tree
+from mathparse import parse
+from mathparse.tree import Node, Tree
 from ml.training.corpus import CorpusFormula, SltOnly, parse_formula
 from ml.training.parsing import load_graphs
 

@@ -32,7 +32,7 @@ def test_export_qrels_of_a_corpus_that_does_not_exist_is_an_error_not_an_empty_f
 
 
 def test_exported_qrels_parse_with_the_benchmark_reader(formula, tmp_path):
-    from ml.data.qrels import parse_qrels
+    from corpora.qrels import parse_qrels
 
     Feedback.objects.create(query="a b", formula=formula, kind="relevant", rank=1)
     out = tmp_path / "q.qrels"
