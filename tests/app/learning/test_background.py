@@ -7,7 +7,6 @@ from django.db import connection
 from searchapp.learning import training
 from searchapp.learning.background import LEARN_LOCK_CLASS, Round, learning_round
 from searchapp.models import Corpus, CorpusRanker, Formula
-from searchapp.rankers import weights_dir
 from tests.app.factories import log_page
 from tests.conftest import database_url
 
