@@ -36,10 +36,6 @@ class RankerState(models.TextChoices):
     REPLACED = "replaced"
 
 
-SERVING = (RankerState.UNDER_TEST, RankerState.INSTALLED)
-"""The states whose rankers keep their weights."""
-
-
 class CorpusRankerQuerySet(models.QuerySet[Any]):
     def of(self, corpus: str) -> CorpusRankerQuerySet:
         return self.filter(corpus__name=corpus)
