@@ -14,6 +14,8 @@ class SearchAppConfig(AppConfig):
         # at 100k formulas under load 4, search p50 fell from 138-188 ms to 74-80 ms, and assigning 10k node vectors
         # to centroids from ~530 to ~35 ms (var: `bench_search`, `Codebook.assign`).
         threadpool_limits(settings.MATHSEARCH_TORCH_THREADS, user_api="blas")
-        from searchapp import checks  # noqa: F401  (registers the start-up checks)
+        from searchapp import (
+            checks,  # noqa: F401  (registers the start-up checks)
+            rankers,  # noqa: F401  (deletes the weights of deleted rankers)
+        )
         from searchapp.indexing import uploads  # noqa: F401  (deletes the uploads of deleted jobs)
-        from searchapp.learning import corpus_rankers  # noqa: F401  (deletes the rankers of deleted corpora)

@@ -21,6 +21,7 @@ from ml.retrieval.post_scores import DEFAULT_FORMULA_WEIGHT
 from ml.retrieval.score_fusion import DEFAULT_FUSION
 from ml.retrieval.structure import unpack_terms
 from ml.text import TEXT_DIM
+from searchapp.rankers import CorpusRankerQuerySet, RankerState
 from searchapp.search.candidates import PROBES, SHORTLIST_SIZE, candidate_ids_of
 from searchapp.search.context import CONTEXT_WEIGHT, context_similarity, context_vector, with_context
 from searchapp.search.database import reads_the_index
@@ -33,7 +34,7 @@ from searchapp.search.patterns import pattern_matches
 from searchapp.search.query import Query
 from searchapp.search.query_keys import KEY_CHARS, feedback_key, question_key, searched_key
 from searchapp.search.questions import DEFAULT_MODE, MODES, Question, read_bm25, read_question, score_posts
-from searchapp.search.ranking import DEFAULT_ORDER, ORDERS, Interleave, order_candidates
+from searchapp.search.ranking import DEFAULT_ORDER, LEARNED, ORDERS, Interleave, order_candidates
 from searchapp.search.readings import search_readings
 from searchapp.search.results import PostHit, PostResults, SearchHit, SearchResults
 from searchapp.search.scoring import Scored, alignment, decode, score
@@ -284,7 +285,8 @@ class FormulaQuerySet(models.QuerySet):
             return search_readings(self, query, k=k, offset=offset, fusion=fusion, corpus=corpus, probes=probes,
                                    shortlist_size=shortlist_size, context=context, context_weight=context_weight)
         scored = self.scored_candidates(query, max(shortlist_size, offset + k), corpus, probes)
-        ordering = order_candidates(fusion, query, scored.candidates, corpus)
+        ranker = CorpusRanker.objects.ranker_for(corpus) if fusion == LEARNED else None
+        ordering = order_candidates(fusion, query, scored.candidates, ranker)
         scores, parts = ordering.scores, scored.parts
         if context.strip():
             similarity = context_similarity(scored.ids, context_vector(context))
@@ -833,3 +835,40 @@ class Feedback(models.Model):
         if not self.query_key:
             self.query_key = feedback_key(self.query, on_formula=self.formula_id is not None)
         super().save(*args, **kwargs)
+
+
+class CorpusRanker(models.Model):
+    """A ranker trained on a corpus's feedback: its training's offline numbers, its state and, once interleaving has
+    settled it, the decision. `searchapp.rankers` (its QuerySet) reads and writes these rows and their weights."""
+
+    State = RankerState
+
+    corpus = models.ForeignKey(Corpus, on_delete=models.CASCADE, related_name="rankers")
+    trained_at = models.DateTimeField()
+    state = models.CharField(max_length=16, choices=State.choices)
+    training = models.JSONField(help_text="its training's entry: its judged queries and judgments, and their MAP′, "
+                                          "P′@10 and nDCG′ before (dense fusion, the shipped ranker) and after it "
+                                          "(cross-validated)")
+    decision = models.JSONField(null=True, blank=True,
+                                help_text="interleaving's decision on it: when, which, why, wins, losses, ties and the "
+                                          "95 % interval of (wins − losses) / compared")
+    candidate = models.CharField(max_length=64, blank=True,
+                                 help_text="the id its interleaved impressions record (none when worse offline)")
+    weights = models.CharField(max_length=20, blank=True,
+                               help_text="its folder under MATHSEARCH_CORPUS_RANKERS_DIR (its id) while it is under "
+                                         "test or installed; empty otherwise")
+
+    objects = CorpusRankerQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["-trained_at", "-pk"]
+        indexes = [models.Index(fields=["corpus", "state"], name="corpusranker_corpus_state")]
+        constraints = [
+            models.UniqueConstraint(fields=["corpus"], condition=models.Q(state=RankerState.INSTALLED),
+                                    name="one_installed_ranker_per_corpus"),
+            models.UniqueConstraint(fields=["corpus"], condition=models.Q(state=RankerState.UNDER_TEST),
+                                    name="one_ranker_under_test_per_corpus"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.corpus_id}: {self.state} ranker trained {self.trained_at:%Y-%m-%d %H:%M}"

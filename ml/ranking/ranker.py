@@ -85,13 +85,6 @@ class Ranker:
         self.booster.save_model(str(directory / MODEL_FILE))
         self._write_report(directory, report)
 
-    def save_report_only(self, directory: Path, report: dict) -> None:
-        """`report` into `directory` and no model (any earlier one removed): a folder without a model ranks
-        nothing, so searches pass over it, while the report keeps the record of its trainings."""
-        directory.mkdir(parents=True, exist_ok=True)
-        (directory / MODEL_FILE).unlink(missing_ok=True)
-        self._write_report(directory, report)
-
     def _write_report(self, directory: Path, report: dict) -> None:
         (directory / REPORT_FILE).write_text(json.dumps(
             {"features": list(FEATURES), "capacity": [self.capacity.leaves, self.capacity.rounds], **report},

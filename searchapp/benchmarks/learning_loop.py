@@ -32,7 +32,7 @@ from ml.retrieval.score_fusion import FUSIONS
 from searchapp.benchmarks import arqmath1
 from searchapp.learning import judged_corpus
 from searchapp.learning.background import learn_all
-from searchapp.models import Feedback, Impression
+from searchapp.models import CorpusRanker, Feedback, Impression
 from searchapp.search.ranking import LEARNED
 
 SHOWN = 10
@@ -72,6 +72,7 @@ def benchmark(data_dir: Path, qrels_path: Path, sessions: int, seed: int, model:
     Impression.objects.all().delete()
     with tempfile.TemporaryDirectory() as rankers, override_settings(
             MATHSEARCH_CORPUS_RANKERS_DIR=Path(rankers), MATHSEARCH_FEEDBACK_PER_MINUTE=10**9):
+        CorpusRanker.objects.all().delete()  # and without rankers (their folders went with an earlier run's)
         before, served = measure(topics)
         agreement = interleaving_agreement(topics, model, seed, progress)
         progress(f"before: clicked P′@10 {before['clicked']['p10_prime']:.4f}, "

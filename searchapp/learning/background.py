@@ -4,45 +4,38 @@ calls `learning_round` directly):
 1. **Retrain when due**: once the corpus has MATHSEARCH_RETRAIN_AFTER new judgments and position-weighted clicks
    (`clicks.new_signals`) since its last training, and no candidate is under test, a candidate ranker is trained on
    its feedback (`training.train_on_feedback`). One that cross-validates below what the corpus has
-   (`training.beats_before`) is recorded and dropped; one that passes waits in `candidate/` for interleaving.
+   (`training.beats_before`) is recorded and dropped; one that passes waits under test for interleaving.
 2. **Decide when due**: a candidate is installed once interleaving shows it better (at least MIN_COMPARED compared
    impressions and the 95 % interval of (wins − losses) / compared above 0), and discarded once it shows it worse
    (the interval below 0) or shows no difference after MAX_COMPARED. The offline check has passed by then, so the
    two agree whenever a candidate is installed.
 
-Every training and decision is recorded in the corpus's ranker report ("history" and "decisions"), which the staff
-Rankers page shows. A round holds the corpus's Postgres advisory lock, so two never run at once on one corpus (the
+Every training and decision is recorded in the corpus's rankers (`searchapp.rankers`), which the staff Rankers page
+and the corpus's admin page show. A round holds the corpus's Postgres advisory lock, so two never run at once on one corpus (the
 beat task and a manual round, or a task delivered twice); the loser returns at once.
 """
 from __future__ import annotations
 
 import datetime
-import json
-import os
-import secrets
-import shutil
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from pathlib import Path
 
 from django.conf import settings
 from django.db import connection
 
 from ml.ranking.click_model import Propensities
 from ml.ranking.interleaving import BETTER, WORSE, verdict
-from ml.ranking.ranker import REPORT_FILE, load, read_report
+from ml.ranking.ranker import Ranker
 from searchapp.learning import training
 from searchapp.learning.clicks import estimated_propensities, new_signals
 from searchapp.learning.online import interleaving_outcome
-from searchapp.learning.ranker_history import HISTORY_KEPT, corpus_history, ranker_report
-from searchapp.models import Corpus
+from searchapp.models import Corpus, CorpusRanker
+from searchapp.rankers import RankerState, entry
 from searchapp.search.propensity import remember_propensities
-from searchapp.search.ranking import candidate_dir, candidate_for, corpus_ranker_dir
 
 LEARN_LOCK_CLASS = 7402
 """First key of the session advisory lock `(LEARN_LOCK_CLASS, corpus id)` a learning round holds."""
-UNDER_TEST, WORSE_OFFLINE, INSTALLED, DISCARDED = "under test", "worse offline", "installed", "discarded"
 
 
 @dataclass(frozen=True)
@@ -100,75 +93,61 @@ def retrain_if_due(corpus: str, dev: training.Judged | None = None, retrain_afte
     """Train a candidate when the corpus has enough new feedback and none is under test; its history entry, else
     None (also when fewer than two queries have a relevant result: there is nothing to cross-validate)."""
     threshold = settings.MATHSEARCH_RETRAIN_AFTER if retrain_after is None else retrain_after
-    if candidate_for(corpus) is not None:
+    if CorpusRanker.objects.under_test(corpus) is not None:
         return None
-    history = corpus_history(corpus)
-    since = datetime.datetime.fromisoformat(history[-1]["at"]) if history else None
     propensities = propensities or estimated_propensities()
-    if new_signals(corpus, since, propensities) < threshold:
+    if new_signals(corpus, CorpusRanker.objects.last_trained_at(corpus), propensities) < threshold:
         return None
     judged = training.feedback_topics(corpus, propensities)
     if len(judged.data) < 2:
         return None
+    return entry(train(corpus, judged, dev)[0])
+
+
+def train(corpus: str, judged: training.Judged, dev: training.Judged | None = None,
+          install: bool = False) -> tuple[CorpusRanker, dict]:
+    """Train the corpus's ranker on `judged` (and `dev`) and record it: worse offline, or under test (with `install`,
+    as `train_ranker` asks, installed at once); its row and the training's report."""
+    ranker, report = fit(judged, dev)
+    corpus_id = Corpus.objects.get(name=corpus).pk
+    if not training.beats_before(report["training"]):
+        return CorpusRanker.objects.record_training(corpus_id, report["training"]), report
+    return CorpusRanker.objects.record_training(corpus_id, report["training"], ranker, report, install), report
+
+
+def fit(judged: training.Judged, dev: training.Judged | None = None) -> tuple[Ranker, dict]:
+    """A ranker fitted on a corpus's judged queries and the `dev` topics, with the shipped ranker's capacity (or the
+    one the dev topics choose), and the report of its training."""
     dev = dev or training.Judged({}, {}, [])
     shipped = training.shipped_ranker()
     capacity = shipped.capacity if shipped else training.dev_capacity(dev)
-    ranker, report = training.train_on_feedback(judged, dev, shipped, capacity, history)
-    entry = report["history"][-1]
-    passed, entry["installed"] = entry["installed"], False  # installed only once interleaving agrees
-    entry["outcome"] = UNDER_TEST if passed else WORSE_OFFLINE
-    if passed:
-        entry["candidate"] = f"{entry['at']}-{secrets.token_hex(3)}"  # two trainings may share a second
-        ranker.save(candidate_dir(corpus), {**report, "installed": False, "candidate": entry["candidate"]})
-    _update_report(corpus_ranker_dir(corpus), history=report["history"])
-    return entry
+    return training.train_on_feedback(judged, dev, shipped, capacity)
 
 
 def decide(corpus: str, min_compared: int | None = None, max_compared: int | None = None) -> dict | None:
     """Install or discard the corpus's candidate when interleaving has settled it; the decision's entry, else None."""
-    candidate = candidate_for(corpus)
+    candidate = CorpusRanker.objects.under_test(corpus)
     if candidate is None:
         return None
     low = settings.MATHSEARCH_INTERLEAVE_MIN_COMPARED if min_compared is None else min_compared
     high = settings.MATHSEARCH_INTERLEAVE_MAX_COMPARED if max_compared is None else max_compared
-    result = interleaving_outcome(corpus, candidate.id)
+    result = interleaving_outcome(corpus, candidate.candidate)
     said = verdict(result, low)
     if said == BETTER:
-        decision, why = INSTALLED, "interleaving shows it better, as the offline check did"
+        decision, why = RankerState.INSTALLED, "interleaving shows it better, as the offline check did"
     elif said == WORSE:
-        decision, why = DISCARDED, "interleaving shows it worse"
+        decision, why = RankerState.DISCARDED, "interleaving shows it worse"
     elif result.compared >= high:
-        decision, why = DISCARDED, f"no difference shown after {result.compared} compared impressions"
+        decision, why = RankerState.DISCARDED, f"no difference shown after {result.compared} compared impressions"
     else:
         return None
-    entry = {"at": _now(), "candidate": candidate.id, "decision": decision, "why": why, "wins": result.wins,
-             "losses": result.losses, "ties": result.ties, "interval": [round(result.lo, 4), round(result.hi, 4)]}
-    _settle(corpus, candidate.id, entry)
-    return entry
-
-
-def _settle(corpus: str, candidate: str, entry: dict) -> None:
-    """Record the decision (and the outcome in the candidate's training entry); install or remove the candidate."""
-    folder, own = candidate_dir(corpus), corpus_ranker_dir(corpus)
-    report = ranker_report(own)
-    history = [{**row, "outcome": entry["decision"], "installed": entry["decision"] == INSTALLED}
-               if row.get("candidate") == candidate else row for row in report.get("history", [])]
-    decisions = (report.get("decisions", []) + [entry])[-HISTORY_KEPT:]
-    if entry["decision"] == INSTALLED:
-        trained = {key: value for key, value in read_report(folder).items() if key not in ("candidate", "features")}
-        load(folder).save(own, {**trained, "installed": True, "history": history, "decisions": decisions})
+    made = {"at": _now(), "candidate": candidate.candidate, "decision": decision.value, "why": why, "wins": result.wins,
+            "losses": result.losses, "ties": result.ties, "interval": [round(result.lo, 4), round(result.hi, 4)]}
+    if decision == RankerState.INSTALLED:
+        CorpusRanker.objects.install(candidate, made)
     else:
-        _update_report(own, history=history, decisions=decisions)
-    shutil.rmtree(folder, ignore_errors=True)
-
-
-def _update_report(directory: Path, **changes) -> None:
-    """The report with `changes`, replaced whole (searches may read it meanwhile); its model, if any, untouched."""
-    directory.mkdir(parents=True, exist_ok=True)
-    written = directory / (REPORT_FILE + ".new")
-    written.write_text(json.dumps({**ranker_report(directory), **changes}, indent=2, ensure_ascii=False) + "\n",
-                       encoding="utf-8")
-    os.replace(written, directory / REPORT_FILE)
+        CorpusRanker.objects.discard(candidate, made)
+    return made
 
 
 def _now() -> str:

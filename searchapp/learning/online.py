@@ -18,9 +18,9 @@ from django.conf import settings
 from ml.ranking.interleaving import Outcome, credit, outcome
 from searchapp.feedback.impressions import log_impression
 from searchapp.feedback.people import Person
-from searchapp.models import Feedback, Formula, Impression
+from searchapp.models import CorpusRanker, Feedback, Formula, Impression
 from searchapp.search.query import Query
-from searchapp.search.ranking import DEFAULT_ORDER, LEARNED, Interleave, candidate_for
+from searchapp.search.ranking import DEFAULT_ORDER, LEARNED, Interleave
 from searchapp.search.results import SearchResults
 
 SHARE_SCALE = 2**64
@@ -53,7 +53,7 @@ def interleave_for(text: str, person: Person, fusion: str, corpus: str | None, c
     """Whether this search is interleaved, and its coin's seed (see the module's docstring)."""
     if fusion != LEARNED or context.strip() or not corpus or share <= 0:
         return None
-    candidate = candidate_for(corpus)
+    candidate = CorpusRanker.objects.candidate_for(corpus)
     if candidate is None:
         return None
     seed = _person_seed(person, text, corpus, candidate.id)

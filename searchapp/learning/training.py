@@ -33,7 +33,7 @@ from searchapp.feedback.qrels import query_id
 from searchapp.learning import judged_corpus
 from searchapp.learning.clicks import feedback_grades
 from searchapp.learning.judged import judged_topics
-from searchapp.learning.ranker_history import HISTORY_KEPT, without_it
+from searchapp.learning.ranker_history import without_it
 
 EXTRA_WEIGHT = 2.0
 """How much an ARQMath-2 topic counts against a development topic in training: 2 cross-validated best of 0.25–8
@@ -93,12 +93,11 @@ def train_on_dev(dev: Judged, extra: Judged | None = None) -> tuple[Ranker, dict
     return ranker, report
 
 
-def train_on_feedback(feedback: Judged, dev: Judged, shipped: Ranker | None, capacity: Capacity,
-                      previous: list[dict]) -> tuple[Ranker, dict]:
+def train_on_feedback(feedback: Judged, dev: Judged, shipped: Ranker | None, capacity: Capacity) -> tuple[Ranker, dict]:
     """The corpus's ranker: fitted on the development topics plus the feedback queries. "before" is how the
     feedback queries rank by dense fusion and by the shipped ranker (which never saw them); "after" is the new
-    ranker cross-validated over the feedback queries, each fold trained on the other folds and all dev topics.
-    "installed" says whether it is good enough to rank the corpus (`beats_before`)."""
+    ranker cross-validated over the feedback queries, each fold trained on the other folds and all dev topics: the
+    report's "training" entry (`beats_before` says whether it is good enough to rank the corpus)."""
     dev_training = dev.training()
     cv = cross_validate(feedback.data, feedback.qrels, capacity=capacity, always=dev_training)
     before = {"dense": rounded(cv.dense)}
@@ -108,12 +107,11 @@ def train_on_feedback(feedback: Judged, dev: Judged, shipped: Ranker | None, cap
     entry = {"at": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
              "queries": len(feedback.data), "judgments": sum(len(g) for g in feedback.qrels.values()),
              "before": before, "after": rounded(cv.ranker)}
-    entry["installed"] = beats_before(entry)
     ranker = fit(dev_training + feedback.training(), capacity)
     report = {"trained_on": "this corpus's feedback" + (" and the ARQMath-1 Task 2 development topics" if dev.data else ""),
               "topics": len(dev_training) + len(feedback.data), "unreadable_queries": len(feedback.unreadable),
               "cross_validated": cv.report(), "importance": importance(ranker),
-              "installed": entry["installed"], "history": (previous + [entry])[-HISTORY_KEPT:]}
+              "training": entry}
     return ranker, report
 
 

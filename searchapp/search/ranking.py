@@ -1,16 +1,15 @@
 """The last stage of a search: order the exactly scored candidates by the learned ranker, or by dense fusion.
 
-A corpus whose relevance feedback trained its own ranker (`train_ranker --feedback --corpus NAME`) is
-ranked by that one; every other search by the shipped ranker (`models/ranker`), and by the dense fusion
-when neither exists. Rankers are re-read when their file changes, so a newly trained one takes effect
-without a restart. A candidate ranker trained in the background waits in the corpus folder's `candidate/` until
-interleaving (`Interleave`, `searchapp.learning.online`) has compared it with the one in use.
+A corpus whose relevance feedback trained its own ranker is ranked by that one (`searchapp.rankers` says which it
+is); every other search by the shipped ranker (`models/ranker`), and by the dense fusion when neither exists.
+Rankers are re-read when their file changes, so a newly trained one takes effect without a restart. A candidate
+ranker trained in the background waits until interleaving (`Interleave`, `searchapp.learning.online`) has compared
+it with the one in use.
 """
 from __future__ import annotations
 
 import logging
 import random
-from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -19,7 +18,7 @@ from django.conf import settings
 
 from ml.ranking.features import FEATURES, Candidates, feature_matrix
 from ml.ranking.interleaving import team_draft
-from ml.ranking.ranker import MODEL_FILE, Ranker, RankerError, load, read_report
+from ml.ranking.ranker import MODEL_FILE, Ranker, RankerError, load
 from ml.retrieval.score_fusion import DEFAULT_FUSION, FUSIONS, fuse
 from searchapp.search.query import Query
 
@@ -28,11 +27,9 @@ ORDERS = (LEARNED, *FUSIONS)
 """How a search orders its candidates: the learned ranker, or one of the dense fusions."""
 DEFAULT_ORDER = LEARNED
 SIGNALS_SHOWN = 3
-CANDIDATE = "candidate"
-"""The sub-folder of a corpus's ranker folder that holds its candidate under test."""
 
 logger = logging.getLogger(__name__)
-_loaded: dict[Path, tuple[float, object]] = {}
+_loaded: dict[Path, tuple[float, Ranker | None]] = {}
 
 
 @dataclass(frozen=True)
@@ -52,9 +49,10 @@ class Ordering:
         return [(FEATURES[i], round(float(contributions[i]), 5)) for i in top if contributions[i] > 0]
 
 
-def order_candidates(order: str, query: Query, candidates: Candidates, corpus: str | None) -> Ordering:
-    ranker = ranker_for(corpus) if order == LEARNED else None
-    if ranker is not None:
+def order_candidates(order: str, query: Query, candidates: Candidates, ranker: Ranker | None) -> Ordering:
+    """By `ranker` (the one the corpus uses: `CorpusRanker.objects.ranker_for`) when `order` is LEARNED and there is
+    one, else by a dense fusion."""
+    if order == LEARNED and ranker is not None:
         features = candidate_features(query, candidates)
         return Ordering(ranker.scores(features), LEARNED, features, ranker)
     fusion = DEFAULT_FUSION if order == LEARNED else order
@@ -66,26 +64,9 @@ def candidate_features(query: Query, candidates: Candidates) -> np.ndarray:
     return feature_matrix(query.terms, len(query.vectors["slg"]), candidates)
 
 
-def ranker_for(corpus: str | None) -> Ranker | None:
-    """The corpus's own ranker if feedback trained one, else the shipped one, else None."""
-    return ranker_source(corpus)[1]
-
-
-def ranker_source(corpus: str | None) -> tuple[str, Ranker | None]:
-    """Which ranker a search of `corpus` uses ("corpus", "shipped" or "none") and the ranker itself."""
-    own = _cached(corpus_ranker_dir(corpus)) if corpus else None
-    if own is not None:
-        return "corpus", own
-    shipped = _cached(settings.MATHSEARCH_RANKER_DIR)
-    return ("shipped", shipped) if shipped is not None else ("none", None)
-
-
-def corpus_ranker_dir(corpus: str) -> Path:
-    return settings.MATHSEARCH_CORPUS_RANKERS_DIR / corpus
-
-
-def candidate_dir(corpus: str) -> Path:
-    return corpus_ranker_dir(corpus) / CANDIDATE
+def shipped_ranker() -> Ranker | None:
+    """The shipped ranker (`models/ranker`), if there is a readable one."""
+    return read_cached(settings.MATHSEARCH_RANKER_DIR)
 
 
 @dataclass(frozen=True)
@@ -95,31 +76,26 @@ class Candidate:
     ranker: Ranker
 
 
-def candidate_for(corpus: str | None) -> Candidate | None:
-    """The corpus's candidate under test, if it has one."""
-    return _cached(candidate_dir(corpus), _load_candidate) if corpus else None
-
-
-def _load_candidate(directory: Path) -> Candidate:
-    try:
-        return Candidate(str(read_report(directory)["candidate"]), load(directory))
-    except KeyError:
-        raise RankerError(f"the candidate in {directory} has no id in its report") from None
-
-
-def _cached(directory: Path, reader: Callable[[Path], object] = load):
+def read_cached(directory: Path) -> Ranker | None:
+    """The ranker saved in `directory`, read again only when its model file changes; None without one (or, logged,
+    when it cannot be read: searches keep working without it)."""
     try:
         stamp = (directory / MODEL_FILE).stat().st_mtime
     except OSError:
         return None
     if directory not in _loaded or _loaded[directory][0] != stamp:
         try:
-            read = reader(directory)
-        except RankerError as error:  # searches keep working without it; the log says why
+            read = load(directory)
+        except RankerError as error:
             logger.error("%s; searching without it", error)
             read = None
         _loaded[directory] = (stamp, read)
     return _loaded[directory][1]
+
+
+def forget(directory: Path) -> None:
+    """Drop a removed ranker's folder from the cache."""
+    _loaded.pop(directory, None)
 
 
 @dataclass(frozen=True)

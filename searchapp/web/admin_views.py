@@ -19,9 +19,8 @@ from searchapp.health import BrokerUnavailable
 from searchapp.indexing.actions import index_upload
 from searchapp.indexing.jobs import cancel_jobs
 from searchapp.indexing.queues import place_in_queue
-from searchapp.learning.ranker_history import corpus_decisions, corpus_history, under_test, without_it
-from searchapp.models import Corpus, Feedback, IndexJob
-from searchapp.search.ranking import ranker_source
+from searchapp.learning.ranker_history import HISTORY_KEPT, under_test, without_it
+from searchapp.models import Corpus, CorpusRanker, Feedback, IndexJob
 from searchapp.web.forms import UploadForm
 from searchapp.web.history_svg import history_chart
 
@@ -95,8 +94,8 @@ def rankers(request: HttpRequest) -> HttpResponse:
         clicks=Count("id", filter=Q(kind=Feedback.Kind.CLICK)), queries=Count("query", distinct=True))}
     corpora: list[dict] = []
     for corpus in Corpus.objects.order_by("name"):
-        history = corpus_history(corpus.name)
-        in_use = RANKER_SOURCES[ranker_source(corpus.name)[0]]
+        history = CorpusRanker.objects.history(corpus.name)[-HISTORY_KEPT:]
+        in_use = RANKER_SOURCES[CorpusRanker.objects.source(corpus.name)[0]]
         testing = under_test(corpus.name)
         corpora.append({"name": corpus.name, "counts": counts.get(corpus.name, {}), "in_use": in_use,
                         "history": [{**entry, "at": _when(entry.get("at")), "kept": without_it(entry)[0]}
@@ -104,7 +103,7 @@ def rankers(request: HttpRequest) -> HttpResponse:
                         "under_test": testing,
                         "under_test_since": testing and _when(testing.training.get("at")),
                         "decisions": [{**entry, "at": _when(entry.get("at"))}
-                                      for entry in reversed(corpus_decisions(corpus.name))],
+                                      for entry in reversed(CorpusRanker.objects.decisions(corpus.name))],
                         "charts": [history_chart(history, metric, METRIC_LABELS[metric]) for metric in CHARTED]})
     context = {**admin.site.each_context(request), "title": "Rankers per corpus", "corpora": corpora}
     return render(request, "admin/searchapp/rankers.html", context)

@@ -9,8 +9,8 @@ from django.template.loader import get_template
 from django.urls import get_resolver
 
 from searchapp.embedding import warm_up as warm_up_models
-from searchapp.models import Corpus
-from searchapp.search.ranking import ranker_for
+from searchapp.models import Corpus, CorpusRanker
+from searchapp.search.ranking import shipped_ranker
 
 logger = logging.getLogger(__name__)
 
@@ -19,10 +19,10 @@ def warm_up_process() -> None:
     """The models (node encoder, codebook, text encoder, fusion), the rankers (the shipped one and each corpus's
     own: loading the first imports LightGBM, ~4 s), the URL patterns and the pages' templates."""
     warm_up_models()
-    ranker_for(None)
+    shipped_ranker()
     try:
         for corpus in Corpus.objects.searchable().values_list("name", flat=True):
-            ranker_for(corpus)
+            CorpusRanker.objects.ranker_for(corpus)
     except DatabaseError as error:  # the health check says the database is down; the shipped ranker is loaded
         logger.warning("warm-up: no corpus's own ranker loaded (%s)", error)
     get_resolver().url_patterns  # noqa: B018 (imports every view module)

@@ -13,7 +13,7 @@ from corpora import corpus_files
 from searchapp.indexing import jobs
 from searchapp.indexing.actions import start_index_job
 from searchapp.indexing.jobs import run_job, running_job_ids
-from searchapp.models import Corpus, Feedback, Formula, IndexJob, Post, PostingList
+from searchapp.models import Corpus, CorpusRanker, Feedback, Formula, IndexJob, Post, PostingList
 from searchapp.tasks import ping
 from tests.app.factories import staff_user
 from tests.app.indexing.test_worker_crash import arqmath_tsv, wait_for
@@ -298,32 +298,54 @@ def test_rankers_page_shows_judgments_and_each_training_before_and_after(staff, 
     after = staff.get("/admin/searchapp/feedback/rankers/").content.decode()
     assert "its own ranker" in after and after.count('<svg class="history-chart"') == 2
     assert re.search(r"<td>1</td><td>\d{4}-\d\d-\d\d \d\d:\d\d UTC</td><td>2</td><td>4</td>", after)  # training 1: 2 queries, 4 judgments
-    assert after.count("<td>yes</td>") == 1  # it ranks the judged queries at least as well as the shipped ranker
+    assert after.count("<td>installed</td>") == 1  # it ranks the judged queries at least as well as the shipped ranker
 
 
-def test_a_deleted_corpus_takes_its_own_ranker_with_it(staff, index_file, corpus_rankers,
-                                                     django_capture_on_commit_callbacks):
-    """Else a new corpus of the same name would be ranked by trees trained on the old one's feedback."""
-    from searchapp.search.ranking import corpus_ranker_dir
+def test_a_deleted_corpus_takes_its_own_rankers_with_it(staff, index_file, corpus_rankers,
+                                                      django_capture_on_commit_callbacks):
+    """Their rows by cascade, their folders once that is committed."""
+    from searchapp.learning.background import train
+    from searchapp.learning.training import feedback_topics
 
     index_file()
     index_file(["z^9"], corpus="keep", name="keep.txt")
-    for name in ("test", "keep"):
-        corpus_ranker_dir(name).mkdir(parents=True)
-        (corpus_ranker_dir(name) / "model.txt").write_text("trees")
+    formulas = list(Formula.objects.filter(corpus__name="test").order_by("id"))
+    for query in ("x^2 + y^2", "a+b"):
+        Feedback.objects.create(query=query, formula=formulas[0], kind="relevant", rank=1)
+        Feedback.objects.create(query=query, formula=formulas[2], kind="not_relevant", rank=2)
+    installed, _ = train("test", feedback_topics("test"), install=True)
+    kept = CorpusRanker.objects.record_training(Corpus.objects.get(name="keep").pk, installed.training)
     selection = {"action": "delete_selected", "_selected_action": [Corpus.objects.get(name="test").pk], "post": "yes"}
+    assert (corpus_rankers / installed.weights / "model.txt").is_file()
     with django_capture_on_commit_callbacks(execute=True):
         staff.post("/admin/searchapp/corpus/", selection)
-    assert not corpus_ranker_dir("test").exists() and corpus_ranker_dir("keep").exists()
+    assert list(corpus_rankers.iterdir()) == [] and list(CorpusRanker.objects.all()) == [kept]
+
+
+def test_a_corpus_page_lists_its_ranker_history_newest_first_read_only(staff, index_file):
+    index_file()
+    corpus = Corpus.objects.get()
+    for day, state in ((1, "discarded"), (2, "worse offline")):
+        CorpusRanker.objects.create(corpus=corpus, trained_at=f"2026-01-0{day}T00:00:00+00:00", state=state,
+                                    training={"at": "", "queries": day, "before": {"dense": {"map_prime": 0.25,
+                                                                                            "p10_prime": 0.5}},
+                                              "after": {"map_prime": 0.75, "p10_prime": 0.5}},
+                                    decision={"why": "interleaving shows it worse", "wins": 1, "losses": 9, "ties": 0}
+                                    if state == "discarded" else None)
+    page = staff.get(f"/admin/searchapp/corpus/{corpus.pk}/change/").content.decode()
+    assert page.index("worse offline") < page.index("discarded")  # newest first
+    assert "0.250 → 0.750" in page and "interleaving shows it worse (1 wins, 9 losses, 0 ties)" in page
+    assert 'name="rankers-0-state"' not in page and "rankers-0-DELETE" not in page  # nothing to edit or delete
 
 
 def test_a_corpus_keeps_its_name(staff, index_file):
-    """Searches, uploads and its ranker's folder go by the name; the description may change."""
+    """Searches and uploads go by the name; the description may change."""
     index_file()
     corpus = Corpus.objects.get()
     change = f"/admin/searchapp/corpus/{corpus.pk}/change/"
     assert 'name="name"' not in staff.get(change).content.decode()
-    staff.post(change, {"name": "renamed", "description": "ten formulas"})
+    staff.post(change, {"name": "renamed", "description": "ten formulas",  # and its rankers' (read-only) formset's count
+                        "rankers-TOTAL_FORMS": "0", "rankers-INITIAL_FORMS": "0"})
     corpus.refresh_from_db()
     assert (corpus.name, corpus.description) == ("test", "ten formulas")
     assert 'name="name"' in staff.get("/admin/searchapp/corpus/add/").content.decode()

@@ -19,7 +19,7 @@ def test_a_search_reads_the_database_a_pinned_number_of_times(index_file):
         present(results)
     statements = [q["sql"].split()[0].upper() for q in captured.captured_queries]
     # ids-if-small, savepoint, corpus id, 2 × (ef_search, nearest centroids, posting lists), common sub-expressions,
-    # structure matches, release, candidate matrices, people's feedback on the query and its logged pages, hit rows,
-    # hit posts, hit occurrence counts
-    assert len(statements) == 18, statements
+    # structure matches, release, candidate matrices, the corpus's installed ranker, people's feedback on the query and
+    # its logged pages, hit rows, hit posts, hit occurrence counts
+    assert len(statements) == 19, statements
     assert 1 <= len(results.hits) == min(5, results.candidates)

@@ -6,7 +6,9 @@ the development topics' candidates through the real search path. Alone, it cross
 those topics (nested, topic-grouped 5-fold), prints the held-out metrics beside the dense-only ranking of the
 same candidates, and saves the ranker fitted on all topics into `models/ranker`. With `--feedback --corpus NAME`
 the corpus's relevance feedback (the site's Relevant / Not relevant buttons) is added to them (or, without
-`--qrels`, used alone) and the ranker is saved for that corpus: its searches use it from then on.
+`--qrels`, used alone) and the ranker is trained and recorded as the learning loop does it
+(`searchapp.learning.background.train`), then installed at once, without waiting for interleaving: the corpus's
+searches use it from then on, unless it ranks the judged queries worse than they are ranked without it.
 """
 import json
 from pathlib import Path
@@ -17,10 +19,10 @@ from django.core.management.base import BaseCommand, CommandError
 from corpora.tolerant import MalformedFile
 from ml.ranking.ranker import MIN_ROWS_PER_LEAF
 from searchapp.benchmarks.database import throwaway_database
-from searchapp.learning import thread_judgments, training
-from searchapp.learning.ranker_history import corpus_history, without_it
+from searchapp.learning import background, thread_judgments, training
+from searchapp.learning.ranker_history import without_it
 from searchapp.management.corpus_names import require_corpus
-from searchapp.search.ranking import corpus_ranker_dir
+from searchapp.rankers import RankerState, weights_dir
 
 DEFAULT_DATA = settings.BASE_DIR.parent / "shared" / "data"
 
@@ -36,7 +38,8 @@ class Command(BaseCommand):
         parser.add_argument("--arqmath2", action="store_true",
                             help="with --qrels: also train on ARQMath-2 Task 2 (the thread pages' judged formulas)")
         parser.add_argument("--database", help="keep the indexed corpora in this database, and reuse it if it exists")
-        parser.add_argument("--out", type=Path, help="where to save (default: models/ranker, or the corpus's ranker)")
+        parser.add_argument("--out", type=Path,
+                            help="where to save (default: models/ranker, or with --feedback recorded as the corpus's)")
         parser.add_argument("--json", action="store_true")
 
     def handle(self, *args, qrels: Path | None, data: Path, feedback: bool, corpus: str | None, out: Path | None,
@@ -54,22 +57,20 @@ class Command(BaseCommand):
         judged = self._feedback(corpus) if corpus else None
         dev, extra, reported = self._dev(data, qrels, arqmath2, database, progress) if qrels else (
             training.Judged({}, {}, []), None, None)
-        if corpus and judged is not None:
-            shipped = training.shipped_ranker()
-            capacity = shipped.capacity if shipped else training.dev_capacity(dev)
-            ranker, report = training.train_on_feedback(judged, dev, shipped, capacity, corpus_history(corpus))
-            out = out or corpus_ranker_dir(corpus)
+        installed = True
+        if corpus and judged is not None and out is None:
+            row, report = background.train(corpus, judged, dev, install=True)
+            installed = row.state == RankerState.INSTALLED
+            out = weights_dir(row.weights) if installed else None
         else:
-            ranker, report = training.train_on_dev(dev, extra)
+            ranker, report = background.fit(judged, dev) if judged is not None else training.train_on_dev(dev, extra)
             if reported is not None:
                 report["arqmath3"] = training.held_out_report(ranker, reported)
             out = out or settings.MATHSEARCH_RANKER_DIR
-        if report.get("installed", True):
             ranker.save(out, report)
-        else:  # worse than what the corpus gets without it: its record is kept, its trees are not used
-            ranker.save_report_only(out, report)
         if options["json"]:
-            self.stdout.write(json.dumps({**report, "saved_to": str(out)}, indent=2, ensure_ascii=False))
+            self.stdout.write(json.dumps({**report, "installed": installed, "saved_to": out and str(out)}, indent=2,
+                                         ensure_ascii=False))
         else:
             self._print(report, out)
 
@@ -93,7 +94,7 @@ class Command(BaseCommand):
                                "at least 2 are needed to cross-validate a ranker on them")
         return judged
 
-    def _print(self, report: dict, out: Path) -> None:
+    def _print(self, report: dict, out: Path | None) -> None:
         self.stdout.write(f"trained on {report['trained_on']} ({report['topics']} topics); cross-validated:")
         for line in training.cv_lines(report["cross_validated"]):
             self.stdout.write(line)
@@ -112,13 +113,12 @@ class Command(BaseCommand):
         else:
             self.stdout.write(f"the trees made no split (a leaf needs at least {MIN_ROWS_PER_LEAF} judged results): "
                               "this ranker orders as the dense fusion does until more judgments teach it")
-        if report.get("installed", True):
+        if out is not None:
             self.stdout.write(self.style.SUCCESS(f"saved to {out}"))
             return
-        latest = report["history"][-1]
+        latest = report["training"]
         kept, scores = without_it(latest)
         self.stdout.write(self.style.WARNING(
             f"not used: on this corpus's judged queries it ranks below {kept} (MAP′ {latest['after']['map_prime']:.3f}"
             f" vs {scores['map_prime']:.3f}, P′@10 {latest['after']['p10_prime']:.3f} vs {scores['p10_prime']:.3f}),"
-            f" so searches keep {kept}; the training is recorded in {out}"))
-
+            f" so searches keep what they had; the training is recorded with the corpus's rankers"))

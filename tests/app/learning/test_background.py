@@ -1,15 +1,12 @@
 """The learning loop's rounds: a candidate trained once feedback is due, held until interleaving settles it, then
-installed or discarded, every step recorded; one round at a time per corpus."""
-import json
-
+installed or discarded, every step recorded in the corpus's rankers; one round at a time per corpus."""
 import psycopg
 import pytest
 from django.db import connection
 
 from searchapp.learning import training
 from searchapp.learning.background import LEARN_LOCK_CLASS, Round, learning_round
-from searchapp.models import Corpus, Formula
-from searchapp.search.ranking import candidate_dir, candidate_for, ranker_source
+from searchapp.models import Corpus, CorpusRanker, Formula
 from tests.app.factories import log_page
 from tests.conftest import database_url
 
@@ -25,17 +22,24 @@ def interleaved_clicks(candidate: str, wins: int, losses: int, ties: int = 0) ->
             log_page("p^2 + q^2 = r^2", formulas, clicked, teams="abab", candidate=candidate)
 
 
-def report(corpus_rankers) -> dict:
-    return json.loads((corpus_rankers / "test" / "ranker.json").read_text())
+def rankers() -> list[tuple[str, str]]:
+    """The test corpus's rankers, oldest first: (state, folder of its weights)."""
+    return list(CorpusRanker.objects.of("test").order_by("pk").values_list("state", "weights"))
+
+
+def source() -> str:
+    return CorpusRanker.objects.source("test")[0]
 
 
 def test_enough_new_feedback_trains_a_candidate_that_waits_for_interleaving(judged, no_shipped_ranker, corpus_rankers):
     assert learning_round("test", retrain_after=100) == Round("test")  # 9 judgments are not enough yet
     done = learning_round("test", retrain_after=5)
-    assert done.trained["outcome"] == "under test" and done.trained["installed"] is False and done.decision is None
-    assert candidate_for("test").id == done.trained["candidate"]
-    assert ranker_source("test")[0] == "none"  # searches keep what they had until interleaving agrees
-    assert report(corpus_rankers)["history"] == [done.trained]
+    assert done.trained["outcome"] == "under test" and done.decision is None
+    assert CorpusRanker.objects.candidate_for("test").id == done.trained["candidate"]
+    assert source() == "none"  # searches keep what they had until interleaving agrees
+    assert CorpusRanker.objects.history("test") == [done.trained]
+    [(state, weights)] = rankers()
+    assert state == "under test" and (corpus_rankers / weights / "model.txt").is_file()
     assert learning_round("test", retrain_after=5) == Round("test")  # under test: no new training, no decision yet
 
 
@@ -47,35 +51,54 @@ def test_a_candidate_that_interleaving_shows_better_is_installed_and_recorded(ju
     decision = learning_round("test", min_compared=5).decision
     assert decision["decision"] == "installed" and (decision["wins"], decision["losses"], decision["ties"]) == (11, 1, 2)
     assert decision["interval"][0] > 0
-    assert ranker_source("test")[0] == "corpus" and candidate_for("test") is None
-    assert not candidate_dir("test").exists()
-    saved = report(corpus_rankers)
-    assert saved["decisions"] == [decision] and saved["installed"] is True
-    assert [(entry["outcome"], entry["installed"]) for entry in saved["history"]] == [("installed", True)]
+    assert source() == "corpus" and CorpusRanker.objects.candidate_for("test") is None
+    assert CorpusRanker.objects.decisions("test") == [decision]
+    assert [entry["outcome"] for entry in CorpusRanker.objects.history("test")] == ["installed"]
 
 
-def test_a_candidate_that_interleaving_shows_worse_or_no_better_is_discarded(judged, no_shipped_ranker, corpus_rankers):
+def test_a_candidate_that_interleaving_shows_worse_or_no_better_is_discarded(judged, no_shipped_ranker, corpus_rankers,
+                                                                            django_capture_on_commit_callbacks):
     candidate = learning_round("test", retrain_after=5).trained["candidate"]
     interleaved_clicks(candidate, wins=1, losses=9)
-    decision = learning_round("test", retrain_after=5, min_compared=5).decision
+    with django_capture_on_commit_callbacks(execute=True):
+        decision = learning_round("test", retrain_after=5, min_compared=5).decision
     assert decision["decision"] == "discarded" and decision["interval"][1] < 0
-    assert ranker_source("test")[0] == "none" and candidate_for("test") is None
-    assert [entry["outcome"] for entry in report(corpus_rankers)["history"]] == ["discarded"]
+    assert source() == "none" and CorpusRanker.objects.candidate_for("test") is None
+    [(state, weights)] = rankers()
+    assert state == "discarded" and weights == ""
     retrained = learning_round("test", retrain_after=5).trained  # the clicks since are new feedback
     assert retrained["candidate"] != candidate
     interleaved_clicks(retrained["candidate"], wins=5, losses=5)
     assert learning_round("test", min_compared=5, max_compared=20).decision is None
-    decision = learning_round("test", min_compared=5, max_compared=10).decision
+    with django_capture_on_commit_callbacks(execute=True):
+        decision = learning_round("test", min_compared=5, max_compared=10).decision
     assert decision["decision"] == "discarded" and "no difference" in decision["why"]
-    assert len(report(corpus_rankers)["decisions"]) == 2
+    assert len(CorpusRanker.objects.decisions("test")) == 2
+    assert rankers() == [("discarded", ""), ("discarded", "")]
+    assert not any(corpus_rankers.iterdir())  # their weights removed once that was committed
 
 
 def test_a_candidate_worse_offline_is_recorded_and_dropped(judged, no_shipped_ranker, corpus_rankers, monkeypatch):
     monkeypatch.setattr(training, "beats_before", lambda entry: False)
     done = learning_round("test", retrain_after=5)
     assert done.trained["outcome"] == "worse offline" and "candidate" not in done.trained
-    assert candidate_for("test") is None and not candidate_dir("test").exists()
-    assert report(corpus_rankers)["history"] == [done.trained]
+    assert CorpusRanker.objects.candidate_for("test") is None and not corpus_rankers.exists()  # no weights kept
+    assert CorpusRanker.objects.history("test") == [done.trained]
+
+
+def test_a_candidate_installed_replaces_the_ranker_installed_before(judged, no_shipped_ranker, corpus_rankers,
+                                                                   django_capture_on_commit_callbacks):
+    first = learning_round("test", retrain_after=5).trained["candidate"]
+    interleaved_clicks(first, wins=10, losses=0)
+    assert learning_round("test", min_compared=5).decision["decision"] == "installed"
+    [(_, installed)] = rankers()
+    second = learning_round("test", retrain_after=5).trained["candidate"]  # the clicks since are new feedback
+    interleaved_clicks(second, wins=10, losses=0)
+    with django_capture_on_commit_callbacks(execute=True):
+        assert learning_round("test", min_compared=5).decision["candidate"] == second
+    assert [state for state, _ in rankers()] == ["replaced", "installed"]
+    assert not (corpus_rankers / installed).exists()
+    assert CorpusRanker.objects.ranker_for("test") is not None
 
 
 def test_a_round_that_finds_the_corpus_locked_does_nothing(index_file):

@@ -1,30 +1,8 @@
-"""A corpus's ranker report as the staff Rankers page reads it: its trainings, its decisions, its candidate."""
-import json
-
+"""A corpus's rankers as the staff Rankers page reads them: what a training is measured against, its candidate."""
 import pytest
 
 from searchapp.learning.background import learning_round
-from searchapp.learning.ranker_history import corpus_decisions, corpus_history, ranker_report, under_test, without_it
-
-
-def write_report(directory, report: dict) -> None:
-    directory.mkdir(parents=True)
-    (directory / "ranker.json").write_text(json.dumps(report))
-
-
-def test_a_folder_without_a_readable_report_is_an_empty_record(tmp_path):
-    assert ranker_report(tmp_path / "never-trained") == {}
-    write_report(tmp_path / "broken", {})
-    (tmp_path / "broken" / "ranker.json").write_text("{not json")
-    assert ranker_report(tmp_path / "broken") == {}
-
-
-def test_history_and_decisions_are_read_from_the_corpus_folder_and_empty_before_any_training(corpus_rankers):
-    assert corpus_history("test") == [] and corpus_decisions("test") == []
-    write_report(corpus_rankers / "test", {"history": [{"candidate": "1"}], "decisions": [{"decision": "installed"}]})
-    assert corpus_history("test") == [{"candidate": "1"}]
-    assert corpus_decisions("test") == [{"decision": "installed"}]
-    assert corpus_history("other") == []
+from searchapp.learning.ranker_history import under_test, without_it
 
 
 def test_without_the_corpus_ranker_means_the_shipped_ranker_when_measured_else_dense_fusion():

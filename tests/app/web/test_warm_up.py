@@ -18,6 +18,6 @@ def test_the_warm_up_loads_the_models_the_ranker_the_urls_and_the_templates():
     clear_url_caches()
     warm_up_process()
     assert embedding.get_model.cache_info().currsize == 1 and embedding.get_codebook.cache_info().currsize == 1
-    assert ranking._loaded[settings.MATHSEARCH_RANKER_DIR][1] is ranking.ranker_for(None) is not None
+    assert ranking._loaded[settings.MATHSEARCH_RANKER_DIR][1] is ranking.shipped_ranker() is not None
     assert "url_patterns" in vars(get_resolver())  # every view module imported
     assert {"searchapp/search.html", "searchapp/questions.html", "searchapp/help.html"} <= set(loader.get_template_cache)

@@ -7,8 +7,7 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 
 from ml.ranking.ranker import load
-from searchapp.models import Feedback, Formula
-from searchapp.search.ranking import ranker_source
+from searchapp.models import CorpusRanker, Feedback, Formula
 
 pytestmark = pytest.mark.django_db
 
@@ -18,24 +17,32 @@ def train(*options) -> dict:
     return json.loads(out.getvalue())
 
 
+def source(corpus: str = "test") -> str:
+    return CorpusRanker.objects.source(corpus)[0]
+
+
 def test_feedback_trains_the_corpus_ranker_that_its_searches_then_use(judged, corpus_rankers, settings, tmp_path):
     settings.MATHSEARCH_RANKER_DIR = tmp_path / "no-shipped-ranker"
-    assert ranker_source("test")[0] == "none"
+    assert source() == "none"
     report = train()
-    assert report["saved_to"] == str(corpus_rankers / "test") and load(corpus_rankers / "test")
-    [entry] = report["history"]
-    assert (entry["queries"], entry["judgments"]) == (3, 9)
+    [ranker] = CorpusRanker.objects.of("test")
+    assert report["installed"] and report["saved_to"] == str(corpus_rankers / ranker.weights)
+    assert ranker.state == "installed" and load(corpus_rankers / ranker.weights)
+    entry = report["training"]
+    assert ranker.training == entry and (entry["queries"], entry["judgments"]) == (3, 9)
     assert set(entry["before"]) == {"dense"} and 0 < entry["after"]["map_prime"] <= 1
     assert len(report["cross_validated"]["folds"]) == 3  # one query per fold: none ranked by a model that saw it
-    assert ranker_source("test")[0] == "corpus" and ranker_source("other")[0] == "none"
+    assert source() == "corpus" and source("other") == "none"
     assert Formula.objects.search("p^2 + q^2 = r^2", corpus="test").fusion == "learned"
-    assert len(train()["history"]) == 2  # each training adds to the corpus's record
+    train()
+    assert [row.state for row in CorpusRanker.objects.of("test").order_by("pk")] == ["replaced", "installed"]
 
 
 def test_the_shipped_ranker_is_measured_before_a_corpus_trains_its_own(judged, settings, tmp_path):
     settings.MATHSEARCH_RANKER_DIR = tmp_path / "shipped"
     train("--out", str(settings.MATHSEARCH_RANKER_DIR))
-    assert set(train()["history"][0]["before"]) == {"dense", "shipped"}
+    assert not CorpusRanker.objects.exists()  # saved where --out says, not recorded as the corpus's
+    assert set(train()["training"]["before"]) == {"dense", "shipped"}
 
 
 @pytest.mark.parametrize("options, message", [
@@ -70,12 +77,12 @@ def test_a_corpus_ranker_worse_than_the_shipped_one_is_recorded_but_not_used(jud
 
     settings.MATHSEARCH_RANKER_DIR = tmp_path / "shipped"
     train("--out", str(settings.MATHSEARCH_RANKER_DIR))  # a ranker to ship
-    assert train()["installed"] and ranker_source("test")[0] == "corpus"
+    assert train()["installed"] and source() == "corpus"
     monkeypatch.setattr(training, "beats_before", lambda entry: False)
     out = StringIO()
     call_command("train_ranker", "--feedback", "--corpus", "test", stdout=out, stderr=StringIO())
     assert "not used: on this corpus's judged queries it ranks below the shipped ranker" in out.getvalue()
-    assert ranker_source("test")[0] == "shipped"  # the earlier corpus ranker is withdrawn too
-    assert not (corpus_rankers / "test" / "model.txt").exists()
-    history = json.loads((corpus_rankers / "test" / "ranker.json").read_text())["history"]
-    assert [entry["installed"] for entry in history] == [True, False]
+    assert source() == "corpus"  # the loop's rule: the earlier corpus ranker stays installed
+    assert [(row.state, row.weights) for row in CorpusRanker.objects.of("test").order_by("pk")][1] == (
+        "worse offline", "")
+    assert not train()["installed"] and len(list(corpus_rankers.iterdir())) == 1
