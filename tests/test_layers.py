@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Iterator
+from graphlib import CycleError, TopologicalSorter
+from pathlib import Path
 
 import pytest
 
@@ -61,3 +63,26 @@ def test_a_lazy_import_of_a_later_library_or_of_django_is_named():
         "corpora/bad.py:9 imports searchapp.models"]
     assert violations("ml", "ml/good.py", source) == ["ml/good.py:8 imports django.conf",
                                                       "ml/good.py:9 imports searchapp.models"]
+
+
+def module_name(path: Path) -> str:
+    name = ".".join(path.relative_to(REPO).with_suffix("").parts)
+    return name.removesuffix(".__init__")
+
+
+def test_the_libraries_modules_import_one_another_without_a_cycle():
+    """`../shared/tools/import_cycles.py` reads `mathsearch`, `searchapp` and `ml` only: the two libraries split
+    out of `ml` are checked here, with every import (lazy ones too) to the module it names or its package."""
+    paths = {module_name(path): path for library in LIBRARIES for path in (REPO / library).rglob("*.py")}
+    graph: dict[str, set[str]] = {}
+    for module, path in paths.items():
+        for _, imported in imported_names(path.read_text(encoding="utf-8")):
+            target = imported
+            while target and target not in paths:
+                target = target.rpartition(".")[0]
+            if target and target != module and not module.startswith(target + "."):
+                graph.setdefault(module, set()).add(target)
+    try:
+        TopologicalSorter(graph).prepare()
+    except CycleError as error:
+        pytest.fail(f"import cycle: {' -> '.join(error.args[1])}")
