@@ -13,7 +13,8 @@ Modules, by flow:
   reading loop) with its parts latex_uses (macro uses and their bounds), latex_includes, latex_verbatim,
   latex_environments and latex_output (the text written), package_macros (the packages' math macros, as data);
 - LaTeX's structure: latex_context (what pylatexenc must know), latex_structure, latex_math, latex_numbering
-  (sections, formulas, counters and references), latex_projects (main files, each document once);
+  with latex_counters and latex_references (sections, formulas, counters and references), latex_projects (main
+  files, each document once);
 - the other readers: markdown, notebooks, html_pages;
 - what every reader produces: posts (sections → post bodies and ids), renderable (formulas KaTeX draws);
 - reader (the format: the plan of an upload, which reader for which file, the running record number);
