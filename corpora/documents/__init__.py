@@ -9,10 +9,12 @@ a post whose body carries its formulas as `$…$` (inline) and `$$…$$` (displa
 
 Modules, by flow:
 - the upload's files: archive and tar_archives (a folder, zip or tar, checked), hashed_files (their digests);
-- TeX's first stage: latex_tokens, latex_macros, latex_definitions, latex_conditionals, latex_expansion (macros,
-  includes, verbatim), package_macros (the packages' and classes' math macros, as data);
+- TeX's first stage: latex_tokens, latex_macros, latex_definitions, latex_conditionals, latex_expansion (the
+  reading loop) with its parts latex_uses (macro uses and their bounds), latex_includes, latex_verbatim,
+  latex_environments and latex_output (the text written), package_macros (the packages' math macros, as data);
 - LaTeX's structure: latex_context (what pylatexenc must know), latex_structure, latex_math, latex_numbering
-  (sections, formulas, counters and references), latex_projects (main files, each document once);
+  with latex_counters and latex_references (sections, formulas, counters and references), latex_projects (main
+  files, each document once);
 - the other readers: markdown, notebooks, html_pages;
 - what every reader produces: posts (sections → post bodies and ids), renderable (formulas KaTeX draws);
 - reader (the format: the plan of an upload, which reader for which file, the running record number);

@@ -10,8 +10,9 @@ from functools import cache
 from pylatexenc.latexwalker import get_default_latex_context_db
 from pylatexenc.macrospec import LatexContextDb, std_environment, std_macro
 
-from corpora.documents.latex_expansion import CODE_MARKER, FILE_MARKER, VERBATIM_MARKER
+from corpora.documents.latex_includes import FILE_MARKER
 from corpora.documents.latex_numbering import MACROS as NUMBERING_MACROS
+from corpora.documents.latex_verbatim import CODE_MARKER, VERBATIM_MARKER
 from corpora.documents.long_formulas import LONG_FORMULA_MARKER
 
 # pylatexenc's tolerant mode logs each construct it skips at INFO: a worker logging at INFO printed one line per

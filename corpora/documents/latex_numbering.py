@@ -1,20 +1,18 @@
 """LaTeX's counters and labels in one document, so that `\\ref` and its kin print what LaTeX would print.
 
-The structure reader steps the counters where LaTeX does (headings, theorem-like environments, equations,
-captions, enumerate items), and `\\label` names the number last stepped in its group, as LaTeX's
-`\\@currentlabel` does. Labels are often referenced before they are defined, so a reference is written as a
-placeholder that `resolve` replaces once the whole document is read. A label the document does not make known
-(defined nowhere, or in something not numbered here) prints as itself in brackets: `[eq:main]`.
-
-Names are hyperref's for `\\autoref` ("Theorem 3.2", "Section 2.1", "Equation 2.14"); `\\cref` uses the same
-words but writes equations as cleveref does, "eq. (2.14)", and `\\Cref` capitalizes what `\\cref` prints.
+The structure reader steps the counters (latex_counters) where LaTeX does (headings, theorem-like environments,
+equations, captions, enumerate items), and `\\label` names the number last stepped in its group, as LaTeX's
+`\\@currentlabel` does. What a reference prints is latex_references' part, once the whole document is read.
 """
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+
+from corpora.documents.latex_counters import Counters, formatted
+from corpora.documents.latex_references import References, Target, Wrap
 
 MACROS = {
     "ref": "*{", "eqref": "*{", "pageref": "*{", "autoref": "*{", "cref": "*{", "Cref": "*{", "Vref": "*{",
@@ -36,34 +34,10 @@ HEADING_DEPTHS = {"part": -1, "chapter": 0, "section": 1, "subsection": 2, "subs
 _NAMES = {"part": "Part", "chapter": "Chapter", "appendix": "Appendix", "section": "Section",
           "subsection": "Section", "subsubsection": "Section", "paragraph": "Paragraph", "subparagraph": "Paragraph",
           "equation": "Equation", "figure": "Figure", "table": "Table", "item": "item", "footnote": "footnote"}
-_LISTED = frozenset({"cref", "Cref", "labelcref", "cpageref", "Cpageref"})
-"""The references that take a list of labels, `\\cref{a,b}`."""
 _STYLES = {"arabic": "1", "alph": "a", "Alph": "A", "roman": "i", "Roman": "I"}
 _ITEM_STYLES = ("arabic", "alph", "roman", "Alph")
 _ITEM_LABELS = ("{}.", "({})", "{}.", "{}.")
 _BOOK_CLASSES = ("book", "report", "reprt", "memoir", "thesis")
-_PLACEHOLDER = re.compile("\ue000(\\d+)\ue001")
-_NESTING = 3
-"""How deep a reference printed inside another (a `\\nameref` to a heading with a `\\ref`) is resolved."""
-Wrap = Callable[[str], str]
-
-
-@dataclass
-class Target:
-    """What a label names: the number LaTeX prints ("" when none), its kind (a counter or a theorem-like
-    environment, which `\\autoref` and `\\cref` name it by) and, for `\\nameref`, a heading's words."""
-
-    number: str
-    kind: str
-    name: str = ""
-
-
-@dataclass
-class _Counter:
-    value: int = 0
-    style: str = "arabic"
-    within: str = ""
-    """The counter that resets this one and whose number prefixes it (`\\numberwithin`)."""
 
 
 @dataclass
@@ -85,8 +59,7 @@ class Numbering:
         book = any(name in document_class for name in _BOOK_CLASSES)
         self.top = "chapter" if book else "section"
         self.secnumdepth = 1 if document_class == "memoir" else 2 if book else 3
-        self.counters = {name: _Counter() for name in ("part", "chapter", *HEADING_DEPTHS, "equation", "figure",
-                                                       "table")}
+        self.counters = Counters(("part", "chapter", *HEADING_DEPTHS, "equation", "figure", "table"))
         self.counters["part"].style = "Roman"
         for child, parent in zip(list(HEADING_DEPTHS)[3:], list(HEADING_DEPTHS)[2:]):
             self.counters[child].within = parent
@@ -95,14 +68,13 @@ class Numbering:
         self.names = dict(_NAMES)
         self.theorems: dict[str, str] = {}
         """Theorem-like environment → the counter it steps ("" when unnumbered)."""
-        self.labels: dict[str, Target] = {}
+        self.references = References(self.names)
         self.current: Target | None = None
         self.appendix = False
         self.main_matter = True
         self._lists: list[_List] = []
         self._subequations: str | None = None
         self._subequation = 0
-        self._pending: list[tuple[str, list[str], Wrap | None]] = []
 
     def configure(self, command: str, arguments: list[str | None]) -> None:
         """Reads a command of CONFIGURATION, given its arguments' texts in MACROS's order (None when absent)."""
@@ -113,8 +85,7 @@ class Numbering:
         elif command == "declaretheorem" and len(arguments) == 3:
             self.declare_theorem(arguments[1] or "", f"{arguments[0] or ''},{arguments[2] or ''}")
         elif command in ("numberwithin", "counterwithin", "counterwithout", "newcounter") and len(last) == 2:
-            self.counters.setdefault(last[0], _Counter())
-            self.number_within(last[0], "" if command == "counterwithout" else last[1])
+            self.counters.number_within(last[0], "" if command == "counterwithout" else last[1])
         elif command in ("setcounter", "addtocounter") and len(last) == 2 and re.fullmatch(r"\s*-?\d+\s*", last[1]):
             self.set_counter(last[0], int(last[1]), add=command == "addtocounter")
         elif command in ("stepcounter", "refstepcounter") and last:
@@ -132,8 +103,8 @@ class Numbering:
         self.names[environment] = printed or environment.capitalize()
         self.theorems[environment] = (shared or environment) if numbered else ""
         if numbered and not shared:
-            self.counters[environment] = _Counter()
-            self.number_within(environment, within)
+            self.counters.new(environment)
+            self.counters.number_within(environment, within)
 
     def declare_theorem(self, environment: str, options: str) -> None:
         """thmtools' `\\declaretheorem[name=…, numberwithin=…, sibling=…, numbered=no]{environment}`."""
@@ -142,22 +113,11 @@ class Numbering:
         self.new_theorem(environment, given.get("name", ""), shared, given.get("numberwithin", given.get("within", "")),
                          numbered=given.get("numbered", "yes") != "no")
 
-    def number_within(self, counter: str, parent: str) -> None:
-        """Makes `parent` reset `counter` and prefix its number, unless that would make a cycle."""
-        ancestor = parent
-        for _ in range(len(self.counters) + 1):
-            if not ancestor or ancestor == counter:
-                break
-            ancestor = self.counters.setdefault(ancestor, _Counter()).within
-        if ancestor != counter:
-            self.counters.setdefault(counter, _Counter()).within = parent
-
     def set_counter(self, counter: str, value: int, add: bool = False) -> None:
         if counter == "secnumdepth":
             self.secnumdepth = self.secnumdepth + value if add else value
             return
-        state = self.counters.setdefault(counter, _Counter())
-        state.value = state.value + value if add else value
+        self.counters.assign(counter, value, add)
 
     def start_appendix(self) -> None:
         """`\\appendix`: the top headings start again at A, and are named Appendix."""
@@ -169,32 +129,18 @@ class Numbering:
         """What LaTeX prints for a counter (`\\thesection`): its parents' numbers, then its own."""
         if not self.known:
             return ""
-        parts: list[str] = []
-        name = counter
-        while name and len(parts) <= len(self.counters):
-            state = self.counters.setdefault(name, _Counter())
-            parts.append(_formatted(state.value, state.style))
-            name = state.within
-        return ".".join(reversed(parts))
+        return self.counters.the(counter)
 
     def step(self, counter: str, kind: str = "", labelled: bool = True) -> str:
         """Adds one to a counter and resets those within it; `labelled` (`\\refstepcounter`) makes it what a
         `\\label` names."""
         if not counter:
             return ""
-        self.counters.setdefault(counter, _Counter()).value += 1
-        self._reset(counter, set())
+        self.counters.step(counter)
         number = self.the(counter)
         if labelled:
             self.current = Target(number, kind or counter)
         return number
-
-    def _reset(self, counter: str, done: set[str]) -> None:
-        for name, state in self.counters.items():
-            if state.within == counter and name not in done:
-                done.add(name)
-                state.value = 0
-                self._reset(name, done)
 
     def heading(self, command: str, starred: bool) -> str:
         """A heading's number ("2.1"), its counter stepped, or "" when it prints none."""
@@ -228,11 +174,11 @@ class Numbering:
             return ""
         elif self._subequations:
             self._subequation += 1
-            number = self._subequations + _formatted(self._subequation, "alph")
+            number = self._subequations + formatted(self._subequation, "alph")
         else:
             number = self.step("equation", labelled=False)
         for label in labels:
-            self.labels[label] = Target(number, "equation")
+            self.references.labels[label] = Target(number, "equation")
         return number
 
     def subequations(self) -> None:
@@ -262,10 +208,10 @@ class Numbering:
         depth = min(len(levels), len(_ITEM_STYLES)) - 1
         if this.label is not None:
             prefix, style, suffix = this.label
-            label = prefix + _formatted(this.count, style) + suffix
+            label = prefix + formatted(this.count, style) + suffix
             reference = label.strip().rstrip(".:")
         else:
-            own = [_formatted(level.count, style) for level, style in zip(levels, _ITEM_STYLES)]
+            own = [formatted(level.count, style) for level, style in zip(levels, _ITEM_STYLES)]
             label = _ITEM_LABELS[depth].format(own[-1])
             reference = "".join(f"({number})" if index == 1 and len(own) > 2 else number
                                 for index, number in enumerate(own))
@@ -284,118 +230,15 @@ class Numbering:
 
     def label(self, key: str) -> None:
         if key and self.current is not None:
-            self.labels[key] = self.current
+            self.references.labels[key] = self.current
 
     def reference(self, command: str, arguments: list[str], wrap: Wrap | None = None) -> str:
-        """A placeholder for what a reference command prints, with its arguments' texts; `wrap` makes the
-        printed words fit where the placeholder stands (in a formula, `\\text{…}`)."""
-        if not arguments:
-            return ""
-        self._pending.append((command, arguments, wrap))
-        return f"\ue000{len(self._pending) - 1}\ue001"
+        """A placeholder for what a reference command prints (see latex_references)."""
+        return self.references.reference(command, arguments, wrap)
 
-    def resolve(self, text: str, depth: int = 0) -> str:
+    def resolve(self, text: str) -> str:
         """`text` with each reference placeholder replaced by what it prints, now that all labels are known."""
-        if "\ue000" not in text:
-            return text
-        return _PLACEHOLDER.sub(lambda match: self._resolved(int(match[1]), depth), text)
-
-    def _resolved(self, index: int, depth: int) -> str:
-        if index >= len(self._pending):
-            return ""
-        command, arguments, wrap = self._pending[index]
-        printed = self.printed(command, arguments)
-        printed = self.resolve(printed, depth + 1) if depth < _NESTING else _PLACEHOLDER.sub("", printed)
-        return wrap(printed) if wrap is not None else printed
-
-    def printed(self, command: str, arguments: list[str]) -> str:
-        """What a reference command prints for its arguments' texts."""
-        keys = [key.strip() for key in arguments[0].split(",") if key.strip()] if command in _LISTED else [
-            arguments[0].strip()]
-        if not keys:
-            return ""
-        if command in ("crefrange", "Crefrange") and len(arguments) > 1:
-            text = self._range(keys[0], arguments[1].strip())
-        elif command in ("cref", "Cref"):
-            text = _listed([self._named(kind, numbers, cleveref=True) for kind, numbers in self._grouped(keys)])
-        elif command == "autoref":
-            text = self._named(*self._grouped(keys[:1])[0], cleveref=False)
-        elif command == "eqref":
-            text = f"({self._number(keys[0])})" if self._known(keys[0]) else self._number(keys[0])
-        elif command == "nameref":
-            text = self._nameref(keys[0])
-        else:
-            text = _listed([self._number(key) for key in keys])
-        return text[:1].upper() + text[1:] if command[0] == "C" else text
-
-    def _known(self, key: str) -> bool:
-        return key in self.labels and bool(self.labels[key].number)
-
-    def _number(self, key: str) -> str:
-        return self.labels[key].number if self._known(key) else f"[{key}]"
-
-    def _grouped(self, keys: list[str]) -> list[tuple[str, list[str]]]:
-        """The keys by the kind of what they name, in order of first appearance; each unknown one alone."""
-        groups: dict[str, list[str]] = {}
-        for key in keys:
-            kind = self.labels[key].kind if self._known(key) else f"\0{key}"
-            groups.setdefault(kind, []).append(key)
-        return list(groups.items())
-
-    def _named(self, kind: str, keys: list[str], cleveref: bool) -> str:
-        """`Theorems 3.2 and 3.3`, `eq. (2.14)`; an unknown label as itself in brackets."""
-        if kind.startswith("\0"):
-            return self._number(keys[0])
-        numbers = [self._number(key) for key in keys]
-        if cleveref and kind == "equation":
-            return f"{'eqs.' if len(numbers) > 1 else 'eq.'} {_listed([f'({number})' for number in numbers])}"
-        name = self.names.get(kind, kind)
-        return f"{_plural(name) if len(numbers) > 1 else name} {_listed(numbers)}"
-
-    def _range(self, first: str, last: str) -> str:
-        named = self._named(*self._grouped([first, last])[0], cleveref=True)
-        if not (self._known(first) and self._known(last)) or self.labels[first].kind != self.labels[last].kind:
-            return f"{self._number(first)} to {self._number(last)}"
-        return named.replace(" and ", " to ")
-
-    def _nameref(self, key: str) -> str:
-        target = self.labels.get(key)
-        if target is not None and target.name:
-            return target.name
-        return self._named(*self._grouped([key])[0], cleveref=False)
-
-
-def _formatted(value: int, style: str) -> str:
-    if style in ("alph", "Alph") and 0 < value <= 26:
-        letter = chr(ord("a") + value - 1)
-        return letter.upper() if style == "Alph" else letter
-    if style in ("roman", "Roman") and 0 < value < 4000:
-        roman = _roman(value)
-        return roman.upper() if style == "Roman" else roman
-    return str(value)
-
-
-def _roman(value: int) -> str:
-    digits = ((1000, "m"), (900, "cm"), (500, "d"), (400, "cd"), (100, "c"), (90, "xc"), (50, "l"), (40, "xl"),
-              (10, "x"), (9, "ix"), (5, "v"), (4, "iv"), (1, "i"))
-    out = []
-    for size, letters in digits:
-        count, value = divmod(value, size)
-        out.append(letters * count)
-    return "".join(out)
-
-
-def _listed(parts: list[str]) -> str:
-    """`a`, `a and b`, `a, b and c`: cleveref's way of listing."""
-    return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1] if parts else ""
-
-
-def _plural(name: str) -> str:
-    if name.endswith("x"):
-        return name[:-1] + "ces"  # Appendix → Appendices
-    if name.endswith("y") and name[-2:-1] not in ("a", "e", "o", "u"):
-        return name[:-1] + "ies"  # Corollary → Corollaries
-    return name + "s"
+        return self.references.resolve(text)
 
 
 def _key_values(options: str) -> dict[str, str]:

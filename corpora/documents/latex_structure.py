@@ -26,9 +26,11 @@ from pylatexenc.latexwalker import (
 )
 
 from corpora.documents.latex_context import RUN_IN_HEADINGS, SECTION_LEVELS, latex_context
-from corpora.documents.latex_expansion import CODE_MARKER, FILE_MARKER, VERBATIM_MARKER, Expansion
+from corpora.documents.latex_expansion import Expansion
+from corpora.documents.latex_includes import FILE_MARKER
 from corpora.documents.latex_math import MathPiece, MathReader, math_environment
 from corpora.documents.latex_numbering import CONFIGURATION, REFERENCES, Numbering
+from corpora.documents.latex_verbatim import CODE_MARKER, VERBATIM_MARKER
 from corpora.documents.long_formulas import LONG_FORMULA_MARKER, LongFormula, set_aside_long_formulas
 from corpora.documents.posts import BREAK, Document, Formula, Piece, Section, body
 

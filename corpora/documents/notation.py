@@ -22,8 +22,10 @@ from typing import Any, NamedTuple
 
 from corpora.documents.latex_conditionals import BRANCHES
 from corpora.documents.latex_definitions import DEFINING
-from corpora.documents.latex_expansion import INCLUDES, NOTHING, THEOREM_DECLARATIONS, VERBATIM_MACROS, expand
+from corpora.documents.latex_expansion import NOTHING, THEOREM_DECLARATIONS, expand
+from corpora.documents.latex_includes import INCLUDES
 from corpora.documents.latex_macros import Macro
+from corpora.documents.latex_verbatim import VERBATIM_MACROS
 from corpora.documents.package_macros import package_macros
 from corpora.documents.renderable import katex_names, renderable
 

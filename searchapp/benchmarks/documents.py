@@ -26,7 +26,7 @@ from pathlib import Path
 import numpy as np
 
 from corpora.documents import document_formulas, plan_upload
-from corpora.documents.latex_expansion import VERBATIM_ENVIRONMENTS
+from corpora.documents.latex_verbatim import VERBATIM_ENVIRONMENTS
 from mathparse import ParseError
 from mathparse.errors import MAX_INPUT_CHARS
 from ml.evaluation.bootstrap import mean_interval

@@ -12,7 +12,7 @@ from corpora.documents.archive import (
     MEMBER_BOMB_MIN_BYTES,
 )
 from corpora.documents.budgets import MAX_DOCUMENT_CHARS, MAX_UPLOAD_MACRO_TOKENS
-from corpora.documents.latex_expansion import MAX_DOCUMENT_TOKENS, MAX_USE_TOKENS, TOKENS_PER_SOURCE_CHAR
+from corpora.documents.latex_uses import MAX_DOCUMENT_TOKENS, MAX_USE_TOKENS, TOKENS_PER_SOURCE_CHAR
 from mathparse.errors import MAX_DEPTH
 from mathparse.extraction import MAX_FORMULA_CHARS
 

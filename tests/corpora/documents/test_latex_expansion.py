@@ -3,10 +3,11 @@ import string
 
 import pytest
 
-from corpora.documents import budgets, latex_expansion, latex_tokens
+from corpora.documents import budgets, latex_tokens, latex_uses
 from corpora.documents.budgets import OverBudget, UploadTokens
-from corpora.documents.latex_expansion import MAX_USE_TOKENS, expand
+from corpora.documents.latex_expansion import expand
 from corpora.documents.latex_macros import Macro, Param
+from corpora.documents.latex_uses import MAX_USE_TOKENS
 
 
 def _no_files(command, name, including):
@@ -229,7 +230,7 @@ def test_a_small_file_asking_for_millions_of_tokens_is_stopped_early(monkeypatch
     source = _tree(levels, 100)
     assert len(source) < 700
     expansion = expand(source, "main.tex", _no_files)
-    budget = latex_expansion.MAX_DOCUMENT_TOKENS + latex_expansion.TOKENS_PER_SOURCE_CHAR * len(source)
+    budget = latex_uses.MAX_DOCUMENT_TOKENS + latex_uses.TOKENS_PER_SOURCE_CHAR * len(source)
     assert read[0] < budget + MAX_USE_TOKENS + len(source)  # not the 100 × 3 × 2^levels the file asks for
     assert expansion.problems == [f"main.tex:1: macro \\qa {why.format(budget=budget)}; left as written"]
 
@@ -437,8 +438,8 @@ def test_a_type_theory_book_s_formulas_are_free_of_its_macro_file():
 
 
 def test_reading_is_bounded_outside_macro_uses_too(monkeypatch):
-    monkeypatch.setattr(latex_expansion, "MAX_DOCUMENT_TOKENS", 0)
-    monkeypatch.setattr(latex_expansion, "TOKENS_PER_SOURCE_CHAR", 0)  # so that reading the text itself is too much
+    monkeypatch.setattr(latex_uses, "MAX_DOCUMENT_TOKENS", 0)
+    monkeypatch.setattr(latex_uses, "TOKENS_PER_SOURCE_CHAR", 0)  # so that reading the text itself is too much
     with pytest.raises(ValueError, match="reading the document took more than 0 tokens"):
         expand("text", "main.tex", _no_files)
 
