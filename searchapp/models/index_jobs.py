@@ -163,7 +163,7 @@ class IndexPart(models.Model):
 
 class UnlinkedAnswer(models.Model):
     """An answer stored before its question: another part of its job holds the question, and links it when the job
-    ends (`searchapp.indexing.parts.link_answers`)."""
+    ends (`searchapp.indexing.posts.link_answers`)."""
 
     part = models.ForeignKey(IndexPart, on_delete=models.CASCADE, related_name="+")
     post = models.ForeignKey(Post, on_delete=models.CASCADE, related_name="+")
