@@ -36,8 +36,9 @@ from searchapp.indexing.parts import (
     record_ranges,
     release_part,
 )
-from searchapp.indexing.pipeline import CHUNK_SECONDS, Progress, add_timing, index_chunks, link_answers
+from searchapp.indexing.pipeline import CHUNK_SECONDS, Progress, add_timing, index_chunks
 from searchapp.indexing.postings import merge_postings
+from searchapp.indexing.posts import link_answers
 from searchapp.models import Corpus, IndexJob, IndexPart
 
 JOB_LOCK_CLASS = 7401

@@ -90,19 +90,6 @@ def test_bad_records_are_reported_and_the_job_completes(index_file):
     assert Formula.objects.filter(latex="x+1").exists()
 
 
-def test_a_reused_post_id_with_other_content_is_a_record_error_and_the_first_post_is_kept(index_file):
-    first = json.dumps({"id": "7", "title": "first", "body": "$a+b$"})
-    job = index_file([first, json.dumps({"id": "7", "title": "second", "body": "$c-d$"}), first],
-                     name="posts.jsonl", format="jsonl")
-    assert (job.state, job.done, job.failed) == ("done", 2, 1)
-    assert job.errors == [{"line": 2, "message": "post id '7' is already indexed with another title, body, url "
-                                                 "or tags; give each post its own id"}]
-    assert Post.objects.get(source_id="7").title == "first"
-    assert not Formula.objects.filter(latex="c-d").exists()
-    again = index_file([first], name="posts.jsonl", format="jsonl")
-    assert (again.done, again.failed) == (1, 0)
-
-
 @pytest.mark.parametrize("line, message", [
     pytest.param(json.dumps({"id": "x" * 201, "body": "$a$"}), "id is longer than 200 characters", id="long-id"),
     pytest.param(json.dumps({"id": "1", "body": "nul \u0000 in $a$"}), "NUL character", id="nul-in-json"),
@@ -226,15 +213,6 @@ def test_formulas_stored_before_the_codebook_are_posted_when_it_is_loaded(index_
         for representation, blob in (("slg", formula.slg_matrix), ("opg", formula.opg_matrix)):
             codes = get_codebook().assign(representation, decode_matrix(blob))
             assert posted_centroids(formula, representation) == set(codes.tolist())
-
-
-def test_jsonl_answers_are_linked_to_the_question_they_name(index_file):
-    job = index_file(['{"id": "q1", "title": "Is $x^2$ positive?", "body": "For real $x$."}',
-                      '{"id": "a1", "parent": "q1", "body": "Yes: $x^2 + 1 > 0$."}',
-                      '{"id": "a2", "parent": "gone", "body": "Its question is not in the corpus."}'],
-                     name="posts.jsonl", format="jsonl")
-    assert (job.state, job.done) == ("done", 3)
-    assert dict(Post.objects.values_list("source_id", "parent__source_id")) == {"q1": None, "a1": "q1", "a2": None}
 
 
 def test_the_next_chunks_posts_are_encoded_on_another_thread_while_this_chunk_is_stored(index_file, monkeypatch):

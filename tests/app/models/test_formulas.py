@@ -1,4 +1,4 @@
-"""The models' QuerySet verbs: a whole formula search reads the database a pinned number of times."""
+"""The formulas' QuerySet verb: a whole formula search reads the database a pinned number of times."""
 import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
