@@ -73,7 +73,7 @@ class _Parser:
             elif token.text in (r"\over", r"\atop", r"\choose"):
                 self.i += 1
                 above = finish_baseline(_switched(boxes, switch), self.plain_names)
-                boxes, switch = [self.infix_fraction(token, above, self.expression(depth + 1, stop_char))], None
+                boxes, switch = [_infix_fraction(token, above, self.expression(depth + 1, stop_char))], None
             elif token.text in sym.FONT_SWITCHES:
                 self.i += 1
                 boxes = _switched(boxes, switch)
@@ -97,12 +97,6 @@ class _Parser:
         while self.i < len(self.tokens) and self.tokens[self.i].kind == "'":
             base.primes += 1
             self.i += 1
-
-    def infix_fraction(self, token: Token, above: list[Box], below: list[Box]) -> Box:
-        box = Box("O!divide")
-        box.attach("o", above)
-        box.attach("u", below)
-        return fenced_group("(", ")", [box]) if token.text == r"\choose" else box
 
     # ---- single items ----------------------------------------------------------------------------------
     def argument(self, depth: int) -> list[Box]:
@@ -260,3 +254,11 @@ def _base(boxes: list[Box]) -> Box:
     if not boxes:
         boxes.append(Box("E!"))
     return boxes[-1]
+
+
+def _infix_fraction(token: Token, above: list[Box], below: list[Box]) -> Box:
+    """`a \\over b` (a fraction) or `n \\choose k` (a binomial: the fraction in parentheses) of what stands each side."""
+    box = Box("O!divide")
+    box.attach("o", above)
+    box.attach("u", below)
+    return fenced_group("(", ")", [box]) if token.text == r"\choose" else box
