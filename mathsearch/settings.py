@@ -187,7 +187,7 @@ CELERY_WORKER_MAX_MEMORY_PER_CHILD = env_int("CELERY_WORKER_MAX_MEMORY_PER_CHILD
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", False)
 
-# Learning from people (searchapp.learning.background): a round per corpus every MATHSEARCH_LEARN_SECONDS retrains a
+# Learning from people (searchapp.live.loop): a round per corpus every MATHSEARCH_LEARN_SECONDS retrains a
 # candidate ranker after MATHSEARCH_RETRAIN_AFTER new judgments and position-weighted clicks, and interleaves it with
 # the ranker in use on MATHSEARCH_INTERLEAVE_SHARE of the corpus's searches until MIN_COMPARED to MAX_COMPARED
 # impressions with clicks decide it.
@@ -198,7 +198,7 @@ MATHSEARCH_INTERLEAVE_MIN_COMPARED = env_int("MATHSEARCH_INTERLEAVE_MIN_COMPARED
 MATHSEARCH_INTERLEAVE_MAX_COMPARED = env_int("MATHSEARCH_INTERLEAVE_MAX_COMPARED", 3000)
 # The learning flow's task module: it imports training, which imports the indexing actions that enqueue
 # searchapp.tasks, so searchapp.tasks cannot hold it (an import cycle); the worker imports it by this name.
-CELERY_IMPORTS = ("searchapp.learning.tasks",)
+CELERY_IMPORTS = ("searchapp.live.tasks",)
 CELERY_BEAT_SCHEDULE = {"learn": {"task": "searchapp.learn", "schedule": MATHSEARCH_LEARN_SECONDS,
                                   # a round queued behind a long indexing job is stale once the next one is due
                                   "options": {"expires": MATHSEARCH_LEARN_SECONDS}}}

@@ -9,7 +9,7 @@ from django.utils.html import format_html
 from searchapp.health import BrokerUnavailable
 from searchapp.indexing.actions import reindex_corpus
 from searchapp.indexing.jobs import CorporaBusy, cancel_jobs, delete_corpora
-from searchapp.learning.ranker_history import without_it
+from searchapp.live.ranker_history import without_it
 from searchapp.models import Corpus, CorpusRanker, Feedback, IndexJob, Post
 from searchapp.web import admin_views
 

@@ -1,4 +1,4 @@
-"""A corpus's own rankers, trained on its people's feedback by the learning loop (`searchapp.learning.background`) or
+"""A corpus's own rankers, trained on its people's feedback by the learning loop (`searchapp.live.loop`) or
 by `train_ranker --feedback`: one `CorpusRanker` row each, and, while it may serve (under test or installed), its
 weights in a folder under MATHSEARCH_CORPUS_RANKERS_DIR named by the row's id. This module is the only one that
 reads or writes either: `CorpusRanker.objects` is its QuerySet.

@@ -31,7 +31,7 @@ from ml.ranking.interleaving import BETTER, UNDECIDED, WORSE, credit, outcome, t
 from ml.retrieval.score_fusion import FUSIONS
 from searchapp.benchmarks import arqmath1
 from searchapp.learning import judged_corpus
-from searchapp.learning.background import learn_all
+from searchapp.live.loop import learn_all
 from searchapp.models import CorpusRanker, Feedback, Impression
 from searchapp.search.ranking import LEARNED
 

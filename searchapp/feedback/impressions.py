@@ -1,6 +1,6 @@
 """Impressions: each page of formula results logged as it is served (one INSERT, ~1 ms), and what a person then saw
 of it, so that clicks can be read against what was seen (position bias, `searchapp.learning.clicks`), who placed it
-(interleaving, `searchapp.learning.online`) and who looked (`searchapp.search.looks`).
+(interleaving, `searchapp.live.serving`) and who looked (`searchapp.search.looks`).
 
 A page served counts nothing by itself: an API response, a crawler's fetch or a script's reload is not a look. What
 counts is what the person's page reports having shown (`record_looks`: the results page's beacon for each result

@@ -18,7 +18,7 @@ from searchapp.models import IndexJob, IndexPart
 
 PART_LOCK_CLASS = 7403
 """First key of the session advisory lock `(PART_LOCK_CLASS, part id)` that the runner of a part holds (jobs take
-7401, `jobs.JOB_LOCK_CLASS`, and learning rounds 7402, `learning.background.LEARN_LOCK_CLASS`)."""
+7401, `jobs.JOB_LOCK_CLASS`, and learning rounds 7402, `live.loop.LEARN_LOCK_CLASS`)."""
 MAX_KEPT_ERRORS = 100
 PART_RECORDS = 2000
 """Records of a file a part holds at least: a part costs a pass over the file up to its range (readers read from the

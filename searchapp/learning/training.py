@@ -33,7 +33,7 @@ from searchapp.feedback.qrels import query_id
 from searchapp.learning import judged_corpus
 from searchapp.learning.clicks import feedback_grades
 from searchapp.learning.judged import judged_topics
-from searchapp.learning.ranker_history import without_it
+from searchapp.live.ranker_history import without_it
 
 EXTRA_WEIGHT = 2.0
 """How much an ARQMath-2 topic counts against a development topic in training: 2 cross-validated best of 0.25–8

@@ -44,7 +44,7 @@ class ImpressionQuerySet(models.QuerySet):
 class Impression(models.Model):
     """One page of formula results as it was served, and what its person saw of it: what learning from clicks needs
     to know of what was seen. A click's rank alone cannot say what stood above it, how often a result was seen
-    without a click, or which ranker placed it when two were interleaved (`searchapp.learning.online`)."""
+    without a click, or which ranker placed it when two were interleaved (`searchapp.live.serving`)."""
 
     corpus = models.ForeignKey(Corpus, on_delete=models.CASCADE, null=True, blank=True, related_name="impressions",
                                help_text="the corpus searched; empty for a search of all corpora")

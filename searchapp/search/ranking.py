@@ -3,7 +3,7 @@
 A corpus whose relevance feedback trained its own ranker is ranked by that one (`searchapp.rankers` says which it
 is); every other search by the shipped ranker (`models/ranker`), and by the dense fusion when neither exists.
 Rankers are re-read when their file changes, so a newly trained one takes effect without a restart. A candidate
-ranker trained in the background waits until interleaving (`Interleave`, `searchapp.learning.online`) has compared
+ranker trained in the background waits until interleaving (`Interleave`, `searchapp.live.serving`) has compared
 it with the one in use.
 """
 from __future__ import annotations

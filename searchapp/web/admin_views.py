@@ -19,7 +19,7 @@ from searchapp.health import BrokerUnavailable
 from searchapp.indexing.actions import index_upload
 from searchapp.indexing.jobs import cancel_jobs
 from searchapp.indexing.queues import place_in_queue
-from searchapp.learning.ranker_history import HISTORY_KEPT, under_test, without_it
+from searchapp.live.ranker_history import HISTORY_KEPT, under_test, without_it
 from searchapp.models import Corpus, CorpusRanker, Feedback, IndexJob
 from searchapp.web.forms import UploadForm
 from searchapp.web.history_svg import history_chart

@@ -5,7 +5,7 @@ from __future__ import annotations
 from mathparse import ParseError
 from searchapp.errors import parse_error
 from searchapp.feedback.people import Person
-from searchapp.learning.online import Served, served_search
+from searchapp.live.serving import Served, served_search
 from searchapp.models import Corpus, Formula
 from searchapp.search.long_queries import parse_formula
 from searchapp.search.notation import corpus_macros

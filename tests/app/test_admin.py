@@ -304,8 +304,8 @@ def test_rankers_page_shows_judgments_and_each_training_before_and_after(staff, 
 def test_a_deleted_corpus_takes_its_own_rankers_with_it(staff, index_file, corpus_rankers,
                                                       django_capture_on_commit_callbacks):
     """Their rows by cascade, their folders once that is committed."""
-    from searchapp.learning.background import train
     from searchapp.learning.training import feedback_topics
+    from searchapp.live.loop import train
 
     index_file()
     index_file(["z^9"], corpus="keep", name="keep.txt")
@@ -368,7 +368,7 @@ def test_staff_without_permissions_can_neither_upload_nor_reindex(client, django
 
 def test_rankers_page_shows_the_candidate_under_test_its_interleaving_and_past_decisions(staff, judged, settings,
                                                                                          tmp_path):
-    from searchapp.learning.background import learning_round
+    from searchapp.live.loop import learning_round
     from tests.app.factories import log_page
 
     settings.MATHSEARCH_RANKER_DIR = tmp_path / "no-shipped-ranker"

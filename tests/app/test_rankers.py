@@ -1,7 +1,7 @@
 """A corpus's rankers: rows that survive a rename, folders named by the row that go with a deleted corpus."""
 import pytest
 
-from searchapp.learning.background import learning_round
+from searchapp.live.loop import learning_round
 from searchapp.models import Corpus, CorpusRanker, Formula
 from tests.app.factories import log_page
 

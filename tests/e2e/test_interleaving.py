@@ -14,7 +14,7 @@ JUDGED = {"p^2 + q^2 = r^2": (FORMULAS[0], FORMULAS[3]), r"\cos^2 t + \sin^2 t =
 
 def test_staff_see_the_interleaving_a_click_on_a_results_page_credited(staff_login, indexed, settings, tmp_path,
                                                                        screenshot):
-    from searchapp.learning.background import learning_round
+    from searchapp.live.loop import learning_round
 
     settings.MATHSEARCH_CORPUS_RANKERS_DIR = tmp_path / "rankers"
     settings.MATHSEARCH_RANKER_DIR = tmp_path / "no-shipped-ranker"

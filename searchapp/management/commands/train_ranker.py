@@ -7,7 +7,7 @@ those topics (nested, topic-grouped 5-fold), prints the held-out metrics beside 
 same candidates, and saves the ranker fitted on all topics into `models/ranker`. With `--feedback --corpus NAME`
 the corpus's relevance feedback (the site's Relevant / Not relevant buttons) is added to them (or, without
 `--qrels`, used alone) and the ranker is trained and recorded as the learning loop does it
-(`searchapp.learning.background.train`), then installed at once, without waiting for interleaving: the corpus's
+(`searchapp.live.loop.train`), then installed at once, without waiting for interleaving: the corpus's
 searches use it from then on, unless it ranks the judged queries worse than they are ranked without it.
 """
 import json
@@ -19,8 +19,9 @@ from django.core.management.base import BaseCommand, CommandError
 from corpora.tolerant import MalformedFile
 from ml.ranking.ranker import MIN_ROWS_PER_LEAF
 from searchapp.benchmarks.database import throwaway_database
-from searchapp.learning import background, thread_judgments, training
-from searchapp.learning.ranker_history import without_it
+from searchapp.learning import thread_judgments, training
+from searchapp.live import loop
+from searchapp.live.ranker_history import without_it
 from searchapp.management.corpus_names import require_corpus
 from searchapp.rankers import RankerState, weights_dir
 
@@ -59,11 +60,11 @@ class Command(BaseCommand):
             training.Judged({}, {}, []), None, None)
         installed = True
         if corpus and judged is not None and out is None:
-            row, report = background.train(corpus, judged, dev, install=True)
+            row, report = loop.train(corpus, judged, dev, install=True)
             installed = row.state == RankerState.INSTALLED
             out = weights_dir(row.weights) if installed else None
         else:
-            ranker, report = background.fit(judged, dev) if judged is not None else training.train_on_dev(dev, extra)
+            ranker, report = loop.fit(judged, dev) if judged is not None else training.train_on_dev(dev, extra)
             if reported is not None:
                 report["arqmath3"] = training.held_out_report(ranker, reported)
             out = out or settings.MATHSEARCH_RANKER_DIR

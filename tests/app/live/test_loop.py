@@ -5,7 +5,7 @@ import pytest
 from django.db import connection
 
 from searchapp.learning import training
-from searchapp.learning.background import LEARN_LOCK_CLASS, Round, learning_round
+from searchapp.live.loop import LEARN_LOCK_CLASS, Round, learning_round
 from searchapp.models import Corpus, CorpusRanker, Formula
 from tests.app.factories import log_page
 from tests.conftest import database_url

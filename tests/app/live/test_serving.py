@@ -6,8 +6,8 @@ import pytest
 from django.test import Client
 
 from searchapp.feedback.people import Person
-from searchapp.learning.background import learning_round
-from searchapp.learning.online import interleaving_outcome, served_search
+from searchapp.live.loop import learning_round
+from searchapp.live.serving import interleaving_outcome, served_search
 from searchapp.models import Formula, Impression
 from searchapp.search.query import parse_query
 from tests.app.factories import log_page, result_ids

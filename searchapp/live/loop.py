@@ -29,7 +29,7 @@ from ml.ranking.interleaving import BETTER, WORSE, verdict
 from ml.ranking.ranker import Ranker
 from searchapp.learning import training
 from searchapp.learning.clicks import estimated_propensities, new_signals
-from searchapp.learning.online import interleaving_outcome
+from searchapp.live.serving import interleaving_outcome
 from searchapp.models import Corpus, CorpusRanker
 from searchapp.rankers import RankerState, entry
 from searchapp.search.propensity import remember_propensities

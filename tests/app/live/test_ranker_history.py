@@ -1,8 +1,8 @@
 """A corpus's rankers as the staff Rankers page reads them: what a training is measured against, its candidate."""
 import pytest
 
-from searchapp.learning.background import learning_round
-from searchapp.learning.ranker_history import under_test, without_it
+from searchapp.live.loop import learning_round
+from searchapp.live.ranker_history import under_test, without_it
 
 
 def test_without_the_corpus_ranker_means_the_shipped_ranker_when_measured_else_dense_fusion():

@@ -1,6 +1,6 @@
 """A corpus's rankers as the staff Rankers page reads them: each training's entry, the interleaving decisions on its
 candidates and the candidate under test (`searchapp.rankers` keeps them; the learning loop,
-`searchapp.learning.background`, writes them). Reading them needs no training code."""
+`searchapp.live.loop`, writes them). Reading them needs no training code."""
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from django.conf import settings
 
 from ml.ranking.interleaving import Outcome
-from searchapp.learning.online import interleaving_outcome
+from searchapp.live.serving import interleaving_outcome
 from searchapp.models import CorpusRanker
 from searchapp.rankers import entry
 

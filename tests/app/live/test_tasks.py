@@ -2,7 +2,7 @@
 import pytest
 from django.conf import settings as django_settings
 
-from searchapp.learning.tasks import learn
+from searchapp.live.tasks import learn
 
 pytestmark = pytest.mark.django_db
 
