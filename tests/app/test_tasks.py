@@ -7,8 +7,8 @@ from searchapp.indexing.jobs import JOB_LOCK_CLASS, running_job_ids
 from searchapp.indexing.queues import SMALL
 from searchapp.models import Formula, IndexJob
 from searchapp.tasks import ping, resume_interrupted_jobs, run_index_job
-from tests.app.indexing.test_worker_crash import wait_for
 from tests.conftest import database_url, start_worker, stop_worker
+from tests.polling import job_until
 
 
 @pytest.mark.django_db(transaction=True)
@@ -103,7 +103,7 @@ def test_a_job_past_the_soft_time_limit_in_a_real_worker_fails_saying_so_and_is_
     """The limits travel in the task's message (the sender's settings); here a second, and a minute more."""
     job = start_index_job(endless_file.path, "latex", "endless", enqueue=False)
     run_index_job.apply_async([job.pk], queue=TIME_LIMITED, soft_time_limit=1, time_limit=61)
-    job = wait_for(job, lambda job: job.state != "pending" and job.pk not in running_job_ids())
+    job = job_until(job, lambda job: job.state != "pending" and job.pk not in running_job_ids())
     assert (job.state, job.message) == ("failed", "stopped after its time limit of 1 s")
     enqueued = []
     monkeypatch.setattr(run_index_job, "apply_async", lambda args, queue: enqueued.append(args[0]))

@@ -7,8 +7,8 @@ from searchapp.indexing.actions import start_index_job
 from searchapp.indexing.jobs import running_job_ids
 from searchapp.indexing.queues import BIG, SMALL
 from searchapp.tasks import run_index_job
-from tests.app.indexing.test_worker_crash import wait_for
 from tests.conftest import EndlessFile, start_worker, stop_worker
+from tests.polling import job_until
 
 pytestmark = pytest.mark.e2e
 
@@ -30,7 +30,7 @@ def held(path, queue: str):
     """A job that its queue's worker takes and holds, running, until its file ends (`EndlessFile`)."""
     job = start_index_job(path, "latex", f"held-{queue}", enqueue=False)
     run_index_job.apply_async([job.pk], queue=queue)
-    return wait_for(job, lambda job: job.pk in running_job_ids())
+    return job_until(job, lambda job: job.pk in running_job_ids())
 
 
 def test_a_small_upload_is_done_beside_a_big_job_and_a_waiting_one_shows_its_place(

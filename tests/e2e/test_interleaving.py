@@ -1,9 +1,9 @@
 """A person's click on an interleaved results page reaches the staff Rankers page as a comparison of the candidate."""
-import time
 
 import pytest
 
 from searchapp.models import Feedback, Formula
+from tests.polling import until
 
 pytestmark = pytest.mark.e2e
 
@@ -28,9 +28,7 @@ def test_staff_see_the_interleaving_a_click_on_a_results_page_credited(staff_log
     page.goto("/?q=p%5E2%20%2B%20q%5E2%20%3D%20r%5E2&corpus=e2e")
     page.click(".result .formula-link >> nth=0")
     page.wait_for_url("**/formula/**")
-    deadline = time.monotonic() + 10
-    while not Feedback.objects.filter(kind="click", impression__isnull=False).exists() and time.monotonic() < deadline:
-        time.sleep(0.1)
+    until(lambda: Feedback.objects.filter(kind="click", impression__isnull=False).exists())  # the click's beacon
     page.goto("/admin/searchapp/feedback/rankers/")
     table = page.locator("#under-test-e2e table.interleaving")
     cells = table.locator("tbody td").all_inner_texts()

@@ -6,8 +6,8 @@ from playwright.sync_api import expect
 from searchapp.indexing.actions import start_index_job
 from searchapp.indexing.jobs import cancel_jobs, running_job_ids
 from searchapp.models import IndexJob
-from tests.app.indexing.test_worker_crash import wait_for
 from tests.e2e.factories import page_problems
+from tests.polling import job_until
 
 pytestmark = pytest.mark.e2e
 
@@ -17,7 +17,7 @@ VIEWPORTS = {"laptop": {"width": 1366, "height": 768}, "phone": {"width": 390, "
 def test_staff_cancel_a_running_job_from_its_page(staff_login, axe, celery_worker_process, endless_file, screenshot):
     page = staff_login
     job = start_index_job(endless_file.path, "latex", "endless")  # the worker waits in it, running, until it ends
-    wait_for(job, lambda job: job.pk in running_job_ids())  # once the worker is up
+    job_until(job, lambda job: job.pk in running_job_ids())  # once the worker is up
     live = f"/admin/searchapp/indexjob/{job.pk}/live/"
     for size, viewport in VIEWPORTS.items():
         page.set_viewport_size(viewport)
@@ -39,7 +39,7 @@ def test_staff_cancel_a_running_job_from_its_page(staff_login, axe, celery_worke
     screenshot("cancelled-phone", full_page=False)
 
     endless_file.end()  # the worker reads on, sees the cancel at its next count and stops
-    job = wait_for(job, lambda job: job.pk not in running_job_ids())
+    job = job_until(job, lambda job: job.pk not in running_job_ids())
     assert (job.state, job.total, job.done) == ("cancelled", None, 0)
 
 
@@ -59,4 +59,4 @@ def test_a_job_page_open_while_the_job_is_cancelled_elsewhere_stops_offering_can
     expect(page.locator("#job-message")).to_have_text("cancelled by grace")
     cancel_jobs(IndexJob.objects.filter(pk=running.pk), by="grace")
     endless_file.end()
-    wait_for(running, lambda job: job.pk not in running_job_ids())
+    job_until(running, lambda job: job.pk not in running_job_ids())

@@ -2,7 +2,6 @@
 back there, its explanation changing in place; a result marked not relevant stays where it was, greyed, with its
 undo; the page reports the results that were on screen, and without JavaScript its first ones."""
 import re
-import time
 from urllib.parse import urlencode
 
 import pytest
@@ -12,6 +11,7 @@ from searchapp.feedback.impressions import NOSCRIPT_LOOKS
 from searchapp.models import Feedback, Formula, Impression
 from searchapp.search.query_keys import formula_text_key
 from tests.e2e.factories import FORMULAS, page_problems
+from tests.polling import until
 
 pytestmark = pytest.mark.e2e
 
@@ -25,14 +25,6 @@ GREYED = re.compile(r"\bjudged-not-relevant\b")
 
 def results_page(query: str) -> str:
     return "/?" + urlencode({"q": query, "corpus": "e2e"})
-
-
-def wait_for(condition, timeout=15.0):
-    """Until the server has what the page's beacon sent (the test's own process reads the database)."""
-    deadline = time.monotonic() + timeout
-    while not condition() and time.monotonic() < deadline:
-        time.sleep(0.1)
-    return condition()
 
 
 def test_a_judgment_holds_for_the_querys_meaning_and_a_result_marked_not_relevant_stays_greyed(page, indexed, axe,
@@ -90,11 +82,11 @@ def test_the_page_reports_the_results_that_were_on_screen(page, indexed):
     page.goto(results_page(SPELLED))
     expect(page.locator(".result").first).to_be_visible()
     shown = Impression.objects.get()
-    assert wait_for(lambda: Impression.objects.get().seen)
+    assert until(lambda: Impression.objects.get().seen)
     seen = Impression.objects.get().seen
     assert seen == shown.formula_ids[:len(seen)] and len(seen) < len(shown.formula_ids)  # the top, not the rest
     page.locator(".result").last.scroll_into_view_if_needed()
-    assert wait_for(lambda: shown.formula_ids[-1] in Impression.objects.get().seen)
+    assert until(lambda: shown.formula_ids[-1] in Impression.objects.get().seen)
 
 
 def test_without_javascript_the_page_counts_its_first_results(browser, live_server, indexed):
@@ -103,6 +95,6 @@ def test_without_javascript_the_page_counts_its_first_results(browser, live_serv
     try:
         context.new_page().goto(results_page(SPELLED))
         shown = Impression.objects.get()
-        assert wait_for(lambda: Impression.objects.get().seen == shown.formula_ids[:NOSCRIPT_LOOKS])
+        assert until(lambda: Impression.objects.get().seen == shown.formula_ids[:NOSCRIPT_LOOKS])
     finally:
         context.close()

@@ -1,7 +1,6 @@
 """The search page in a real browser: preview, search, highlight, feedback, phone width."""
 import json
 import re
-import time
 from urllib.parse import quote
 
 import pytest
@@ -9,18 +8,10 @@ from playwright.sync_api import expect
 
 from searchapp.models import Feedback
 from tests.e2e.factories import FORMULAS
+from tests.polling import until
 
 pytestmark = pytest.mark.e2e
 
-
-
-def wait_for(condition, timeout=5.0):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if condition():
-            return True
-        time.sleep(0.1)
-    return condition()
 
 
 def search(page, query):
@@ -137,7 +128,7 @@ def test_feedback_buttons_and_clicks_are_stored(page, indexed):
     assert judged.formula_id == int(first.get_attribute("data-formula"))
     first.locator("a.formula-link").click()
     page.wait_for_url(re.compile(r"/formula/\d+"))
-    assert wait_for(lambda: Feedback.objects.filter(kind="click").exists())
+    assert until(lambda: Feedback.objects.filter(kind="click").exists())
     assert page.locator("svg.tree").count() == 2
 
 
@@ -178,7 +169,7 @@ def test_an_answer_is_judged_and_a_click_on_it_logged(page, transactional_db, tm
     screenshot("answer-judged")
     answer.locator("a.post-link").click()
     page.wait_for_url(re.compile(r"/posts?/\d+"))
-    assert wait_for(lambda: Feedback.objects.filter(kind="click", post_id=judged.post_id, rank=1).exists())
+    assert until(lambda: Feedback.objects.filter(kind="click", post_id=judged.post_id, rank=1).exists())
 
 
 def test_phone_width_has_no_horizontal_scroll(page, indexed, screenshot):

@@ -9,8 +9,8 @@ from searchapp.indexing.jobs import running_job_ids
 from searchapp.indexing.queues import BIG, SMALL, place_in_queue, queue_for
 from searchapp.models import IndexJob
 from searchapp.tasks import run_index_job
-from tests.app.indexing.test_worker_crash import wait_for
 from tests.conftest import start_worker, stop_worker
+from tests.polling import job_until
 
 
 def sized(path, size: int):
@@ -60,12 +60,12 @@ def test_a_small_upload_is_done_while_a_big_job_holds_the_big_queue(celery_worke
     big = start_index_job(endless_file.path, "latex", "big", enqueue=False)
     run_index_job.apply_async([big.pk], queue=BIG)  # the session's worker takes it and waits in it
     try:
-        wait_for(big, lambda job: job.pk in running_job_ids())
+        job_until(big, lambda job: job.pk in running_job_ids())
         (tmp_path / "note.txt").write_text("x^2 + y^2\n")
         small = start_index_job(tmp_path / "note.txt", "latex", "notes")
-        small = wait_for(small, lambda job: job.state in ("done", "failed"))
+        small = job_until(small, lambda job: job.state in ("done", "failed"))
         assert small.state == "done" and IndexJob.objects.get(pk=big.pk).state == "running"
     finally:
         stop_worker(small_worker)
         endless_file.end()
-        wait_for(big, lambda job: job.pk not in running_job_ids())
+        job_until(big, lambda job: job.pk not in running_job_ids())

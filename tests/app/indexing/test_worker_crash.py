@@ -8,9 +8,10 @@ import pytest
 from searchapp.indexing.actions import start_index_job
 from searchapp.indexing.jobs import running_job_ids
 from searchapp.indexing.parts import PART_RECORDS
-from searchapp.models import Formula, IndexJob, IndexPart, Occurrence, Post
+from searchapp.models import Formula, IndexPart, Occurrence, Post
 from searchapp.tasks import ping, run_index_job
 from tests.conftest import start_worker, stop_worker
+from tests.polling import job_until
 
 LINES = 2000
 DISTINCT = 1600
@@ -42,16 +43,6 @@ def workers(service_env):
         stop_worker(worker)
 
 
-def wait_for(job: IndexJob, done, step: float = 0.05) -> IndexJob:
-    """Polls until `done`, the job read anew first; a job that never gets there is failed by the suite's per-test
-    timeout (pytest.ini)."""
-    job.refresh_from_db()
-    while not done(job):
-        time.sleep(step)
-        job.refresh_from_db()
-    return job
-
-
 @pytest.mark.timeout(900)  # two workers starting and 2,000 lines on a loaded 2-core machine: no budget, a hang guard
 @pytest.mark.django_db(transaction=True)
 def test_a_job_whose_worker_is_killed_is_finished_exactly_by_the_next_worker(workers, tmp_path):
@@ -62,7 +53,7 @@ def test_a_job_whose_worker_is_killed_is_finished_exactly_by_the_next_worker(wor
     job = start_index_job(path, "arqmath", "chaos", enqueue=False)
     run_index_job.apply_async([job.pk], queue=FIRST_QUEUE)
 
-    wait_for(job, lambda job: job.cursor > 0)  # a chunk is committed
+    job_until(job, lambda job: job.cursor > 0)  # a chunk is committed
     os.kill(first.pid, signal.SIGKILL)
     first.wait(timeout=10)
     job.refresh_from_db()
@@ -70,8 +61,8 @@ def test_a_job_whose_worker_is_killed_is_finished_exactly_by_the_next_worker(wor
     assert Occurrence.objects.filter(post__corpus=job.corpus).count() == job.cursor  # whole chunks, nothing half-stored
 
     workers("celery,index,index_small")  # as `serve` restarts its dead workers: one resumes orphaned jobs when ready,
-    wait_for(job, lambda job: job.pk in running_job_ids())  # not after the broker's hour of visibility timeout
-    job = wait_for(job, lambda job: job.state in ("done", "failed"), step=0.5)
+    job_until(job, lambda job: job.pk in running_job_ids())  # not after the broker's hour of visibility timeout
+    job = job_until(job, lambda job: job.state in ("done", "failed"), step=0.5)
     assert (job.state, job.cursor, job.done, job.failed, job.formulas_added) == ("done", LINES, LINES, 0, DISTINCT)
     assert Occurrence.objects.filter(post__corpus=job.corpus).count() == LINES
     assert Post.objects.filter(corpus=job.corpus).count() == LINES // PER_POST
@@ -104,7 +95,7 @@ def test_a_part_whose_worker_is_killed_midway_is_resumed_from_its_cursor_by_two_
 
     workers("celery,index,index_small")  # each resumes the parts no runner holds when it is ready
     workers("celery,index,index_small")
-    job = wait_for(job, lambda job: job.state in ("done", "failed"), step=0.5)
+    job = job_until(job, lambda job: job.state in ("done", "failed"), step=0.5)
     assert (job.state, job.cursor, job.done, job.failed, job.formulas_added) == ("done", lines, lines, 0, DISTINCT)
     assert list(job.parts.values_list("state", "cursor", "done")) == [("done", PART_RECORDS, PART_RECORDS)] * 2
     assert Occurrence.objects.filter(post__corpus=job.corpus).count() == lines
