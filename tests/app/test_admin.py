@@ -482,14 +482,3 @@ def test_add_corpus_explains_and_links_to_the_upload(admin_client):
     assert 'href="/admin/searchapp/indexjob/upload/">uploading documents or a corpus file into it</a>' in page
     corpus = Corpus.objects.create(name="papers")
     assert "uploading documents" not in admin_client.get(f"/admin/searchapp/corpus/{corpus.pk}/change/").content.decode()
-
-
-def test_a_document_s_problem_is_listed_with_its_kind(staff, upload_dir):
-    notes = {"a.md": "# Notes\n\n## A\n\n<div>\\[x\\]</div>\n"}
-    staff.post(UPLOAD, {"file": _notes_zip(notes), "format": "documents", "corpus": "notes"})
-    job = run_job(IndexJob.objects.get())
-    [error] = staff.get(f"/admin/searchapp/indexjob/{job.pk}/progress.json").json()["errors"]
-    assert (error["kind"], error["file"], error["file_line"]) == ("unread-delimiters", "a.md", None)
-    page = staff.get(f"/admin/searchapp/indexjob/{job.pk}/live/").content.decode()
-    assert ("<li>section 1: a.md: section &#x27;A&#x27;: text holds an unread formula delimiter pair \\[ … \\]\n"
-            '      <span class="problem-kind">unread-delimiters</span></li>') in page

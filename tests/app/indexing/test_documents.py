@@ -122,6 +122,18 @@ def test_a_document_s_problems_are_kept_with_their_kind_file_and_line(tmp_path):
 
 
 @pytest.mark.django_db
+def test_the_job_page_lists_a_document_s_problem_with_its_kind(tmp_path, admin_client):
+    folder = tmp_path / "notes"
+    write(folder, {"a.md": "# Notes\n\n## A\n\n<div>\\[x\\]</div>\n"})
+    job = index(folder)
+    [error] = admin_client.get(f"/admin/searchapp/indexjob/{job.pk}/progress.json").json()["errors"]
+    assert (error["kind"], error["file"], error["file_line"]) == ("unread-delimiters", "a.md", None)
+    page = admin_client.get(f"/admin/searchapp/indexjob/{job.pk}/live/").content.decode()
+    assert ("<li>section 1: a.md: section &#x27;A&#x27;: text holds an unread formula delimiter pair \\[ … \\]\n"
+            '      <span class="problem-kind">unread-delimiters</span></li>') in page
+
+
+@pytest.mark.django_db
 def test_documents_of_two_origins_do_not_remove_each_other(book, tmp_path):
     other = tmp_path / "other"
     write(other, {"euler.md": "# Euler\n\n$$e^{i\\pi} + 1 = 0$$\n"})
