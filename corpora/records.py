@@ -63,6 +63,20 @@ class IndexRecord:
 class RecordError:
     line: int
     message: str
+    kind: str = ""
+    """A stable name for what went wrong, when the reader gives one (a document's problem:
+    `corpora.documents.problems.KINDS`)."""
+    file: str | None = None
+    file_line: int | None = None
+    """Where a document's problem is: its file and the line in it, when it has one (`line` numbers the record in
+    its job)."""
+
+    def to_json(self) -> dict:
+        """What a job keeps of it: its line and message, and its kind, file and file line when it has a kind."""
+        kept: dict = {"line": self.line, "message": self.message}
+        if self.kind:
+            kept.update(kind=self.kind, file=self.file, file_line=self.file_line)
+        return kept
 
 
 Item = IndexRecord | RecordError

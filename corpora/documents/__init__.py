@@ -16,12 +16,14 @@ Modules, by flow:
   with latex_counters and latex_references (sections, formulas, counters and references), latex_projects (main
   files, each document once);
 - the other readers: markdown, notebooks, html_pages;
-- what every reader produces: posts (sections → post bodies and ids), renderable (formulas KaTeX draws);
+- what every reader produces: posts (sections → post bodies and ids), renderable (formulas KaTeX draws), problems
+  (what it could not read: file, line, kind and message);
 - reader (the format: the plan of an upload, which reader for which file, the running record number);
 - notation (a query read with a corpus's macros).
 """
 from corpora.documents.archive import MAX_ARCHIVE_BYTES, MAX_ARCHIVE_MEMBERS, MAX_COMPRESSION_RATIO, MAX_DOCUMENT_BYTES
 from corpora.documents.posts import MAX_SECTION_BYTES, Document, Formula, PlannedDocument, Section, Unreadable
+from corpora.documents.problems import KINDS, ReadProblem
 from corpora.documents.reader import (
     EXTENSIONS,
     DocumentFormula,
@@ -33,6 +35,7 @@ from corpora.documents.reader import (
     section_items,
 )
 
-__all__ = ["EXTENSIONS", "MAX_ARCHIVE_BYTES", "MAX_ARCHIVE_MEMBERS", "MAX_COMPRESSION_RATIO", "MAX_DOCUMENT_BYTES",
-           "MAX_SECTION_BYTES", "Document", "DocumentFormula", "Formula", "PlannedDocument", "Section", "Unreadable",
-           "Upload", "document_formulas", "document_records", "plan_upload", "read_documents", "section_items"]
+__all__ = ["EXTENSIONS", "KINDS", "MAX_ARCHIVE_BYTES", "MAX_ARCHIVE_MEMBERS", "MAX_COMPRESSION_RATIO",
+           "MAX_DOCUMENT_BYTES", "MAX_SECTION_BYTES", "Document", "DocumentFormula", "Formula", "PlannedDocument",
+           "ReadProblem", "Section", "Unreadable", "Upload", "document_formulas", "document_records", "plan_upload",
+           "read_documents", "section_items"]

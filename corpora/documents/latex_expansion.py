@@ -22,6 +22,7 @@ from corpora.documents.latex_output import ExpandedText
 from corpora.documents.latex_tokens import Token, TokenLimit, TokenStream, at_letter_catcode
 from corpora.documents.latex_uses import ExpansionLimit, MacroUses
 from corpora.documents.latex_verbatim import VERBATIM_ENVIRONMENTS, VERBATIM_MACROS, VerbatimReader
+from corpora.documents.problems import ReadProblem
 
 THEOREM_DECLARATIONS = frozenset({"newtheorem", "spnewtheorem", "declaretheorem", "newmdtheoremenv", "newtcbtheorem"})
 NOTHING = frozenset({"xspace", "relax", "protect", "ignorespaces", "unskip", "nobreak"})
@@ -33,9 +34,9 @@ _PREFIXES = frozenset({"long", "global", "protected", "outer"})
 class Expansion:
     text: str
     verbatim: list[str] = field(default_factory=list)
-    problems: list[str] = field(default_factory=list)
-    """Each one line naming the file: a missing include, an include cycle, a macro left as written
-    ("FILE:LINE: macro \\name …; left as written", once per macro and kind of problem)."""
+    problems: list[ReadProblem] = field(default_factory=list)
+    """A missing include, an include cycle, a macro left as written ("macro \\name …; left as written", once per
+    macro and kind of problem), …: see `problems.KINDS`."""
     included: set[str] = field(default_factory=set)
     macros: dict[str, Macro] = field(default_factory=dict)
     """The macros the document defined, in their final meaning, for reading queries in its notation (their `@`
@@ -64,7 +65,7 @@ class _Expander:
     def __init__(self, resolve: Resolver, predefined: Mapping[str, Macro], upload: UploadTokens) -> None:
         self.stream = stream = TokenStream()
         self.output = output = ExpandedText()
-        self.problems: list[str] = []
+        self.problems: list[ReadProblem] = []
         self.definitions = Definitions(stream, {**KERNEL, **predefined}, predefined, VERBATIM_ENVIRONMENTS)
         self.macros = self.definitions.macros
         self.conditionals = Conditionals(stream, self.macros)

@@ -1,6 +1,7 @@
 """The files a LaTeX document reads in place (`\\input`, `\\include`, `\\import`, a package of the upload's own):
 each read where it is named, with `\\mathsearchfile{path}` where its text starts and where the including file
-resumes. A missing file or an include cycle is a problem naming the including file; a system package is not read.
+resumes. A missing or unreadable file or an include cycle is a problem of the including file; a system package
+is not read.
 """
 from __future__ import annotations
 
@@ -10,18 +11,24 @@ from corpora.documents import latex_macros as defs
 from corpora.documents.latex_output import ExpandedText
 from corpora.documents.latex_tokens import Frame, Token, TokenStream
 from corpora.documents.latex_uses import MacroUses
+from corpora.documents.problems import ProblemKind, ReadProblem
 
 FILE_MARKER = "mathsearchfile"
 INCLUDES = frozenset({"input", "include", "subfile", "import", "subimport", "inputfrom", "subinputfrom",
                       "includefrom", "subincludefrom", "usepackage"})
 
 Resolver = Callable[[str, str, str], tuple[str, str]]
-"""(command, argument, including file) → (the included file's path, its text); ValueError says why not.
-For `\\usepackage` it raises LookupError when the package is not part of the upload (a system package)."""
+"""(command, argument, including file) → (the included file's path, its text); MissingInclude when the upload has no
+such file, ValueError when it cannot be read. For `\\usepackage` it raises LookupError when the package is not part
+of the upload (a system package)."""
+
+
+class MissingInclude(ValueError):
+    """An included file the upload does not hold."""
 
 
 class Includes:
-    def __init__(self, stream: TokenStream, output: ExpandedText, uses: MacroUses, problems: list[str],
+    def __init__(self, stream: TokenStream, output: ExpandedText, uses: MacroUses, problems: list[ReadProblem],
                  resolve: Resolver) -> None:
         self.stream = stream
         self.output = output
@@ -64,12 +71,14 @@ class Includes:
         except LookupError:
             return
         except ValueError as error:
-            self.problems.append(f"{including}: \\{command}{{{name}}}: {error}")
+            kind: ProblemKind = "include-missing" if isinstance(error, MissingInclude) else "include-unreadable"
+            self.problems.append(ReadProblem(including, None, kind, f"\\{command}{{{name}}}: {error}"))
             return
         chain = [frame.file for frame in stream.frames if frame.file]
         if path in chain:
             cycle = " → ".join([*chain[chain.index(path):], path])
-            self.problems.append(f"{including}: \\{command}{{{name}}}: include cycle {cycle}")
+            self.problems.append(ReadProblem(including, None, "include-cycle",
+                                             f"\\{command}{{{name}}}: include cycle {cycle}"))
             return
         self.included.add(path)
         self.output.write(f"\\{FILE_MARKER}{{{path}}}")

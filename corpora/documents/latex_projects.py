@@ -28,6 +28,7 @@ from corpora.documents.archive import UNREADABLE, decoded
 from corpora.documents.budgets import UploadTokens
 from corpora.documents.hashed_files import HashedFiles
 from corpora.documents.latex_expansion import expand
+from corpora.documents.latex_includes import MissingInclude
 from corpora.documents.latex_macros import Macro
 from corpora.documents.latex_structure import latex_document
 from corpora.documents.posts import Document, PlannedDocument, Unreadable
@@ -149,7 +150,7 @@ class _Reader:
             if found is None:
                 if command == "usepackage":
                     raise LookupError(name)
-                raise ValueError("no such file in the upload")
+                raise MissingInclude("no such file in the upload")
             text = self.texts.get(found)
             if text is None:
                 text = self.texts[found] = _read(self.files, found)

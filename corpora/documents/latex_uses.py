@@ -18,6 +18,7 @@ from corpora.documents.latex_conditionals import branch
 from corpora.documents.latex_macros import Macro, RunawayArgument, UseMismatch
 from corpora.documents.latex_output import ExpandedText
 from corpora.documents.latex_tokens import Frame, Token, TokenStream
+from corpora.documents.problems import ProblemKind, ReadProblem
 
 MAX_USE_TOKENS = 20_000
 """The largest use in TeX Live's science documentation reads 531 tokens."""
@@ -29,11 +30,12 @@ TOKENS_PER_SOURCE_CHAR = 10
 class ExpansionLimit(Exception):
     """A macro use to leave as written: `why` completes "macro \\name …"."""
 
-    def __init__(self, macro: str, why: str, kind: str) -> None:
+    def __init__(self, macro: str, why: str, kind: ProblemKind) -> None:
         super().__init__(f"macro \\{macro} {why}; left as written")
         self.macro = macro
         self.kind = kind
-        """"runaway" (the use is left, the macro still expanded elsewhere), "use" or "document" (a bound)."""
+        """"runaway-argument" (the use is left, the macro still expanded elsewhere), "macro-loop" or "macro-budget"
+        (a bound passed: the macro, or every macro, is no longer expanded)."""
 
 
 @dataclass
@@ -83,15 +85,16 @@ class DocumentTokens:
             self.stopped = True
             whose = "its upload's macros had left" if self.budget == self.upload.left else "the document's macros may read"
             return ExpansionLimit(macro, f"goes past the {self.budget:,} tokens {whose}; no macro is expanded "
-                                  "after it", "document")
-        return ExpansionLimit(macro, f"reads more than {MAX_USE_TOKENS:,} tokens (it expands forever)", "use")
+                                  "after it", "macro-budget")
+        return ExpansionLimit(macro, f"reads more than {MAX_USE_TOKENS:,} tokens (it expands forever)", "macro-loop")
 
 
 class MacroUses:
     """The use being expanded, if any (a macro it calls is part of it), and what to do when one fails: go back to
     before it, write it as it stands, and report it once per macro and kind of problem."""
 
-    def __init__(self, stream: TokenStream, output: ExpandedText, problems: list[str], upload: UploadTokens) -> None:
+    def __init__(self, stream: TokenStream, output: ExpandedText, problems: list[ReadProblem],
+                 upload: UploadTokens) -> None:
         self.stream = stream
         self.output = output
         self.problems = problems
@@ -111,9 +114,9 @@ class MacroUses:
             defs.match_prefix(self.stream, macro.prefix)
             values = defs.arguments(self.stream, macro.params)
         except UseMismatch as error:
-            raise ExpansionLimit(macro.name, str(error), "runaway") from None
+            raise ExpansionLimit(macro.name, str(error), "runaway-argument") from None
         except RunawayArgument as error:
-            raise ExpansionLimit(macro.name, f"has a runaway argument: {error}", "runaway") from None
+            raise ExpansionLimit(macro.name, f"has a runaway argument: {error}", "runaway-argument") from None
         self.output.write(token.space)
         self.stream.push(Frame(defs.substitute(macro.body, values), macro=macro.name, at_letter=macro.at_letter))
 
@@ -171,7 +174,7 @@ class MacroUses:
             use.frame.pos = use.pos
         self.output.take_back(use.out_length)
         self.end()
-        if error.kind != "runaway":
+        if error.kind != "runaway-argument":
             self.broken.add(error.macro)
         self.report(error, use)
         self.output.write(use.call)
@@ -181,13 +184,14 @@ class MacroUses:
             return
         self.reported.add((error.macro, error.kind))
         frame = use.file_frame
-        line = frame.text.count("\n", 0, use.file_pos) + 1 if frame is not None else 0
-        self.problems.append(f"{frame.file if frame is not None else ''}:{line}: {error}")
+        line = frame.text.count("\n", 0, use.file_pos) + 1 if frame is not None else None
+        self.problems.append(ReadProblem(frame.file if frame is not None else "", line, error.kind, str(error)))
 
     def runaway(self, error: RunawayArgument, token: Token | None) -> None:
         """A runaway argument of a command that is not a macro use (a definition, `\\@ifnextchar`)."""
         if self.use is not None:
-            self.abandon(ExpansionLimit(self.use.macro, f"has a runaway argument: {error}", "runaway"))
+            self.abandon(ExpansionLimit(self.use.macro, f"has a runaway argument: {error}", "runaway-argument"))
         else:
             command = f"\\{token.name}: " if token is not None else ""
-            self.problems.append(f"{self.stream.file}:{self.stream.line}: {command}{error}")
+            self.problems.append(ReadProblem(self.stream.file, self.stream.line or None, "runaway-argument",
+                                             f"{command}{error}"))

@@ -22,6 +22,7 @@ from mdit_py_plugins.utils import is_code_block
 from corpora.documents.archive import decoded
 from corpora.documents.latex_math import latex_formulas
 from corpora.documents.posts import BREAK, Document, Formula, Piece, Section, body
+from corpora.documents.problems import ReadProblem
 
 SECTION_LEVELS = 2
 """`#` and `##` start a post; deeper headings stay in the text as a paragraph of their own."""
@@ -184,14 +185,15 @@ def _written(children: list[Token]) -> str:
     return "".join(parts)
 
 
-def _unread(sections: list[Section], words: list[list[str]]) -> str | None:
+def _unread(sections: list[Section], words: list[list[str]]) -> ReadProblem | None:
     """The problem of the first section whose words still hold a delimiter pair around something, if any."""
     for section, written in zip(sections, words):
         text = "\n\n".join(written)
         for shown, pattern in _UNREAD:
             if any(match[1].strip() for match in pattern.finditer(text)):
-                return (f"{section.file}: section {section.heading or '(before the first)'!r}: "
-                        f"text holds an unread formula delimiter pair {shown}")
+                return ReadProblem(section.file, None, "unread-delimiters",
+                                   f"section {section.heading or '(before the first)'!r}: "
+                                   f"text holds an unread formula delimiter pair {shown}")
     return None
 
 

@@ -23,7 +23,7 @@ from typing import Any, NamedTuple
 from corpora.documents.latex_conditionals import BRANCHES
 from corpora.documents.latex_definitions import DEFINING
 from corpora.documents.latex_expansion import NOTHING, THEOREM_DECLARATIONS, expand
-from corpora.documents.latex_includes import INCLUDES
+from corpora.documents.latex_includes import INCLUDES, MissingInclude
 from corpora.documents.latex_macros import Macro
 from corpora.documents.latex_verbatim import VERBATIM_MACROS
 from corpora.documents.package_macros import package_macros
@@ -162,4 +162,4 @@ def _expanded(latex: str, known: dict[str, Macro]) -> str | None:
 
 
 def _no_includes(command: str, argument: str, including: str) -> tuple[str, str]:
-    raise ValueError(f"a query includes no file (\\{command}{{{argument}}})")
+    raise MissingInclude(f"a query includes no file (\\{command}{{{argument}}})")

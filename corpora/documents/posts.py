@@ -10,6 +10,7 @@ import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from corpora.documents.problems import ReadProblem
 from corpora.documents.renderable import renderable
 from corpora.records import MAX_ID_CHARS, PostRecord, SourceFormula
 from mathparse.extraction import MAX_FORMULA_CHARS
@@ -67,7 +68,7 @@ class Document:
     file: str
     title: str
     sections: list[Section] = field(default_factory=list)
-    problems: list[str] = field(default_factory=list)
+    problems: list[ReadProblem] = field(default_factory=list)
     """What could not be read (a missing include, a looping macro), each reported as a RecordError."""
     files: dict[str, str] = field(default_factory=dict)
     """The files it was read from (path → sha256 of their bytes): it is unchanged while they are."""

@@ -21,6 +21,7 @@ from corpora.documents.markdown import markdown_document
 from corpora.documents.notebooks import notebook_document
 from corpora.documents.package_macros import package_macros
 from corpora.documents.posts import Document, Formula, PlannedDocument, SourceIds, Unreadable, post
+from corpora.documents.problems import ReadProblem
 from corpora.records import IndexRecord, Item, RecordError
 
 TextReader = Callable[[bytes, str], Document]
@@ -89,22 +90,28 @@ def _read(files: HashedFiles, name: str, reader: TextReader) -> Document | Unrea
 
 
 def section_items(document: Document | Unreadable, number: int) -> list[Item]:
-    """A read document's sections as `IndexRecord`s and its problems as `RecordError`s naming its file, numbered
+    """A read document's sections as `IndexRecord`s and its problems (`ReadProblem`s) as `RecordError`s, numbered
     from `number` + 1 on."""
     if isinstance(document, Unreadable):
-        return [RecordError(number + 1, f"{document.file}: {document.message}")]
-    items: list[Item] = [RecordError(number + index, problem) for index, problem in enumerate(document.problems, 1)]
+        return [_problem_error(number + 1, ReadProblem(document.file, None, "unreadable", document.message))]
+    items: list[Item] = [_problem_error(number + index, problem) for index, problem in enumerate(document.problems, 1)]
     ids = SourceIds()
     for section in document.sections:
         try:
             made = post(document, section, ids)
         except ValueError as error:
-            items.append(RecordError(number + len(items) + 1,
-                                     f"{section.file}: section {section.heading or '(before the first)'!r}: {error}"))
+            refused = ReadProblem(section.file, None, "section-refused",
+                                  f"section {section.heading or '(before the first)'!r}: {error}")
+            items.append(_problem_error(number + len(items) + 1, refused))
             continue
         if made is not None:
             items.append(IndexRecord(number + len(items) + 1, *made))
     return items
+
+
+def _problem_error(number: int, problem: ReadProblem) -> RecordError:
+    """The record error of job record `number` that is `problem`: its text as one line, its fields kept."""
+    return RecordError(number, str(problem), problem.kind, problem.file, problem.line)
 
 
 def document_records(path: str | Path) -> Iterator[Item]:

@@ -147,7 +147,7 @@ def prepare_chunk(corpus: Corpus, items: list[IndexRecord | RecordError], words:
     for item in items:
         if isinstance(item, RecordError):
             outcome.failed += 1
-            outcome.errors.append({"line": item.line, "message": item.message})
+            outcome.errors.append(item.to_json())
     parsed = _timed(outcome, "parse", _parse_all, records, outcome)
     first_by_key: dict[str, ParsedFormula] = {}
     for item in parsed:

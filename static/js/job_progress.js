@@ -32,6 +32,12 @@
       const item = document.createElement("li");
       // textContent: file contents are untrusted; a note (a file read with another) has no record number
       item.textContent = (e.note ? "note" : p.unit + " " + e.line) + ": " + e.message;
+      if (e.kind) {  // a document's problem: what went wrong, as a stable name
+        const kind = document.createElement("span");
+        kind.className = "problem-kind";
+        kind.textContent = e.kind;
+        item.append(" ", kind);
+      }
       return item;
     }));
   }

@@ -45,3 +45,9 @@ def test_notation_must_be_known():
     assert SourceFormula("<math/>", "mathml", 0).notation == "mathml"
     with pytest.raises(ValueError, match="choose one of latex, mathml, slt"):
         SourceFormula("x", "tex", 0)
+
+
+def test_a_job_keeps_a_record_error_s_kind_and_place_only_when_it_has_them():
+    assert RecordError(3, "no a").to_json() == {"line": 3, "message": "no a"}
+    assert RecordError(4, "a.tex:2: macro \\a …", "macro-loop", "a.tex", 2).to_json() == {
+        "line": 4, "message": "a.tex:2: macro \\a …", "kind": "macro-loop", "file": "a.tex", "file_line": 2}

@@ -102,8 +102,35 @@ def test_an_unreadable_new_version_keeps_the_last_readable_one(book):
     (book / "notes/pythagoras.md").write_bytes(b"\x00binary now")
     job = index(book)
     [error] = [error for error in job.errors if not error.get("note")]
-    assert job.failed == 1 and error["message"].startswith("notes/pythagoras.md: binary data")
+    assert job.failed == 1 and (error["kind"], error["file"], error["file_line"]) == (
+        "unreadable", "notes/pythagoras.md", None)
     assert "notes/pythagoras.md" in posts()
+
+
+@pytest.mark.django_db
+def test_a_document_s_problems_are_kept_with_their_kind_file_and_line(tmp_path):
+    folder = tmp_path / "paper"
+    write(folder, {"paper.tex": "\\documentclass{article}\n\\def\\loop{\\loop}\n\\begin{document}\n"
+                                "\\input{gone}\n$\\loop$ and $x$\n\\end{document}\n"})
+    job = index(folder)
+    assert job.state == "done" and job.failed == 2
+    assert [(error["kind"], error["file"], error["file_line"]) for error in job.errors] == [
+        ("include-missing", "paper.tex", None), ("macro-loop", "paper.tex", 5)]
+    assert [error["message"] for error in job.errors] == [
+        "paper.tex: \\input{gone}: no such file in the upload",
+        "paper.tex:5: macro \\loop reads more than 20,000 tokens (it expands forever); left as written"]
+
+
+@pytest.mark.django_db
+def test_the_job_page_lists_a_document_s_problem_with_its_kind(tmp_path, admin_client):
+    folder = tmp_path / "notes"
+    write(folder, {"a.md": "# Notes\n\n## A\n\n<div>\\[x\\]</div>\n"})
+    job = index(folder)
+    [error] = admin_client.get(f"/admin/searchapp/indexjob/{job.pk}/progress.json").json()["errors"]
+    assert (error["kind"], error["file"], error["file_line"]) == ("unread-delimiters", "a.md", None)
+    page = admin_client.get(f"/admin/searchapp/indexjob/{job.pk}/live/").content.decode()
+    assert ("<li>section 1: a.md: section &#x27;A&#x27;: text holds an unread formula delimiter pair \\[ … \\]\n"
+            '      <span class="problem-kind">unread-delimiters</span></li>') in page
 
 
 @pytest.mark.django_db

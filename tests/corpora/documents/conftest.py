@@ -1,11 +1,14 @@
 import gzip
 import io
+import re
 import tarfile
 import zipfile
 
 import pytest
 
 from corpora.documents import document_records
+from corpora.documents.latex_expansion import expand
+from corpora.documents.latex_includes import MissingInclude
 from corpora.records import IndexRecord, RecordError
 
 
@@ -53,5 +56,37 @@ def errors(path) -> list[str]:
     return [item.message for item in document_records(path) if isinstance(item, RecordError)]
 
 
+def problems(path) -> list[tuple[str, str | None, int | None]]:
+    """(kind, file, line in the file) of each problem of an upload's documents, in order."""
+    return [(item.kind, item.file, item.file_line) for item in document_records(path) if isinstance(item, RecordError)]
+
+
 def formulas(path) -> list[str]:
     return [formula.text for record in posts(path) for formula in record.formulas]
+
+
+def no_files(command, name, including):
+    """A resolver of an upload of one file: every package is a system package, every other include is missing."""
+    if command == "usepackage":
+        raise LookupError(name)
+    raise MissingInclude("no such file in the upload")
+
+
+def resolver(files: dict[str, str]):
+    """A resolver over {path: text}: `\\input{a}` finds a.tex, `\\usepackage{p}` finds p.sty."""
+    def resolve(command, name, including):
+        for path in (name, f"{name}.sty" if command == "usepackage" else f"{name}.tex"):
+            if path in files:
+                return path, files[path]
+        return no_files(command, name, including)
+    return resolve
+
+
+def expanded(text: str, **files: str) -> str:
+    """The text of main.tex, with `files` to include, expanded, its white space made single spaces."""
+    return " ".join(expand(text, "main.tex", resolver(files)).text.split())
+
+
+def dollar_formulas(text: str) -> list[str]:
+    """What an expanded text holds between `$`s."""
+    return re.findall(r"\$([^$]*)\$", text)

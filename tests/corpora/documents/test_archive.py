@@ -290,17 +290,6 @@ def test_a_tar_is_listed_once_however_many_members_are_read(tmp_path, monkeypatc
     assert len(listings) == 1
 
 
-@pytest.mark.parametrize("name, expected", [
-    pytest.param("2101.00001.gz", "2101.00001.tex", id="new-identifier"),
-    pytest.param("arXiv-2101.00001v2.tar.gz", "arXiv-2101.00001v2.tex", id="versioned"),
-    pytest.param("hep-th9901001.tgz", "hep-th9901001.tex", id="old-identifier"),
-    pytest.param("paper.tex.gz", "paper.tex", id="tex"),
-    pytest.param("notes.md.GZ", "notes.md", id="own-suffix"),
-])
-def test_single_name(name, expected):
-    assert tar_archives.single_name(name) == expected
-
-
 def test_a_link_in_a_folder_is_read_only_when_it_stays_inside(tmp_path):
     outside = tmp_path / "secret.txt"
     outside.write_text("root:x:0:0")

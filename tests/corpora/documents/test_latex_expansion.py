@@ -1,37 +1,12 @@
 import re
-import string
 
 import pytest
 
-from corpora.documents import budgets, latex_tokens, latex_uses
-from corpora.documents.budgets import OverBudget, UploadTokens
+from corpora.documents import budgets
+from corpora.documents.budgets import OverBudget
 from corpora.documents.latex_expansion import expand
 from corpora.documents.latex_macros import Macro, Param
-from corpora.documents.latex_uses import MAX_USE_TOKENS
-
-
-def _no_files(command, name, including):
-    if command == "usepackage":
-        raise LookupError(name)
-    raise ValueError("no such file in the upload")
-
-
-def _files(files: dict[str, str]):
-    """A resolver over {path: text}: `\\input{a}` finds a.tex, `\\usepackage{p}` finds p.sty."""
-    def resolve(command, name, including):
-        for path in (name, f"{name}.sty" if command == "usepackage" else f"{name}.tex"):
-            if path in files:
-                return path, files[path]
-        return _no_files(command, name, including)
-    return resolve
-
-
-def expanded(text: str, **files: str) -> str:
-    return " ".join(expand(text, "main.tex", _files(files)).text.split())
-
-
-def formulas(text: str) -> list[str]:
-    return re.findall(r"\$([^$]*)\$", text)
+from tests.corpora.documents.conftest import dollar_formulas, expanded, no_files, resolver
 
 
 @pytest.mark.parametrize("source, expected", [
@@ -153,99 +128,10 @@ def test_what_tex_skips(source, expected):
     assert expanded(source) == expected
 
 
-@pytest.mark.parametrize("source, verbatim", [
-    pytest.param(r"a \verb|$x$| b", ["$x$"], id="verb"),
-    pytest.param(r"a \verb*+$x$+ b", ["$x$"], id="verb-starred"),
-    pytest.param(r"a \lstinline[language=TeX]!$y$! b", ["$y$"], id="lstinline"),
-    pytest.param(r"a \mintinline{latex}{$z$} b", ["$z$"], id="mintinline"),
-    pytest.param("\\begin{verbatim}\n$x$ \\newcommand{\\R}{S}\n\\end{verbatim}$\\R$", ["$x$ \\newcommand{\\R}{S}"],
-                 id="verbatim"),
-    pytest.param("\\begin{lstlisting}[language=TeX]\n$x$\n\\end{lstlisting}", ["[language=TeX]\n$x$"],
-                 id="lstlisting"),
-    pytest.param("\\begin{minted}{latex}\n$x$\n\\end{minted}", ["{latex}\n$x$"], id="minted"),
-    pytest.param("\\DefineVerbatimEnvironment{code}{Verbatim}{}\\begin{code}$x$\\end{code}", ["$x$"],
-                 id="own-verbatim-environment"),
-    pytest.param("\\begin{tkzexample}[]\n\\def\\to{\\mapsto}$x$\n\\end{tkzexample}", ["[]\n\\def\\to{\\mapsto}$x$"],
-                 id="tkzexample"),
-])
-def test_verbatim_is_set_aside(source, verbatim):
-    expansion = expand(source, "main.tex", _no_files)
-    assert expansion.verbatim == verbatim
-    assert "$x$" not in expansion.text
-
-
-def test_a_comment_environment_is_dropped():
-    assert expanded("a \\begin{comment}\n$x$\n\\end{comment} b") == "a b"
-
-
-def test_a_deep_but_finite_nesting_expands_fully():
-    names = ["n" + first + second for first in string.ascii_lowercase for second in string.ascii_lowercase][:100]
-    chain = rf"\def\{names[-1]}{{x}}" + "".join(rf"\def\{name}{{(\{inner})}}" for name, inner in zip(names, names[1:]))
-    expansion = expand(chain + rf"$\{names[0]}$", "main.tex", _no_files)
-    assert expansion.problems == []
-    assert formulas(expansion.text) == ["(" * 99 + "x" + ")" * 99]
-
-
-@pytest.mark.parametrize("definition", [
-    pytest.param(r"\def\a{\a}", id="direct"),
-    pytest.param(r"\def\a{x\a}", id="growing"),
-    pytest.param(r"\def\a{\b}\def\b{\a}", id="mutual"),
-    pytest.param(r"\newcommand{\a}{\a\a}", id="doubling"),
-    pytest.param(r"\newcommand{\a}{(\a)}", id="nesting"),
-    pytest.param(r"\def\a#1{\a{#1#1}}", id="growing-argument"),
-])
-def test_a_looping_macro_is_reported_once_with_its_line_and_left_as_written(definition):
-    expansion = expand(definition + "\n\n$\\a + 1$ and $\\a$", "main.tex", _no_files)
-    assert expansion.problems == [f"main.tex:3: macro \\a reads more than {MAX_USE_TOKENS:,} tokens (it expands "
-                                  "forever); left as written"]
-    assert formulas(expansion.text) == [r"\a + 1", r"\a"]
-
-
-def _counting(monkeypatch) -> list[int]:
-    """Counts the tokens read by every stream (the work of an expansion), in a one-item list."""
-    read = [0]
-    original = latex_tokens.TokenStream.next
-
-    def next_token(self):
-        read[0] += 1
-        return original(self)
-    monkeypatch.setattr(latex_tokens.TokenStream, "next", next_token)
-    return read
-
-
-def _tree(levels: int, uses: int) -> str:
-    """A file of `levels` macros, each using the next twice (2^levels tokens a use), used `uses` times."""
-    names = ["q" + letter for letter in string.ascii_letters[:levels + 1]]
-    definitions = "".join(rf"\def\{name}{{\{inner}\{inner}}}" for name, inner in zip(names, names[1:]))
-    return definitions + rf"\def\{names[-1]}{{x}}" + "$" + rf"\{names[0]} " * uses + "$"
-
-
-@pytest.mark.parametrize("levels, why", [
-    pytest.param(12, "goes past the {budget:,} tokens the document's macros may read; no macro is expanded after it",
-                 id="uses-within-the-use-bound-spend-the-document-s"),
-    pytest.param(13, f"reads more than {MAX_USE_TOKENS:,} tokens (it expands forever)", id="a-use-past-the-use-bound"),
-])
-def test_a_small_file_asking_for_millions_of_tokens_is_stopped_early(monkeypatch, levels, why):
-    read = _counting(monkeypatch)
-    source = _tree(levels, 100)
-    assert len(source) < 700
-    expansion = expand(source, "main.tex", _no_files)
-    budget = latex_uses.MAX_DOCUMENT_TOKENS + latex_uses.TOKENS_PER_SOURCE_CHAR * len(source)
-    assert read[0] < budget + MAX_USE_TOKENS + len(source)  # not the 100 × 3 × 2^levels the file asks for
-    assert expansion.problems == [f"main.tex:1: macro \\qa {why.format(budget=budget)}; left as written"]
-
-
-def test_the_document_budget_grows_with_its_text():
-    ordinary = r"\newcommand{\R}{\mathbb{R}}" + "A line about $\\R^n$ and its dual space.\n" * 4000
-    expansion = expand(ordinary, "main.tex", _no_files)
-    assert expansion.problems == []
-    assert expansion.text.count(r"\mathbb{R}") == 4000
-
-
 def test_the_text_a_document_produces_is_bounded(monkeypatch):
     monkeypatch.setattr(budgets, "MAX_DOCUMENT_CHARS", 1000)
     with pytest.raises(OverBudget, match=r"over the budget of 1,000 characters .*: text produced \(583\), main.tex read \(418\)"):
-        expand(r"\def\a{xxxxxxxxxx}" + r"\a" * 200, "main.tex", _no_files)
+        expand(r"\def\a{xxxxxxxxxx}" + r"\a" * 200, "main.tex", no_files)
 
 
 def test_verbatim_and_each_inclusion_count_towards_the_budget(monkeypatch):
@@ -264,82 +150,8 @@ def test_verbatim_and_each_inclusion_count_towards_the_budget(monkeypatch):
     assert len(included) == 3
 
 
-def test_an_upload_shares_its_macro_tokens_among_its_documents():
-    """A folder of small macro bombs: once the upload's tokens are spent, its other documents expand nothing."""
-    bomb = "".join(f"\\def\\m{chr(98 + i)}{{\\m{chr(97 + i)}\\m{chr(97 + i)}}}" for i in range(13))
-    source = "\\def\\ma{x}" + bomb + "\n" + "\\mn " * 100 + "\n\\def\\one{1}$\\one$"
-    tokens = UploadTokens(30_000)
-    first = expand(source, "first.tex", _no_files, tokens=tokens)
-    second = expand(source, "second.tex", _no_files, tokens=tokens)
-    assert "(it expands forever)" in first.problems[0] and first.text.endswith("$1$")
-    assert tokens.left == 0
-    assert "its upload's macros had left" in second.problems[0] and second.text.endswith(r"$\one$")
-
-
-def test_a_runaway_argument_is_reported_once_per_macro_and_other_uses_still_expand():
-    source = "\\def\\a#1/{(#1)}\nfirst \\a x y\n\nnext $\\a z/$ \\a w\n\nend \\a v/"
-    expansion = expand(source, "main.tex", _no_files)
-    assert " ".join(expansion.text.split()) == r"first \a x y next $(z)$ \a w end (v)"
-    assert expansion.problems == ["main.tex:2: macro \\a has a runaway argument: an argument's delimiter '/' does "
-                                  "not come before a blank line; left as written"]
-
-
-def test_a_macro_short_of_arguments_never_swallows_the_end_of_its_environment():
-    source = ("\\def\\Second#1#2{#2}\n\\begin{eqnarray*}\n x & = & \\Foldl{f}{e}\\Second\n\\end{eqnarray*}\n"
-              "after $\\Second{a}{b}$")
-    expansion = expand(source, "main.tex", _no_files)
-    assert " ".join(expansion.text.split()) == (r"\begin{eqnarray*} x & = & \Foldl{f}{e}\Second \end{eqnarray*} "
-                                                r"after $b$")
-    assert expansion.problems == ["main.tex:3: macro \\Second has a runaway argument: an argument would be the "
-                                  "\\end of its environment (fewer arguments given than it reads); left as written"]
-
-
-def test_a_runaway_definition_is_reported_where_reading_stopped():
-    expansion = expand("\\newcommand{\\a}{" + "x\n" * 60_000, "main.tex", _no_files)
-    assert expansion.problems == ["main.tex:50001: \\newcommand: an argument runs past 100,000 characters (a brace "
-                                  "never closed)"]
-
-
-def test_a_problem_names_the_included_file_and_its_line():
-    expansion = expand(r"\def\a{\a}\input{b}", "main.tex", _files({"b.tex": "one\ntwo $\\a$"}))
-    assert expansion.problems == [f"b.tex:2: macro \\a reads more than {MAX_USE_TOKENS:,} tokens (it expands "
-                                  "forever); left as written"]
-
-
 def test_an_undefined_macro_is_left_to_the_formula_parser():
     assert expanded(r"$\undefined{x}$") == r"$\undefined{x}$"
-
-
-def test_the_text_after_end_document_is_not_read():
-    assert expanded("\\begin{document}a\\end{document}\n\\def\\x{") == "\\begin{document}a\\end{document}"
-
-
-def test_an_example_of_a_whole_document_does_not_end_the_document():
-    source = ("\\begin{document}\\begin{showexample}\\begin{document}x\\end{document}\\end{showexample} $y$"
-              "\\end{document} after")
-    assert expanded(source).endswith("$y$\\end{document}")
-
-
-def test_includes_are_read_in_place_with_file_markers():
-    expansion = expand(r"x \input{a} $\R$", "main.tex", _files({"a.tex": r"\newcommand{\R}{\mathbb{R}}A"}))
-    assert " ".join(expansion.text.split()) == r"x \mathsearchfile{a.tex}A\mathsearchfile{main.tex} $\mathbb{R}$"
-    assert expansion.included == {"a.tex"}
-
-
-def test_a_package_of_the_upload_is_read_with_at_a_letter():
-    package = r"\def\f@x{y}\newcommand{\f}{\f@x}\newcommand{\g}{\@ifstar{G}{g}}"
-    assert expanded(r"\usepackage{mine}$\f \g* \g$", **{"mine.sty": package}) == (
-        r"\mathsearchfile{mine.sty}\mathsearchfile{main.tex}$y G g$")
-
-
-def test_a_missing_include_is_reported():
-    expansion = expand(r"x \include{gone} y", "main.tex", _no_files)
-    assert expansion.problems == [r"main.tex: \include{gone}: no such file in the upload"]
-
-
-def test_an_include_cycle_is_reported():
-    expansion = expand(r"\input{a}", "main.tex", _files({"a.tex": r"A \input{b}", "b.tex": r"B \input{a}"}))
-    assert expansion.problems == [r"b.tex: \input{a}: include cycle a.tex → b.tex → a.tex"]
 
 
 @pytest.mark.parametrize("source, expected", [
@@ -368,12 +180,12 @@ PACKAGE = {"R": Macro("R", body=r"\mathbb{R}"), "norm": Macro("norm", (Param("m"
     pytest.param(r"\providecommand{\R}{R}$\R$", r"$\mathbb{R}$", id="providecommand-does-not"),
 ])
 def test_predefined_macros(source, expected):
-    assert " ".join(expand(source, "main.tex", _no_files, PACKAGE).text.split()) == expected
+    assert " ".join(expand(source, "main.tex", no_files, PACKAGE).text.split()) == expected
 
 
 def test_the_document_s_own_macros_are_given_for_reading_queries():
     source = r"\makeatletter\def\f@x{y}\makeatother\newcommand{\R}{R}\def\norm#1{|#1|}{\def\local{}}$\R$"
-    macros = expand(source, "main.tex", _no_files, PACKAGE).macros
+    macros = expand(source, "main.tex", no_files, PACKAGE).macros
     assert macros == {"R": Macro("R", body="R"), "norm": Macro("norm", (Param("m"),), "|#1|"),
                       "f@x": Macro("f@x", body="y", at_letter=True)}  # the internals a public macro may call
 
@@ -410,6 +222,8 @@ TYPE_THEORY_MACROS = r"""% Macros in the style of a type-theory book.
 \newcommand*{\transport}[2]{\ensuremath{\mathsf{transport}^{#1}(#2)}\xspace}
 \makeatother
 """
+
+
 TYPE_THEORY_CHAPTER = r"""\documentclass{book}
 \input{macros}
 \begin{document}
@@ -422,9 +236,9 @@ $\refl{a}$, $\ap{f}{p}$, $\ap*[2]{f}{p}$, $\idfunc$, $\trans{p}{q}$, $\transport
 
 
 def test_a_type_theory_book_s_formulas_are_free_of_its_macro_file():
-    expansion = expand(TYPE_THEORY_CHAPTER, "main.tex", _files({"macros.tex": TYPE_THEORY_MACROS}))
+    expansion = expand(TYPE_THEORY_CHAPTER, "main.tex", resolver({"macros.tex": TYPE_THEORY_MACROS}))
     assert expansion.problems == []
-    assert formulas(expansion.text) == [
+    assert dollar_formulas(expansion.text) == [
         r"A : \ensuremath{\mathcal{U}}_i", r"B : \ensuremath{\mathsf{Type}}", r"\ensuremath{x =_{A} y}",
         r"\prod_{x:A}\, B(x)", r"\prod_{(x:A)}\,\prod_{(y:B)}\, C", r"\prod_{(x:A)}\,\sum_{(y:B)}\, C",
         r"\sum_{x}\, P", r"\exists x.\,P(x)", r"\lambda x.\, f(x)", r"\lambda (x:A).\,\lambda y.\, f",
@@ -433,15 +247,8 @@ def test_a_type_theory_book_s_formulas_are_free_of_its_macro_file():
         r"\mathsf{id}", r"p \cdot q", r"\ensuremath{\mathsf{transport}^{P}(p)}"]
     defined = set(re.findall(r"\\(?:def|newcommand\*?\{|DeclareRobustCommand\{|NewDocumentCommand\{)\\([A-Za-z@]+)",
                              TYPE_THEORY_MACROS))
-    assert not [formula for formula in formulas(expansion.text)
+    assert not [formula for formula in dollar_formulas(expansion.text)
                 if set(re.findall(r"\\([A-Za-z@]+)", formula)) & (defined | {"xspace"}) or "@" in formula]
-
-
-def test_reading_is_bounded_outside_macro_uses_too(monkeypatch):
-    monkeypatch.setattr(latex_uses, "MAX_DOCUMENT_TOKENS", 0)
-    monkeypatch.setattr(latex_uses, "TOKENS_PER_SOURCE_CHAR", 0)  # so that reading the text itself is too much
-    with pytest.raises(ValueError, match="reading the document took more than 0 tokens"):
-        expand("text", "main.tex", _no_files)
 
 
 @pytest.mark.parametrize("definition", [
@@ -454,11 +261,3 @@ def test_a_documents_own_environment_named_like_a_verbatim_one_is_read(definitio
     text = expanded(definition + r"\begin{example}$x^2$ is a square.\end{example}")
     assert "$x^2$ is a square." in text and "mathsearchcode" not in text
 
-
-@pytest.mark.parametrize("source, expected", [
-    pytest.param(r"\def\<{\langle}$\<x, y\>$", r"$\langle x, y\>$", id="control-symbol-then-a-letter"),
-    pytest.param(r"\newcommand{\e}{\epsilon}$\e% a comment" "\n" r"x$", r"$\epsilon x$", id="after-a-comment"),
-    pytest.param(r"\def\a{\alpha}$\a\a y$", r"$\alpha\alpha y$", id="no-space-where-none-is-needed"),
-])
-def test_a_replacement_ending_in_a_command_stays_apart_from_the_letters_after_it(source, expected):
-    assert expanded(source) == expected

@@ -1,7 +1,7 @@
 import pytest
 
 from corpora.documents import plan_upload
-from tests.corpora.documents.conftest import errors, posts
+from tests.corpora.documents.conftest import errors, posts, problems
 
 MAIN = r"""\documentclass{article}
 \input{macros}
@@ -45,6 +45,7 @@ def test_input_finds_a_file_by_its_full_name_and_relative_to_the_including_file(
 
 def test_a_missing_include_is_reported_and_the_rest_read(upload):
     path = upload({"main.tex": "\\documentclass{article}\\begin{document}$a$ \\input{gone} $b$\\end{document}"})
+    assert problems(path) == [("include-missing", "main.tex", None)]
     assert errors(path) == [r"main.tex: \input{gone}: no such file in the upload"]
     assert [f.text for r in posts(path) for f in r.formulas] == ["a", "b"]
 
@@ -52,6 +53,7 @@ def test_a_missing_include_is_reported_and_the_rest_read(upload):
 def test_an_include_cycle_is_reported(upload):
     path = upload({"main.tex": "\\documentclass{article}\\begin{document}\\input{a}\\end{document}",
                    "a.tex": "A \\input{b}", "b.tex": "B \\input{a}"})
+    assert problems(path) == [("include-cycle", "b.tex", None)]
     assert errors(path) == [r"b.tex: \input{a}: include cycle a.tex → b.tex → a.tex"]
     assert [r.post.body for r in posts(path)] == ["A B"]
 
@@ -72,6 +74,7 @@ def test_macros_of_a_main_do_not_leak_into_the_next_document(upload):
 def test_an_unreadable_include_is_reported_with_the_includer(upload):
     path = upload({"main.tex": "\\documentclass{article}\\begin{document}$a$\\input{bin}\\end{document}",
                    "bin.tex": b"\x00\x01"})
+    assert problems(path) == [("include-unreadable", "main.tex", None)]
     assert errors(path) == [r"main.tex: \input{bin}: bin.tex: binary data (a NUL byte at 0), not text"]
 
 

@@ -1,7 +1,7 @@
 import pytest
 
 from corpora.documents import document_formulas
-from tests.corpora.documents.conftest import errors, posts
+from tests.corpora.documents.conftest import errors, posts, problems
 
 BETA = r"B(x,y) = \frac{\Gamma(x)\Gamma(y)}{\Gamma(x+y)}"
 DELIMITERS = [
@@ -87,12 +87,14 @@ def test_text_around_brackets_is_kept_as_words(upload, text, body):
 ])
 def test_an_unread_delimiter_pair_is_a_problem_and_the_post_stays(upload, text, problem):
     path = upload({"notes.md": text})
+    assert problems(path) == [("unread-delimiters", "notes.md", None)]
     assert errors(path) == [f"notes.md: section {problem}"]
     assert len(posts(path)) == 1
 
 
 def test_one_problem_per_document(upload):
     path = upload({"notes.md": "## A\n\n<div>\\[x\\]</div>\n\n## B\n\n<div>\\(y\\)</div>\n"})
+    assert problems(path) == [("unread-delimiters", "notes.md", None)]
     assert errors(path) == ["notes.md: section 'A': text holds an unread formula delimiter pair \\[ … \\]"]
 
 

@@ -2,7 +2,7 @@ import json
 
 import pytest
 
-from tests.corpora.documents.conftest import errors, posts
+from tests.corpora.documents.conftest import errors, posts, problems
 from tests.corpora.documents.test_markdown import DELIMITERS, read_math
 
 
@@ -21,14 +21,14 @@ def test_markdown_cells_are_read_and_code_cells_ignored(upload):
 
 def test_a_broken_notebook_is_a_record_error(upload):
     path = upload({"bad.ipynb": "{not json", "good.md": "$x$"})
+    assert problems(path) == [("unreadable", "bad.ipynb", None)]
     assert errors(path) == ["bad.ipynb: not a readable notebook (NotJSONError: Notebook does not appear to be "
                             "JSON: '{not json')"]
     assert [r.post.source_id for r in posts(path)] == ["good.md"]
 
 
 def test_a_json_file_that_is_not_a_notebook_is_a_record_error(upload):
-    [message] = errors(upload({"x.ipynb": '{"cells": 3}'}))
-    assert message.startswith("x.ipynb: not a readable notebook")
+    assert problems(upload({"x.ipynb": '{"cells": 3}'})) == [("unreadable", "x.ipynb", None)]
 
 
 @pytest.mark.parametrize("text, expected", DELIMITERS)
@@ -50,5 +50,6 @@ def test_a_cell_left_open_does_not_swallow_the_next(upload, opened):
 
 def test_an_unread_delimiter_pair_in_a_cell_is_a_problem(upload):
     path = upload({"nb.ipynb": notebook(("markdown", "## Part\n\nThe integral\n\\[\n\\int f\n\n= 1\n\\]"))})
+    assert problems(path) == [("unread-delimiters", "nb.ipynb", None)]
     assert errors(path) == ["nb.ipynb: section 'Part': text holds an unread formula delimiter pair \\[ … \\]"]
     assert [r.post.source_id for r in posts(path)] == ["nb.ipynb#part"]

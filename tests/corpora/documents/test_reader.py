@@ -27,6 +27,7 @@ def test_records_are_numbered_over_the_job_errors_included(upload):
     items = list(read_records(path, "documents"))
     assert [(item.line, type(item).__name__) for item in items] == [
         (1, "IndexRecord"), (2, "IndexRecord"), (3, "RecordError"), (4, "IndexRecord")]
+    assert (items[2].kind, items[2].file, items[2].file_line) == ("unreadable", "b.html", None)
     assert items[2].message == "b.html: binary data (a NUL byte at 0), not text"
 
 
@@ -53,6 +54,7 @@ def test_an_oversized_file_is_a_record_error_and_the_rest_goes_on(upload, monkey
     # LaTeX mains come before the files read alone, an unreadable one among them
     assert [type(item).__name__ for item in items] == ["RecordError", "IndexRecord"][::-1 if extension == "tex" else 1]
     items.sort(key=lambda item: isinstance(item, IndexRecord))
+    assert (items[0].kind, items[0].file) == ("unreadable", f"big.{extension}")
     assert re.fullmatch(rf"big\.{extension}: .*a file is refused above 300", items[0].message)
 
 
@@ -66,7 +68,7 @@ def test_an_undecodable_file_is_a_record_error(upload, extension, data):
     path = upload({f"bad.{extension}": data, f"ok.{extension}": GOOD[extension]})
     items = sorted(document_records(path), key=lambda item: isinstance(item, IndexRecord))
     assert [type(item).__name__ for item in items] == ["RecordError", "IndexRecord"]
-    assert items[0].message.startswith(f"bad.{extension}: ")
+    assert (items[0].kind, items[0].file, items[0].file_line) == ("unreadable", f"bad.{extension}", None)
 
 
 def test_latin_1_latex_is_read(upload):
@@ -79,7 +81,8 @@ def test_latin_1_latex_is_read(upload):
 def test_a_section_over_the_limit_is_a_record_error(upload, monkeypatch, extension):
     monkeypatch.setattr(posts, "MAX_SECTION_BYTES", 5)
     [item] = document_records(upload({f"a.{extension}": GOOD[extension].replace("$x$", "$x$ and more words")}))
-    assert isinstance(item, RecordError) and "a section is refused above 5" in item.message
+    assert isinstance(item, RecordError) and (item.kind, item.file) == ("section-refused", f"a.{extension}")
+    assert "a section is refused above 5" in item.message
 
 
 def _zip(tmp_path, members, compression=zipfile.ZIP_DEFLATED):
@@ -125,7 +128,8 @@ def test_a_looping_macro_is_a_record_error_after_a_bounded_number_of_tokens(uplo
     path = upload({"a.tex": "\\documentclass{article}\\def\\a{\\a x}\\begin{document}$\\a$ and $y$\\end{document}"})
     items = list(document_records(path))
     assert isinstance(items[0], RecordError)
-    assert items[0].message.startswith("a.tex:1: macro \\a reads more than 20,000 tokens")
+    assert (items[0].kind, items[0].file, items[0].file_line) == ("macro-loop", "a.tex", 1)
+    assert items[0].message == "a.tex:1: macro \\a reads more than 20,000 tokens (it expands forever); left as written"
     assert [f.text for f in items[1].formulas] == ["\\operatorname{a}", "y"]  # KaTeX lacks \\a: see renderable
 
 
