@@ -1,7 +1,7 @@
 """Judged queries as ranker training data, read through the real search path.
 
 Each query is parsed and embedded, its candidates found and scored exactly as a search does
-(`FormulaQuerySet.scored_candidates`), and every candidate gets its feature row. Doc ids are what the
+(`searchapp.search.formula_search.scored_candidates`), and every candidate gets its feature row. Doc ids are what the
 judgments name: a formula may stand for several (the visual ids merged into one visually distinct formula).
 """
 from __future__ import annotations
@@ -14,6 +14,7 @@ from mathparse import ParseError
 from ml.ranking.cross_validation import TopicCandidates
 from ml.retrieval.score_fusion import DEFAULT_FUSION, fuse
 from searchapp.models import MAX_K, Formula
+from searchapp.search.formula_search import scored_candidates
 from searchapp.search.query import parse_query
 from searchapp.search.ranking import candidate_features
 
@@ -30,7 +31,7 @@ def topic_candidates(text: str, corpus: str | None, docs_of: DocsOf = formula_do
                      size: int = MAX_K) -> TopicCandidates:
     """A query's candidates with features, as a search with `k = size` scores them. ParseError if unreadable."""
     query = parse_query(text)
-    scored = Formula.objects.scored_candidates(query, size, corpus)
+    scored = scored_candidates(Formula.objects.all(), query, size, corpus)
     features = candidate_features(query, scored.candidates)
     dense = fuse(scored.parts["slg"], scored.parts["opg"], DEFAULT_FUSION)
     docs = docs_of(scored.ids)

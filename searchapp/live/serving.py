@@ -15,11 +15,13 @@ from dataclasses import dataclass
 
 from django.conf import settings
 
+from mathparse import ParseError
 from ml.ranking.interleaving import Outcome, credit, outcome
+from searchapp.errors import parse_error
 from searchapp.feedback.impressions import log_impression
 from searchapp.feedback.people import Person
 from searchapp.models import CorpusRanker, Feedback, Formula, Impression
-from searchapp.search.query import Query
+from searchapp.search.formula_search import read_formula
 from searchapp.search.ranking import DEFAULT_ORDER, LEARNED, Interleave
 from searchapp.search.results import SearchResults
 
@@ -33,19 +35,24 @@ class Served:
     """None when nothing was shown."""
 
 
-def served_search(query: Query, text: str, person: Person, *, k: int = 10, offset: int = 0,
+def served_search(text: str, person: Person, *, notation: str = "latex", k: int = 10, offset: int = 0,
                   fusion: str = DEFAULT_ORDER, corpus: str | None = None, context: str = "",
                   share: float | None = None) -> Served:
-    """`Formula.objects.search` of `query` (typed as `text`) for `person`, interleaved with the corpus's candidate on
-    `share` of searches (default: settings.MATHSEARCH_INTERLEAVE_SHARE), exploring on the others
-    (settings.MATHSEARCH_EXPLORE_PLACES), and logged (`log_impression`: not for a crawler, and a person's repeat is
-    the page it repeats)."""
+    """`Formula.objects.search` of `text` read in `notation` (`read_formula`: a query that cannot be read is a 400
+    naming its notation and position) for `person`, interleaved with the corpus's candidate on `share` of searches
+    (default: settings.MATHSEARCH_INTERLEAVE_SHARE), exploring on the others (settings.MATHSEARCH_EXPLORE_PLACES),
+    and logged (`log_impression`: not for a crawler, and a person's repeat is the page it repeats). A long formula's
+    parts are searched and fused, neither interleaved nor explored, and logged the same way."""
+    try:
+        query = read_formula(text, notation, corpus)
+    except ParseError as error:
+        raise parse_error(error, notation) from None
     share = settings.MATHSEARCH_INTERLEAVE_SHARE if share is None else share
-    interleave = interleave_for(text, person, fusion, corpus, context, share)
+    interleave = interleave_for(query.text, person, fusion, corpus, context, share)
     results = Formula.objects.search(query, k=k, offset=offset, fusion=fusion, corpus=corpus, context=context,
                                      interleave=interleave, explore=settings.MATHSEARCH_EXPLORE_PLACES)
     candidate = interleave.candidate.id if interleave else ""
-    return Served(results, log_impression(results, text, corpus, offset, person, candidate))
+    return Served(results, log_impression(results, query.text, corpus, offset, person, candidate))
 
 
 def interleave_for(text: str, person: Person, fusion: str, corpus: str | None, context: str,

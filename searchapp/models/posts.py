@@ -1,10 +1,7 @@
 """Posts (a question, an answer, a document's section) and the read verb over them, `Post.objects.search`, which
-answers a question by words and formulas (its stages live in `searchapp.search.questions`)."""
+answers a question by words and formulas (composed in `searchapp.search.question_search`)."""
 from __future__ import annotations
 
-import time
-
-import numpy as np
 from django.contrib.postgres.indexes import GinIndex
 from django.contrib.postgres.search import SearchVector, SearchVectorField
 from django.db import models
@@ -15,15 +12,9 @@ from pgvector.django import CosineDistance, HalfVectorField, HnswIndex
 from ml.retrieval.post_scores import DEFAULT_FORMULA_WEIGHT
 from ml.text import TEXT_DIM
 from searchapp.models.corpora import Corpus, SourceDocument
-from searchapp.models.feedback import MAX_K, Feedback
-from searchapp.models.formulas import Formula
-from searchapp.search.database import reads_the_index
-from searchapp.search.duplicates import first_of_each, with_copies
-from searchapp.search.feedback_boost import boosted, evidence_for, with_places
-from searchapp.search.notation import corpus_macros
-from searchapp.search.query_keys import question_key
-from searchapp.search.questions import DEFAULT_MODE, MODES, Question, read_bm25, read_question, score_posts
-from searchapp.search.results import PostHit, PostResults
+from searchapp.search import question_search
+from searchapp.search.questions import DEFAULT_MODE, Question
+from searchapp.search.results import PostResults
 
 RELATED_POSTS = 5
 """Related threads a post's page lists."""
@@ -64,36 +55,11 @@ class PostQuerySet(models.QuerySet):
         answered = Post.objects.filter(parent=models.OuterRef("pk"))
         return self.filter(models.Q(parent__isnull=False) | ~models.Exists(answered))
 
-    @reads_the_index
     def search(self, question: Question | str, k: int = 10, offset: int = 0, mode: str = DEFAULT_MODE,
                corpus: str | None = None, weight: float = DEFAULT_FORMULA_WEIGHT) -> PostResults:
         """The `k` answers of this queryset after `offset` that best answer `question` (text with `$…$` formulas, read
-        with `corpus`'s macros), by words and formulas combined as `mode` says (`searchapp.search.questions`)."""
-        if mode not in MODES:
-            raise ValueError(f"unknown mode {mode!r}; choose one of {', '.join(MODES)}")
-        started = time.perf_counter()
-        if isinstance(question, str):
-            question = read_question(question, corpus_macros(question, corpus, Corpus.objects).macros)
-        threads = self.filter(corpus__name=corpus) if corpus else self
-        scores = score_posts(threads.answers(), Formula.objects, question, corpus, threads=threads,
-                             full_text=mode == "bm25")
-        if scores.mode_used(mode) == "bm25":
-            read_bm25(scores, question, corpus, range(len(scores.ids)))
-        evidence = evidence_for(Feedback.objects, "post", question_key(question.text), question.text)
-        combined = scores.combined(mode, weight)
-        ordered, feedback = boosted(combined, scores.ids, evidence)
-        distinct, copies = first_of_each(np.argsort(-ordered, kind="stable"), scores.keys)
-        if feedback:
-            unmoved, _ = first_of_each(np.argsort(-combined, kind="stable"), scores.keys)
-            feedback = with_places(feedback, unmoved, distinct, scores.keys)
-        order = distinct[offset:offset + min(k, MAX_K)]
-        read_bm25(scores, question, corpus, order)
-        by_id = Post.objects.select_related("corpus", "parent").defer("embedding", "fused").in_bulk(
-            [scores.ids[i] for i in with_copies(order, copies)])
-        hits = [PostHit(by_id[scores.ids[i]], float(combined[i]), rank, scores.parts(i), scores.best_formula.get(scores.ids[i]),
-                        [by_id[scores.ids[j]] for j in copies.get(i, ())], feedback.get(i))
-                for rank, i in enumerate(order, start=offset + 1)]
-        return PostResults(question, scores.mode_used(mode), hits, len(distinct), (time.perf_counter() - started) * 1000)
+        with `corpus`'s macros), by words and formulas combined as `mode` says: `searchapp.search.question_search`."""
+        return question_search.search(self, question, k=k, offset=offset, mode=mode, corpus=corpus, weight=weight)
 
 
 class Post(models.Model):

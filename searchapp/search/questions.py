@@ -30,6 +30,7 @@ from ml.text.encoder import EncodedPost
 from ml.text.marf import post_vector
 from searchapp.embedding import get_fusion
 from searchapp.search.database import search_connection, search_database
+from searchapp.search.formula_search import scored_candidates_of, scores_of
 from searchapp.search.query import Macros, Query, parse_queries
 from searchapp.sql import id_array
 from searchapp.vectors import vector_literal
@@ -313,7 +314,7 @@ def _best_formulas(pairs: np.ndarray, formula_hits: list[dict[int, float]], post
 def _formula_hits(formulas, queries: list[Query], corpus: str | None) -> list[dict[int, float]]:
     """Per query formula, formula id → dense F1 similarity, for the formula search's exactly scored candidates."""
     hits = []
-    for scored in formulas.scored_candidates_of(queries, FORMULA_SHORTLIST, corpus):
+    for scored in scored_candidates_of(formulas, queries, FORMULA_SHORTLIST, corpus):
         scores = fuse(scored.parts["slg"], scored.parts["opg"], "f1")
         hits.append(dict(zip(scored.ids, scores.tolist())))
     return hits
@@ -325,7 +326,7 @@ def _with_the_rest(formula_hits: list[dict[int, float]], formulas, queries: list
     missing = held - set(formula_hits[0]).intersection(*formula_hits[1:]) if formula_hits else set()
     if not missing:
         return formula_hits
-    ids, parts = formulas.scores_of(queries, missing)
+    ids, parts = scores_of(formulas, queries, missing)
     return [{**dict(zip(ids, fuse(scores["slg"], scores["opg"], "f1").tolist())), **hits}
             for hits, scores in zip(formula_hits, parts)]
 

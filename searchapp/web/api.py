@@ -14,6 +14,7 @@ from searchapp.errors import ApiError
 from searchapp.feedback.actions import explained, parse_feedback, parse_looks, record_feedback
 from searchapp.feedback.impressions import record_looks
 from searchapp.feedback.people import Person, client_address
+from searchapp.live.serving import served_search
 from searchapp.models import Formula, Post
 from searchapp.web.api_bodies import json_body, json_params
 from searchapp.web.error_views import is_api
@@ -28,7 +29,6 @@ from searchapp.web.presenters import (
     question_of,
     results_dict,
 )
-from searchapp.web.searching import formula_search, read_query
 
 
 def api_view(*methods: str, reads_only: bool | None = None):
@@ -61,8 +61,7 @@ def api_view(*methods: str, reads_only: bool | None = None):
 def search(request: HttpRequest) -> JsonResponse:
     """Formula search: the parameters as a query string (GET) or a JSON object (POST, for a long query)."""
     params = search_params(json_params(request, SEARCH_FIELDS) if request.method == "POST" else request.GET)
-    query = read_query(params.pop("text"), params.pop("notation"), params["corpus"])
-    served = formula_search(query, Person.of(request), **params)
+    served = served_search(params.pop("text"), Person.of(request), **params)
     return JsonResponse({**results_dict(served.results, present(served.results)),
                          "impression_id": served.impression and served.impression.pk})
 

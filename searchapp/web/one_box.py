@@ -1,5 +1,6 @@
 """One search box for formulas and questions: a formula alone lists formulas; words, with or without `$…$`
-formulas, list answers, and beside them the formulas most like each of the question's formulas.
+formulas, list answers, and beside them the formulas most like each of the question's formulas
+(`searchapp.search.question_search.answers_with_formulas`).
 
 People type both into the first box they see, and an empty result for `integral of x squared` read letter by letter
 as a product taught them nothing. `?as=formula` keeps the formula reading whatever the box holds.
@@ -7,13 +8,7 @@ as a product taught them nothing. `?as=formula` keeps the formula reading whatev
 from __future__ import annotations
 
 from mathparse.extraction import extract_formulas
-from searchapp.models import Formula
-from searchapp.search.questions import Question
 from searchapp.web.search_page import prose_words
-
-FORMULAS_BESIDE = 3
-"""A question's formulas that get their own hits beside the answers, in the order written."""
-HITS_BESIDE = 3
 
 
 def reads_as_question(text: str, notation: str) -> bool:
@@ -28,9 +23,3 @@ def reads_as_question(text: str, notation: str) -> bool:
         end = formula.end
     words = prose_words(" ".join([*outside, text[end:]]))
     return len(found) >= 2 or len(words) >= 2 or (bool(found) and bool(words))
-
-
-def formula_hits(question: Question, corpus: str | None) -> list[dict]:
-    """For each of the question's first formulas: its LaTeX and its best formula hits (in the question's corpus)."""
-    return [{"latex": query.text, "hits": Formula.objects.search(query, k=HITS_BESIDE, corpus=corpus).hits}
-            for query in question.formulas[:FORMULAS_BESIDE]]

@@ -1,4 +1,6 @@
-"""What the search page shows besides the results: examples, the symbol palette, the pager, errors, the query tree."""
+"""The search page and its Answers tab as their templates show them: the box as it was left, and the results a view
+got from one call into the search (the good matches' cut, the pager, hints, the query tree, the formulas beside a
+question's answers, the person's own judgments); with the examples, the symbol palette and the help's words."""
 from __future__ import annotations
 
 import math
@@ -11,9 +13,16 @@ from django.urls import reverse
 
 from mathparse import slt_to_latex
 from mathparse.normalise import PLAIN_NAMES, VARIABLE_NAME
+from searchapp.feedback.people import Person
+from searchapp.live.serving import Served
+from searchapp.models import Corpus, Feedback
 from searchapp.search.long_queries import long_formula
 from searchapp.search.query import Query
-from searchapp.search.questions import MODES, Question
+from searchapp.search.question_search import FormulasBeside
+from searchapp.search.questions import DEFAULT_MODE, MODES, Question
+from searchapp.search.ranking import DEFAULT_ORDER, ORDERS
+from searchapp.search.results import PostResults
+from searchapp.web.presenters import post_results_dict, present
 from searchapp.web.trees_svg import tree_svg
 
 PAGE_SIZE = 20
@@ -75,6 +84,82 @@ PALETTE = [  # (button text, inserted LaTeX)
     ("≤", r"\le"), ("≠", r"\neq"), ("(n k)", r"\binom{n}{k}"), ("|x|", r"\left| \right|"),
     ("?x", r"\qvar{x}"),  # a query variable: any sub-expression
 ]
+
+
+def search_context(form: QueryDict, request: HttpRequest, as_question: bool) -> dict:
+    """The search page's box as it was left (query, notation, fusion, words, corpus), its tabs and options."""
+    return {"query": form.get("q", "").strip(), "examples": EXAMPLES, "palette": PALETTE, "fusions": ORDERS,
+            "notations": NOTATION_CHOICES, "notation": form.get("notation") or "auto",
+            "fusion": form.get("fusion") or DEFAULT_ORDER, "context_words": form.get("context", ""),
+            "corpus": form.get("corpus", ""), "corpora": Corpus.objects.searchable().values_list("name", flat=True),
+            "as_question": as_question, "tab": "formulas" if form.get("as") == "formula" else "all",
+            "tabs": tab_links(form), "back": back_param(request)}
+
+
+def answers_tab_context(form: QueryDict, request: HttpRequest) -> dict:
+    """The Answers tab's box as it was left (question, mode, corpus), its tabs and options."""
+    return {"query": form.get("q", "").strip(), "modes": MODE_CHOICES, "mode": form.get("mode") or DEFAULT_MODE,
+            "corpus": form.get("corpus", ""), "corpora": Corpus.objects.searchable().values_list("name", flat=True),
+            "tab": "answers", "tabs": tab_links(form), "back": back_param(request)}
+
+
+def page_window(page: int) -> dict[str, int]:
+    """The `k` and `offset` a search is asked for to show results page `page`."""
+    return {"k": PAGE_SIZE, "offset": (page - 1) * PAGE_SIZE}
+
+
+def formula_results(served: Served, page: int, form: QueryDict) -> dict:
+    """A formula search's page of results: where its good matches end (first page only), the pager, how the query
+    was read (its notation, tree, LaTeX) and the hints about it."""
+    results, query = served.results, served.results.query
+    items = present(results)
+    pattern = any(query.variables.values())
+    cut = cut_of(items, pattern) if page == 1 else None
+    return {"results": results, "impression": served.impression,
+            "strong": items[:cut], "weaker": items[cut:] if cut else [],
+            "cut": cut and {"above": items[cut - 1].hit.score, "below": items[cut].hit.score, "first": cut + 1,
+                            "pattern": pattern},
+            "fusion_help": FUSION_HELP[results.fusion], "representations": REPRESENTATIONS,
+            "notation_name": NOTATION_NAMES[query.notation], "pager": page_numbers(results.candidates, page, form),
+            "query_tree": query_tree_svg(query), "query_latex": query_latex(query), **query_hints(query, form)}
+
+
+def answer_results(results: PostResults, params: dict, page: int, form: QueryDict) -> dict:
+    """A question's page of answers: the mode that ranked them (and the one asked for, if it could not), the pager,
+    the tag they were kept to, and the hint for LaTeX written outside dollar signs."""
+    return {"results": post_results_dict(results), "mode_name": MODE_NAMES[results.mode],
+            "mode_help": MODE_HELP[results.mode],
+            "unavailable_mode": MODE_NAMES[params["mode"]] if results.mode != params["mode"] else "",
+            "pager": page_numbers(results.candidates, page, form), "tag": params["tag"],
+            "all_tags": without_param(form, "tag") if params["tag"] else "",
+            "bare_latex": latex_outside_dollars(results.question, form)}
+
+
+def one_box_answers(results: PostResults, beside: list[FormulasBeside], params: dict, page: int,
+                    form: QueryDict) -> dict:
+    """The one box's question: its `answer_results` as `answers`, and the formulas like each of its own, each group
+    linked to the search of its formula alone."""
+    context = answer_results(results, params, page, form)
+    context["answers"] = context.pop("results")
+    groups = [{"latex": group.latex, "hits": group.hits, "link": search_link(form, q=group.latex, **{"as": "formula"})}
+              for group in beside]
+    return {**context, "formula_hits": groups, "as_formula_link": search_link(form, **{"as": "formula"})}
+
+
+def with_judgments(found: dict, person: Person, query: str) -> dict:
+    """The results with each one's `chosen`: this person's judgment of it for this query, read in one query, so
+    the pressed button survives a reload."""
+    items = found.get("strong", []) + found.get("weaker", [])
+    # a formula search has strong and weaker items; the Answers tab's answers are its results, the one box's answers
+    answers = [] if "strong" in found else (found.get("answers") or found["results"])["results"]
+    chosen = Feedback.objects.chosen(person.user_id, person.session_key, query,
+                                     formulas=[item.hit.formula_id for item in items],
+                                     posts=[hit["post"]["id"] for hit in answers])
+    for item in items:
+        item.chosen = chosen.get(("formula", item.hit.formula_id), "")
+    for hit in answers:
+        hit["chosen"] = chosen.get(("post", hit["post"]["id"]), "")
+    return found
 
 
 def page_numbers(candidates: int, page: int, params: QueryDict) -> dict:

@@ -1,5 +1,4 @@
 """Thin page views: validate, call the domain, render."""
-from typing import Any
 from urllib.parse import urlencode
 
 from django.conf import settings
@@ -17,17 +16,17 @@ from searchapp.feedback.actions import UNJUDGE, parse_feedback, record_feedback
 from searchapp.feedback.impressions import record_looks
 from searchapp.feedback.people import Person, client_address
 from searchapp.health import health_report
-from searchapp.models import Corpus, Feedback, Formula, IndexJob, Post
+from searchapp.live.serving import served_search
+from searchapp.models import Formula, IndexJob, Post
 from searchapp.search.context import CONTEXT_WEIGHT
 from searchapp.search.feedback_boost import REACH
+from searchapp.search.question_search import answers_with_formulas
 from searchapp.search.questions import DEFAULT_MODE
 from searchapp.search.ranking import DEFAULT_ORDER, ORDERS
-from searchapp.search.results import PostResults
 from searchapp.web import one_box, search_page
 from searchapp.web.params import int_param, question_params, search_params, tag_param
-from searchapp.web.presenters import formula_detail, post_formulas, post_results_dict, present
+from searchapp.web.presenters import formula_detail, post_formulas
 from searchapp.web.reading_limits import reading_limits
-from searchapp.web.searching import formula_search, neighbours, read_query
 from searchapp.web.snippets import text_part
 from searchapp.web.trees_svg import tree_svg
 
@@ -57,62 +56,29 @@ def home(request: HttpRequest) -> HttpResponse:
     JavaScript. A formula lists formulas; words, with or without `$…$` formulas, list answers and the formulas like
     each of the question's (`one_box`); `as=formula` reads the box as one formula whatever it holds."""
     form = search_form(request)
-    context: dict[str, Any]  # a template's context: values of every kind
-    context = {"query": form.get("q", "").strip(), "examples": search_page.EXAMPLES,
-               "palette": search_page.PALETTE, "fusions": ORDERS, "notations": search_page.NOTATION_CHOICES,
-               "notation": form.get("notation") or "auto",
-               "fusion": form.get("fusion") or DEFAULT_ORDER, "context_words": form.get("context", ""),
-               "corpus": form.get("corpus", ""), "corpora": Corpus.objects.searchable().values_list("name", flat=True)}
-    forced = form.get("as") == "formula"
-    context["as_question"] = not forced and one_box.reads_as_question(context["query"], context["notation"])
-    context["tab"], context["tabs"] = "formulas" if forced else "all", search_page.tab_links(form)
-    context["back"] = search_page.back_param(request)
+    query = form.get("q", "").strip()
+    as_question = form.get("as") != "formula" and one_box.reads_as_question(query, form.get("notation") or "auto")
+    context = search_page.search_context(form, request, as_question)
     status = 200
-    if context["query"]:
+    if query:
         try:
-            person = Person.of(request, lasting=not context["as_question"])
-            found = _ask_with_formulas(form) if context["as_question"] else _search(form, person)
-            context.update(_show_judgments(found, person, context["query"]))
+            person = Person.of(request, lasting=not as_question)
+            found = _ask_with_formulas(form) if as_question else _search(form, person)
+            context.update(search_page.with_judgments(found, person, query))
         except ApiError as error:
-            context["error"], status = search_page.error_context(error.message, error.pos, context["query"]), error.status
+            context["error"], status = search_page.error_context(error.message, error.pos, query), error.status
     return render(request, "searchapp/search.html", context, status=status)
 
 
-def _show_judgments(found: dict, person: Person, query: str) -> dict:
-    """The results with each one's `chosen`: this person's judgment of it for this query, read in one query, so
-    the pressed button survives a reload."""
-    items = found.get("strong", []) + found.get("weaker", [])
-    # a formula search has strong and weaker items; the Answers tab's answers are its results, the one box's answers
-    answers = [] if "strong" in found else (found.get("answers") or found["results"])["results"]
-    chosen = Feedback.objects.chosen(person.user_id, person.session_key, query,
-                                     formulas=[item.hit.formula_id for item in items],
-                                     posts=[hit["post"]["id"] for hit in answers])
-    for item in items:
-        item.chosen = chosen.get(("formula", item.hit.formula_id), "")
-    for hit in answers:
-        hit["chosen"] = chosen.get(("post", hit["post"]["id"]), "")
-    return found
+def _page(form: QueryDict) -> int:
+    return int_param(form, "page", 1, 1, search_page.MAX_PAGES)
 
 
 def _search(form: QueryDict, person: Person) -> dict:
-    params = search_params(form, default_notation="auto")
-    page = int_param(form, "page", 1, 1, search_page.MAX_PAGES)
-    query = read_query(params["text"], params["notation"], params["corpus"])
-    served = formula_search(query, person, k=search_page.PAGE_SIZE, offset=(page - 1) * search_page.PAGE_SIZE,
-                            fusion=params["fusion"], corpus=params["corpus"], context=params["context"])
-    results = served.results
-    items = present(results)
-    pattern = any(query.variables.values())
-    cut = search_page.cut_of(items, pattern) if page == 1 else None
-    return {"results": results, "impression": served.impression,
-            "strong": items[:cut], "weaker": items[cut:] if cut else [], "fusion": params["fusion"],
-            "cut": cut and {"above": items[cut - 1].hit.score, "below": items[cut].hit.score, "first": cut + 1,
-                            "pattern": pattern},
-            "fusion_help": search_page.FUSION_HELP[results.fusion], "representations": search_page.REPRESENTATIONS,
-            "notation_name": search_page.NOTATION_NAMES[query.notation],
-            "pager": search_page.page_numbers(results.candidates, page, form),
-            "query_tree": search_page.query_tree_svg(query), "query_latex": search_page.query_latex(query),
-            **search_page.query_hints(query, form)}
+    """The box's formula, served as one page of results (read, searched, logged) and presented."""
+    params, page = search_params(form, default_notation="auto"), _page(form)
+    served = served_search(params.pop("text"), person, **{**params, **search_page.page_window(page)})
+    return search_page.formula_results(served, page, form)
 
 
 @require_GET
@@ -137,15 +103,11 @@ def questions(request: HttpRequest) -> HttpResponse:
     is needed (a long question is POSTed, as on the search page). A submitted empty question is an error, unlike the
     bare tab."""
     form = search_form(request)
-    context: dict[str, Any]
-    context = {"query": form.get("q", "").strip(), "modes": search_page.MODE_CHOICES,
-               "mode": form.get("mode") or DEFAULT_MODE, "corpus": form.get("corpus", ""),
-               "corpora": Corpus.objects.searchable().values_list("name", flat=True),
-               "tab": "answers", "tabs": search_page.tab_links(form), "back": search_page.back_param(request)}
+    context = search_page.answers_tab_context(form, request)
     status = 200
     if "q" in form:
         try:
-            context.update(_show_judgments(_ask(form), Person.of(request), context["query"]))
+            context.update(search_page.with_judgments(_ask(form), Person.of(request), context["query"]))
         except ApiError as error:
             message = search_page.EMPTY_QUESTION if error.code == "missing_query" else error.message
             context["error"], status = search_page.error_context(message, error.pos, context["query"]), error.status
@@ -153,32 +115,19 @@ def questions(request: HttpRequest) -> HttpResponse:
 
 
 def _ask(form: QueryDict) -> dict:
-    return _answers(form)[0]
+    """The Answers tab's question, searched for one page of answers and presented."""
+    params, page = question_params(form), _page(form)
+    results = Post.objects.tagged(params["tag"]).search(params["question"], mode=params["mode"], corpus=params["corpus"],
+                                                        **search_page.page_window(page))
+    return search_page.answer_results(results, params, page, form)
 
 
 def _ask_with_formulas(form: QueryDict) -> dict:
     """The search box's question: its answers, and the formula hits of each of its formulas."""
-    context, results = _answers(form)
-    groups = one_box.formula_hits(results.question, form.get("corpus") or None)  # validated by _answers
-    for group in groups:
-        group["link"] = search_page.search_link(form, q=group["latex"], **{"as": "formula"})
-    answers = context.pop("results")
-    return {**context, "answers": answers, "formula_hits": groups,
-            "as_formula_link": search_page.search_link(form, **{"as": "formula"})}
-
-
-def _answers(form: QueryDict) -> tuple[dict, PostResults]:
-    params = question_params(form)
-    page = int_param(form, "page", 1, 1, search_page.MAX_PAGES)
-    results = Post.objects.tagged(params["tag"]).search(
-        params["question"], k=search_page.PAGE_SIZE, offset=(page - 1) * search_page.PAGE_SIZE, mode=params["mode"],
-        corpus=params["corpus"])
-    return {"results": post_results_dict(results), "mode_name": search_page.MODE_NAMES[results.mode],
-            "mode_help": search_page.MODE_HELP[results.mode],
-            "unavailable_mode": search_page.MODE_NAMES[params["mode"]] if results.mode != params["mode"] else "",
-            "pager": search_page.page_numbers(results.candidates, page, form), "tag": params["tag"],
-            "all_tags": search_page.without_param(form, "tag") if params["tag"] else "",
-            "bare_latex": search_page.latex_outside_dollars(results.question, form)}, results
+    params, page = question_params(form), _page(form)
+    results, beside = answers_with_formulas(Post.objects.tagged(params["tag"]), params["question"], mode=params["mode"],
+                                            corpus=params["corpus"], **search_page.page_window(page))
+    return search_page.one_box_answers(results, beside, params, page, form)
 
 
 @require_GET
@@ -190,7 +139,8 @@ def formula(request: HttpRequest, pk: int) -> HttpResponse:
             for name, tree in detail.trees.items() if tree is not None}
     return render(request, "searchapp/formula.html", {
         "formula": found, "svgs": svgs, "opt_error": found.opt_error, "occurrences": detail.snippets,
-        "occurrence_count": detail.occurrence_count, "elsewhere": detail.elsewhere, "nearest": neighbours(found),
+        "occurrence_count": detail.occurrence_count, "elsewhere": detail.elsewhere,
+        "nearest": Formula.objects.nearest_to(found),
         **_back_to_results(request),
     })
 

@@ -12,7 +12,7 @@ pytestmark = pytest.mark.e2e
 
 VIEWPORTS = {"laptop": {"width": 1366, "height": 768}, "phone": {"width": 390, "height": 844}}
 LONG = r"e^{x}\, = 1 + x + " + " + ".join(rf"\frac{{x^{{{k}}}}}{{{k}!}}" for k in range(2, 141))
-"""The Taylor series of 3,000 characters and 840 symbols of tests/app/web/test_searching.py."""
+"""The Taylor series of 3,000 characters and 840 symbols of tests/app/web/test_search_page.py."""
 TERMS = r"\frac{x^{2}}{2!} + \frac{x^{3}}{3!} + \frac{x^{4}}{4!}"
 
 

@@ -1,23 +1,25 @@
-"""The served search: logged as an impression; interleaved with a corpus's candidate on the configured share of
-searches, the same way for a person's pages of one query; clicks credit the team that placed the result."""
+"""The served search: the query read (an unreadable one a 400), logged as an impression; interleaved with a corpus's
+candidate on the configured share of searches, the same way for a person's pages of one query; clicks credit the team
+that placed the result."""
 import re
 
 import pytest
 from django.test import Client
 
+from searchapp.errors import ApiError
 from searchapp.feedback.people import Person
 from searchapp.live.loop import learning_round
 from searchapp.live.serving import interleaving_outcome, served_search
 from searchapp.models import Formula, Impression
-from searchapp.search.query import parse_query
-from tests.app.factories import log_page, result_ids
+from searchapp.search.query_keys import formula_text_key
+from tests.app.factories import FORMULAS, log_page, result_ids
 
 pytestmark = pytest.mark.django_db
 QUERY = "p^2 + q^2 = r^2"
 
 
 def serve(session: str, share: float, **options):
-    return served_search(parse_query(QUERY), QUERY, Person(None, session), corpus="test", share=share, **options)
+    return served_search(QUERY, Person(None, session), corpus="test", share=share, **options)
 
 
 def test_a_search_is_logged_as_the_page_it_showed(judged):
@@ -26,9 +28,30 @@ def test_a_search_is_logged_as_the_page_it_showed(judged):
     assert served.impression == page and page.session_key == "s1" and page.corpus.name == "test"
     assert (page.query, page.offset, page.teams, page.candidate) == (QUERY, 2, "", "")
     assert page.formula_ids == [hit.formula_id for hit in served.results.hits] and len(page.formula_ids) == 3
-    everywhere = served_search(parse_query(QUERY), QUERY, Person(None, "s1"), k=3)
+    everywhere = served_search(QUERY, Person(None, "s1"), k=3)
     assert everywhere.impression.corpus is None  # a search of all corpora
-    assert served_search(parse_query(QUERY), QUERY, Person(None, "s1"), corpus="nothing-here").impression is None
+    assert served_search(QUERY, Person(None, "s1"), corpus="nothing-here").impression is None
+
+
+def test_the_query_is_read_in_its_notation_and_one_that_cannot_be_is_a_400_naming_it(indexed):
+    served = served_search("<math><msup><mi>x</mi><mn>2</mn></msup></math>", Person(None, "s1"), notation="mathml", k=1)
+    assert served.results.query.notation == "mathml" and served.impression.query.startswith("<math>")
+    with pytest.raises(ApiError) as raised:
+        served_search(r"\frac{1}{", Person(None, "s1"))
+    assert raised.value.code == "latex_unbalanced_braces" and raised.value.pos is not None
+    assert Impression.objects.count() == 1  # the unreadable query was not logged
+
+
+LONG = r"e^{x}\, = 1 + x + " + " + ".join(rf"\frac{{x^{{{k}}}}}{{{k}!}}" for k in range(2, 141))
+"""A Taylor series of 3,000 characters and 840 symbols."""
+TERMS = r"\frac{x^{2}}{2!} + \frac{x^{3}}{3!} + \frac{x^{4}}{4!}"
+
+
+def test_a_long_formulas_search_is_logged_under_the_whole_formula(index_file):
+    index_file([*FORMULAS, TERMS])
+    served = served_search(LONG, Person(None, "s1"), k=3)
+    assert len(LONG) == 3000 and len(served.results.query.parts) == 3 and len(served.results.hits) == 3
+    assert (served.impression.query, served.impression.query_key) == (LONG, formula_text_key(LONG))
 
 
 def test_with_a_candidate_the_share_decides_and_pages_of_one_list_agree(judged, no_shipped_ranker):

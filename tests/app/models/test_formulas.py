@@ -1,25 +1,26 @@
-"""The formulas' QuerySet verb: a whole formula search reads the database a pinned number of times."""
+"""The formulas' QuerySet verbs: `search` is the formula search's way in, `nearest_to` a formula page's neighbours."""
 import pytest
-from django.db import connection
-from django.test.utils import CaptureQueriesContext
 
 from searchapp.models import Formula
-from searchapp.search.query import parse_query
-from searchapp.web.presenters import present
+from searchapp.search import formula_search
 
 pytestmark = pytest.mark.django_db
 
 
-def test_a_search_reads_the_database_a_pinned_number_of_times(index_file):
-    """Parse and embed once, read the candidates' matrices once and the hits' rows once, their posts once."""
-    index_file(corpus="big")
-    query = parse_query(r"\sin^2 x + \cos^2 x = 1")
-    with CaptureQueriesContext(connection) as captured:
-        results = Formula.objects.search(query, k=5, shortlist_size=2, corpus="big")
-        present(results)
-    statements = [q["sql"].split()[0].upper() for q in captured.captured_queries]
-    # ids-if-small, savepoint, corpus id, 2 × (ef_search, nearest centroids, posting lists), common sub-expressions,
-    # structure matches, release, candidate matrices, the corpus's installed ranker, people's feedback on the query and
-    # its logged pages, hit rows, hit posts, hit occurrence counts
-    assert len(statements) == 19, statements
-    assert 1 <= len(results.hits) == min(5, results.candidates)
+def test_the_search_verb_searches_its_own_queryset_as_the_pipeline_does(index_file):
+    index_file(corpus="one")
+    index_file([r"x^2 + y^2 = z^2", r"\frac{a}{b}"], corpus="two", name="two.txt")
+    mine = Formula.objects.filter(corpus__name="two")
+    found = mine.search("x^2 + y^2", k=5, fusion="f1")
+    assert [hit.formula_id for hit in found.hits] == [
+        hit.formula_id for hit in formula_search.search(mine, "x^2 + y^2", k=5, fusion="f1").hits]
+    assert len(found.hits) == 2 and {hit.formula.corpus.name for hit in found.hits} == {"two"}
+
+
+def test_a_formulas_neighbours_exclude_it_and_its_copies_in_other_corpora(index_file):
+    index_file(corpus="one")
+    index_file(corpus="two", name="two.txt")
+    formula = Formula.objects.filter(latex="a^2 + b^2 = c^2").first()
+    hits = Formula.objects.nearest_to(formula, k=3)
+    assert len(hits) == 3 and all(hit.formula.visual_key != formula.visual_key for hit in hits)
+    assert hits[0].formula.latex == "x^2 + y^2 = z^2"

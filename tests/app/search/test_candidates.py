@@ -1,4 +1,4 @@
-"""The first stage: the corpus filter, the codebook probe of a large collection, several queries sharing one probe."""
+"""The first stage: the corpus filter, the codebook probe of a large collection, a small collection scored whole."""
 import numpy as np
 import pytest
 from django.db import connection
@@ -29,22 +29,6 @@ def test_a_collection_larger_than_the_shortlist_is_searched_through_the_codebook
 
 def test_a_small_collection_is_scored_completely(indexed):
     assert Formula.objects.search("p^2", k=10).candidates == Formula.objects.count()
-
-
-def test_several_queries_share_one_first_stage_and_score_as_each_alone(index_file):
-    """A question's formulas: one codebook probe and posting-list read per representation, one matrix read."""
-    index_file(corpus="big")
-    queries, failed = parse_queries([r"\sin^2 x + \cos^2 x = 1", "a^2 + b^2 = c^2", r"\frac{1}{"])
-    assert [text for text, _ in failed] == [r"\frac{1}{"] and failed[0][1].pos is not None
-    alone = [Formula.objects.scored_candidates(query, 2, "big") for query in queries]
-    with CaptureQueriesContext(connection) as captured:
-        together = Formula.objects.scored_candidates_of(queries, 2, "big")
-    # ids-if-small, savepoint, corpus id, 2 × (ef_search, nearest centroids, posting lists), common sub-expressions,
-    # 2 × structure matches, release, candidate matrices
-    assert len(captured.captured_queries) == 14
-    for one, batched in zip(alone, together):
-        assert one.ids == batched.ids
-        assert all(np.allclose(one.parts[name], batched.parts[name]) for name in ("slg", "opg"))
 
 
 def test_a_sub_expression_most_formulas_share_selects_no_structure_matches(index_file, monkeypatch):

@@ -80,7 +80,7 @@ def test_a_slot_is_given_back_after_each_search(client, index_file):
 def test_a_lost_server_is_a_503_that_names_it(client, monkeypatch, error, message):
     def fail(*args, **kwargs):
         raise error
-    monkeypatch.setattr("searchapp.web.api.formula_search", fail)
+    monkeypatch.setattr("searchapp.web.api.served_search", fail)
     response = client.get("/api/search", {"q": "x^2"})
     assert response.status_code == 503 and response["Retry-After"]
     assert response.json() == {"code": "unavailable", "message": f"the {message}; retry in a few seconds"}
