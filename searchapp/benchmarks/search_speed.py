@@ -10,6 +10,7 @@ import os
 import random
 import time
 from pathlib import Path
+from typing import NamedTuple
 
 import numpy as np
 from django.conf import settings
@@ -100,18 +101,35 @@ def query_latex(data_dir: Path, seed: int = 0) -> list[str]:
     return unique[:QUERY_COUNT]
 
 
-def time_queries(queries: list[str], options: dict, k: int = 10) -> tuple[list[float], list[int], dict[str, list[int]]]:
-    latencies, candidates, top = [], [], {}
+class Timed(NamedTuple):
+    latencies: list[float]
+    candidates: list[int]
+    top: dict[str, list[int]]
+    """Each query's top k formula ids."""
+    stages: list[dict[str, float]]
+    """Each query's milliseconds per stage (`SearchResults.stages_ms`)."""
+
+
+def time_queries(queries: list[str], options: dict, k: int = 10) -> Timed:
+    timed = Timed([], [], {}, [])
     for latex in queries:
         started = time.perf_counter()
         try:
             results = Formula.objects.search(latex, k=k, corpus=CORPUS, **options)
         except ParseError:
             continue
-        latencies.append((time.perf_counter() - started) * 1000)
-        candidates.append(results.candidates)
-        top[latex] = [hit.formula_id for hit in results.hits]
-    return latencies, candidates, top
+        timed.latencies.append((time.perf_counter() - started) * 1000)
+        timed.candidates.append(results.candidates)
+        timed.top[latex] = [hit.formula_id for hit in results.hits]
+        timed.stages.append(results.stages_ms)
+    return timed
+
+
+def stage_medians(stages: list[dict[str, float]]) -> dict[str, float]:
+    """The median milliseconds of each stage over the queries searched whole (a long query's parts and a query's
+    readings have none of their own)."""
+    whole = [laps for laps in stages if laps]
+    return {stage: round(float(np.median([laps[stage] for laps in whole])), 1) for stage in whole[0]} if whole else {}
 
 
 def exhaustive_overlap(top: dict[str, list[int]], k: int = 10) -> tuple[float, list[float]]:
@@ -150,8 +168,8 @@ def benchmark(data_dir: Path, count: int, options: dict, wiki_file: Path | None 
     index = build_index(data_dir, count, wiki_file, progress)
     queries = query_latex(data_dir)
     load_before = os.getloadavg()[0]
-    latencies, candidates, _ = time_queries(queries, options)
-    dense_latencies, _, top = time_queries(queries, {**options, "fusion": DEFAULT_FUSION})
+    latencies, candidates, _, stages = time_queries(queries, options)
+    dense_latencies, _, top, _ = time_queries(queries, {**options, "fusion": DEFAULT_FUSION})
     sample = dict(list(top.items())[:overlap_sample])
     progress(f"exhaustive maxsim for {len(sample)} queries over every formula")
     overlap, exhaustive_ms = exhaustive_overlap(sample)
@@ -162,6 +180,7 @@ def benchmark(data_dir: Path, count: int, options: dict, wiki_file: Path | None 
         "dense_p50_ms": round(float(np.percentile(dense_latencies, 50)), 1),
         "dense_p95_ms": round(float(np.percentile(dense_latencies, 95)), 1),
         "p99_ms": round(float(np.percentile(latencies, 99)), 1), "candidates_mean": round(float(np.mean(candidates)), 1),
+        "stage_p50_ms": stage_medians(stages),
         "overlap_at_10": round(overlap, 4), "overlap_queries": list(sample),
         "exhaustive_p50_ms": round(exhaustive_p50, 1), "speedup_p50": round(exhaustive_p50 / p50, 2),
         "load_average": [round(load_before, 2), round(os.getloadavg()[0], 2)], **index, **index_size(),

@@ -47,6 +47,7 @@ from searchapp.search.ranking import DEFAULT_ORDER, LEARNED, ORDERS, Interleave,
 from searchapp.search.readings import search_readings
 from searchapp.search.results import SearchHit, SearchResults
 from searchapp.search.scoring import Scored, alignment, decode, score
+from searchapp.search.stages import Stopwatch
 from searchapp.sql import binary_rows, id_array
 
 Row = tuple[int, bytes, bytes, bytes, str]
@@ -69,7 +70,7 @@ def search(formulas: QuerySet, query: Query | str, k: int = 10, offset: int = 0,
     neither interleaved nor explored."""
     if fusion not in ORDERS:
         raise ValueError(f"unknown fusion {fusion!r}; choose one of {', '.join(ORDERS)}")
-    started = time.perf_counter()
+    started, watch = time.perf_counter(), Stopwatch()
     if isinstance(query, str):
         query = read_formula(query, "latex", corpus)
     if query.parts:
@@ -77,22 +78,30 @@ def search(formulas: QuerySet, query: Query | str, k: int = 10, offset: int = 0,
     if query.readings:
         return search_readings(formulas, query, k=k, offset=offset, fusion=fusion, corpus=corpus, probes=probes,
                                shortlist_size=shortlist_size, context=context, context_weight=context_weight)
-    scored = scored_candidates(formulas, query, max(shortlist_size, offset + k), corpus, probes)
+    watch.lap("read")
+    searched = _in_corpus(formulas, corpus)
+    found = _candidate_ids(searched, [query], max(shortlist_size, offset + k), corpus, probes)
+    watch.lap("first_stage")
+    scored = _scored_of(searched, [query], found)[0]
+    watch.lap("exact")
     ranker = CorpusRanker.objects.ranker_for(corpus) if fusion == LEARNED else None
     ordering = order_candidates(fusion, query, scored.candidates, ranker)
     scores, parts = ordering.scores, scored.parts
     if context.strip():
         similarity = context_similarity(scored.ids, context_vector(context))
         scores, parts = with_context(ordering, similarity, context_weight), {**parts, "context": similarity}
+    watch.lap("order")
     needed = offset + min(k, MAX_K)
     placed = _people_order(formulas, query, scored, scores, needed)
     if interleave is not None:
         placed = _interleaved(placed, interleave, query, scored, ordering, needed, offset)
     elif explore and not placed.patterns:
         placed = _explored(placed, scored, explore)
+    watch.lap("people")
     hits = _hits(formulas, query, scored, ordering, scores, parts, placed, offset, needed)
+    watch.lap("hits")
     return SearchResults(query, ordering.order, hits, placed.candidates, (time.perf_counter() - started) * 1000,
-                         placed.teams)
+                         placed.teams, watch.ms)
 
 
 @dataclass(frozen=True)
@@ -175,10 +184,24 @@ def scored_candidates_of(formulas: QuerySet, queries: list[Query], size: int, co
                          probes: int = PROBES) -> list[Scored]:
     """`scored_candidates` of several queries (a question's formulas) with one first stage and one read of their
     candidates' rows: each query cost ~15 ms of round trips on its own."""
-    formulas = formulas.filter(corpus__name=corpus) if corpus else formulas
+    formulas = _in_corpus(formulas, corpus)
+    return _scored_of(formulas, queries, _candidate_ids(formulas, queries, size, corpus, probes))
+
+
+def _in_corpus(formulas: QuerySet, corpus: str | None) -> QuerySet:
+    return formulas.filter(corpus__name=corpus) if corpus else formulas
+
+
+def _candidate_ids(formulas: QuerySet, queries: list[Query], size: int, corpus: str | None,
+                   probes: int) -> list[set[int]]:
+    """The first stage: each query's candidates, or all of `formulas` when they are no more than `size`."""
     everything = _all_if_at_most(formulas, size)
-    found = [set(everything) for _ in queries] if everything is not None else candidate_ids_of(
+    return [set(everything) for _ in queries] if everything is not None else candidate_ids_of(
         [(query.free_vectors, query.terms) for query in queries], probes, size, corpus)
+
+
+def _scored_of(formulas: QuerySet, queries: list[Query], found: list[set[int]]) -> list[Scored]:
+    """Exact scoring: the candidates' rows read once for all the queries, and each query scored against its own."""
     rows = {row[0]: row for row in _rows(formulas.filter(pk__in=id_array(set().union(*found))))}
     return [_scored(query, [rows[i] for i in sorted(ids) if i in rows]) for query, ids in zip(queries, found)]
 

@@ -51,6 +51,9 @@ class SearchResults:
     elapsed_ms: float
     teams: str = ""
     """For an interleaved search, the team of each hit: a (the ranking in use) or b (the candidate's)."""
+    stages_ms: dict[str, float] = field(default_factory=dict)
+    """Milliseconds per stage (`searchapp.search.stages`): read, first_stage, exact, order, people, hits; none for
+    a query searched by its parts or readings."""
 
 
 @dataclass

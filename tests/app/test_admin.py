@@ -16,9 +16,10 @@ from searchapp.indexing.jobs import run_job, running_job_ids
 from searchapp.models import Corpus, CorpusRanker, Feedback, Formula, IndexJob, Post, PostingList
 from searchapp.tasks import ping
 from tests.app.factories import staff_user
-from tests.app.indexing.test_worker_crash import arqmath_tsv, wait_for
+from tests.app.indexing.test_worker_crash import arqmath_tsv
 from tests.conftest import database_url
 from tests.ml.factories import formula_span
+from tests.polling import job_until
 
 pytestmark = pytest.mark.django_db
 
@@ -443,13 +444,13 @@ def test_deleting_a_corpus_whose_job_a_real_worker_is_indexing_cancels_it_first_
     path = tmp_path / "many.tsv"
     path.write_text(arqmath_tsv())
     job = start_index_job(path, "arqmath", "doomed")
-    wait_for(job, lambda job: job.cursor > 0)  # a chunk committed, more to come
+    job_until(job, lambda job: job.cursor > 0)  # a chunk committed, more to come
     response = delete_corpus_page(staff, job.corpus)
     assert response.status_code == 200
     assert messages_of(response)[0] == f"The indexing job {job.pk} was still to run: cancelled first."
     if Corpus.objects.filter(pk=job.corpus_id).exists():
         assert messages_of(response)[1].startswith("Nothing was deleted: the corpus doomed is busy")
-        wait_for(job, lambda job: job.pk not in running_job_ids())
+        job_until(job, lambda job: job.pk not in running_job_ids())
         assert IndexJob.objects.get(pk=job.pk).state == "cancelled"
         assert delete_corpus_page(staff, job.corpus).status_code == 200
     assert not Corpus.objects.filter(pk=job.corpus_id).exists() and not IndexJob.objects.filter(pk=job.pk).exists()
@@ -462,7 +463,7 @@ def test_a_corpus_whose_worker_cannot_stop_yet_is_said_busy_then_deleted_once_it
     """The worker waits in a read (the job counts an endless file): it holds the job past the wait, whatever the
     machine's speed. Once the file ends it sees the cancel, stops, and lets go."""
     job = start_index_job(endless_file.path, "latex", "endless")
-    wait_for(job, lambda job: job.pk in running_job_ids())
+    job_until(job, lambda job: job.pk in running_job_ids())
     response = delete_corpus_page(staff, job.corpus)
     assert messages_of(response) == [
         f"The indexing job {job.pk} was still to run: cancelled first.",
@@ -470,7 +471,7 @@ def test_a_corpus_whose_worker_cannot_stop_yet_is_said_busy_then_deleted_once_it
         f"{jobs.STOP_WAIT_SECONDS} s (cancelled, it stops after its current chunk), or other work held its rows. Try "
         "again in a moment."]
     endless_file.end()
-    job = wait_for(job, lambda job: job.pk not in running_job_ids())
+    job = job_until(job, lambda job: job.pk not in running_job_ids())
     assert (job.state, job.total) == ("cancelled", None)  # it stopped at its count, before indexing anything
     assert messages_of(delete_corpus_page(staff, job.corpus)) == ["The corpus “endless” was deleted successfully."]
     assert not Corpus.objects.filter(name="endless").exists()

@@ -29,6 +29,13 @@ def test_a_search_reads_the_database_a_pinned_number_of_times(index_file):
     assert 1 <= len(results.hits) == min(5, results.candidates)
 
 
+def test_a_search_says_where_its_time_went_stage_by_stage(indexed):
+    results = formula_search.search(Formula.objects.all(), r"e^{i\pi} + 1 = 0", k=3, shortlist_size=2)
+    assert list(results.stages_ms) == ["read", "first_stage", "exact", "order", "people", "hits"]
+    assert all(ms >= 0 for ms in results.stages_ms.values())
+    assert sum(results.stages_ms.values()) <= results.elapsed_ms
+
+
 def test_a_string_is_read_as_latex_and_an_unknown_fusion_is_refused(indexed):
     results = formula_search.search(Formula.objects.all(), r"e^{i\pi} + 1 = 0", k=1)
     assert results.query.notation == "latex" and results.hits[0].formula.latex == r"e^{i\pi} + 1 = 0"
