@@ -22,14 +22,17 @@ dev: setup
 # The framework-free libraries' tests (and the check of their layers) run in a process of their own: the trainer's
 # DataLoader forks its workers, and a fork of the app tests' process inherits its broker sockets (a forked worker
 # hung reading one).
+# Each pytest runs in two processes (pytest-xdist), a test file to a process, so a file's module fixtures start once;
+# the app tests' second process takes the test slot after the first (mathsearch/test_settings.py).
 LIBRARY_TESTS := tests/mathparse tests/corpora tests/ml tests/test_layers.py
 APP_TESTS := $(foreach path,$(LIBRARY_TESTS),--ignore=$(path))
+PARALLEL := -n 2 --dist loadfile
 
 test: setup
 	$(PY) -m ruff check .
 	$(PY) -m mypy
-	$(PY) -m pytest $(LIBRARY_TESTS)
-	$(PY) -m pytest $(APP_TESTS)
+	$(PY) -m pytest $(PARALLEL) $(LIBRARY_TESTS)
+	$(PY) -m pytest $(PARALLEL) $(APP_TESTS)
 
 lint: setup
 	$(PY) -m ruff check .
@@ -37,8 +40,8 @@ lint: setup
 
 # Unit and app tests only, without the browser tests.
 test-fast: setup
-	$(PY) -m pytest $(LIBRARY_TESTS)
-	$(PY) -m pytest -m "not e2e" $(APP_TESTS)
+	$(PY) -m pytest $(PARALLEL) $(LIBRARY_TESTS)
+	$(PY) -m pytest $(PARALLEL) -m "not e2e" $(APP_TESTS)
 
 # The Wikipedia training formulas (npm mathoid-texvcjs: GPL-2.0 package, CC BY-SA formulas): fetched on demand into
 # var/, never committed or shipped.

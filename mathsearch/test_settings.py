@@ -5,7 +5,8 @@ database its worker took the tests' indexing tasks, found no such job in its own
 in vain. Processes the tests start are given this broker URL and the site's settings (`tests/conftest.py`).
 
 `MATHSEARCH_TEST_SLOT=N` (1–6) runs a second suite beside the first on the same servers: its own test database
-(`test_mathsearch_N`) and broker databases, so neither flushes nor takes the other's work.
+(`test_mathsearch_N`) and broker databases, so neither flushes nor takes the other's work. `make test` runs the app
+tests in two processes (pytest-xdist), in slots N and N + 1.
 """
 import os
 
@@ -15,9 +16,12 @@ from mathsearch.settings import CACHES, DATABASES, REDIS_URL
 
 TEST_DATABASES_AFTER = 2
 """The site uses the broker's database (queues) and the next (cache); the tests the two after those."""
-TEST_SLOT = int(os.environ.get("MATHSEARCH_TEST_SLOT") or 0)
+XDIST_WORKER = os.environ.get("PYTEST_XDIST_WORKER", "")
+"""gw0, gw1, … under `pytest -n N`: each process of one suite takes the slot after the one before it."""
+TEST_SLOT = int(os.environ.get("MATHSEARCH_TEST_SLOT") or 0) + int(XDIST_WORKER.removeprefix("gw") or 0)
 if not 0 <= TEST_SLOT <= 6:
-    raise ValueError(f"MATHSEARCH_TEST_SLOT={TEST_SLOT}: use 0 to 6 (the broker has 16 databases, two per suite)")
+    raise ValueError(f"test slot {TEST_SLOT} (MATHSEARCH_TEST_SLOT plus the pytest-xdist worker's number): use 0 to 6 "
+                     "(the broker has 16 databases, two per suite)")
 
 REDIS_URL = shifted_database(REDIS_URL, TEST_DATABASES_AFTER + 2 * TEST_SLOT)
 CELERY_BROKER_URL = CELERY_RESULT_BACKEND = REDIS_URL
