@@ -104,7 +104,9 @@ def train_on_feedback(feedback: Judged, dev: Judged, shipped: Ranker | None, cap
     if shipped is not None:
         before["shipped"] = rounded(evaluate({t: ranking(c, shipped.scores(c.features)) for t, c in feedback.data.items()},
                                              feedback.qrels))
-    entry = {"at": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
+    # to the millisecond: the next training counts the feedback after this one as new (`clicks.new_signals`); to the
+    # second, what came in the same second before it counted again, or after it did not
+    entry = {"at": datetime.datetime.now(datetime.UTC).isoformat(timespec="milliseconds"),
              "queries": len(feedback.data), "judgments": sum(len(g) for g in feedback.qrels.values()),
              "before": before, "after": rounded(cv.ranker)}
     ranker = fit(dev_training + feedback.training(), capacity)

@@ -9,11 +9,12 @@ pytestmark = pytest.mark.django_db
 
 
 def installed_ranker(corpus: str) -> CorpusRanker:
-    """Trains the corpus's candidate and has interleaving install it, as the loop does."""
+    """Trains the corpus's candidate and has interleaving install it, as the loop does: ten people's clicks, which
+    are new feedback for the next training too."""
     candidate = learning_round(corpus, retrain_after=5).trained["candidate"]
     formulas = list(Formula.objects.filter(corpus__name=corpus)[:2])
-    for _ in range(10):
-        log_page("p^2 + q^2 = r^2", formulas, [1], teams="ab", candidate=candidate)
+    for person in range(10):
+        log_page("p^2 + q^2 = r^2", formulas, [1], teams="ab", candidate=candidate, session=f"{candidate}-{person}")
     assert learning_round(corpus, min_compared=5).decision["decision"] == "installed"
     return CorpusRanker.objects.get(candidate=candidate)
 

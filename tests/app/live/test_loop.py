@@ -15,11 +15,12 @@ pytestmark = pytest.mark.django_db
 
 def interleaved_clicks(candidate: str, wins: int, losses: int, ties: int = 0) -> None:
     """Interleaved pages of the test corpus whose clicks credit the candidate (team b) `wins` times, the ranker in
-    use `losses` times, and both alike `ties` times."""
+    use `losses` times, and both alike `ties` times, each page a person of its own (one person's clicks on a formula
+    are one signal for the next training)."""
     formulas = list(Formula.objects.filter(corpus__name="test")[:4])
-    for clicked, count in (([1], wins), ([0], losses), ([0, 1], ties)):
-        for _ in range(count):
-            log_page("p^2 + q^2 = r^2", formulas, clicked, teams="abab", candidate=candidate)
+    pages = [clicked for clicked, count in (([1], wins), ([0], losses), ([0, 1], ties)) for _ in range(count)]
+    for person, clicked in enumerate(pages):
+        log_page("p^2 + q^2 = r^2", formulas, clicked, teams="abab", candidate=candidate, session=f"{candidate}-{person}")
 
 
 def rankers() -> list[tuple[str, str]]:
