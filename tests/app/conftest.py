@@ -7,7 +7,7 @@ from searchapp.models import Feedback, Formula
 from searchapp.replica_server import throwaway_replica
 from searchapp.search import propensity
 from searchapp.search.propensity import CACHE_KEY
-from tests.app.factories import DEAD_BROKER, FORMULAS, PAGES, index_formulas, index_thread_pages
+from tests.app.factories import DEAD_BROKER, FORMULAS, PAGES, index_formulas, index_thread_pages, staff_user
 
 
 @pytest.fixture(autouse=True)
@@ -42,6 +42,20 @@ def index_file(tmp_path):
     def index(lines=FORMULAS, corpus="test", name="formulas.txt", format="latex"):
         return index_formulas(tmp_path / name, lines, corpus, format)
     return index
+
+
+@pytest.fixture
+def staff(db, client):
+    """The test client, logged in as a superuser."""
+    client.force_login(staff_user("ada", password="pw", is_superuser=True))
+    return client
+
+
+@pytest.fixture
+def upload_dir(settings, tmp_path):
+    """Where uploads are stored: a folder of this test's."""
+    settings.MATHSEARCH_UPLOAD_DIR = tmp_path / "uploads"
+    return settings.MATHSEARCH_UPLOAD_DIR
 
 
 @pytest.fixture

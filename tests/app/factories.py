@@ -6,6 +6,7 @@ import subprocess
 import sys
 
 from django.contrib.auth import get_user_model
+from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 
 from searchapp.indexing.actions import start_index_job
@@ -127,6 +128,15 @@ def csrf_client() -> tuple[Client, str]:
 def staff_user(username: str = "ada", password: str = "pw", **fields):
     """A staff member (a superuser too with `is_superuser=True`)."""
     return get_user_model().objects.create_user(username, password=password, is_staff=True, **fields)
+
+
+UPLOAD = "/admin/searchapp/indexjob/upload/"
+"""The staff page that uploads a corpus file or documents and starts its job."""
+
+
+def latex_file(lines, name="f.txt") -> SimpleUploadedFile:
+    """An upload of LaTeX formulas, one a line."""
+    return SimpleUploadedFile(name, ("\n".join(lines) + "\n").encode(), content_type="text/plain")
 
 
 def run_manage(*args, **env):

@@ -14,15 +14,9 @@ from searchapp.models import Corpus, Formula, IndexJob
 from searchapp.tasks import run_index_job
 from tests.conftest import database_url
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("upload_dir")]
 
 BAD_RECORDS = ["not json", '{"broken"']
-
-
-@pytest.fixture(autouse=True)
-def upload_dir(settings, tmp_path):
-    settings.MATHSEARCH_UPLOAD_DIR = tmp_path / "uploads"
-    return settings.MATHSEARCH_UPLOAD_DIR
 
 
 def upload(lines, format="latex", corpus="up") -> IndexJob:
