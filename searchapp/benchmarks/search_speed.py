@@ -92,13 +92,14 @@ def index_size() -> dict:
             "all_bytes_per_formula": round(sum(tables.values()) / max(formulas, 1)), "postings": postings}
 
 
-def query_latex(data_dir: Path, seed: int = 0) -> list[str]:
+def query_latex(data_dir: Path, count: int = QUERY_COUNT, seed: int = 0) -> list[str]:
+    """`count` distinct ARQMath Task 2 topic formulas, in a fixed shuffled order."""
     queries: list[str] = []
     for path in sorted((data_dir / TOPICS).glob("topics.arqmath-202*-task2*.txt")):
         queries += read_topic_latex(path).checked(path).values()
     unique = sorted(set(queries))
     random.Random(seed).shuffle(unique)
-    return unique[:QUERY_COUNT]
+    return unique[:count]
 
 
 class Timed(NamedTuple):
@@ -161,15 +162,15 @@ def exhaustive_overlap(top: dict[str, list[int]], k: int = 10) -> tuple[float, l
 
 
 def benchmark(data_dir: Path, count: int, options: dict, wiki_file: Path | None = None,
-              overlap_sample: int = OVERLAP_SAMPLE, progress=print) -> dict:
+              overlap_sample: int = OVERLAP_SAMPLE, queries: int = QUERY_COUNT, progress=print) -> dict:
     """`options` go to `Formula.objects.search` (probes, shortlist_size). Latencies are of the default order (the
     learned ranker when one is shipped); the overlap is of the dense F1 order, which exhaustive maxsim computes
     exactly, so it measures the first stage alone. `dense_p50_ms` times that dense order in the same run."""
     index = build_index(data_dir, count, wiki_file, progress)
-    queries = query_latex(data_dir)
+    latex = query_latex(data_dir, queries)
     load_before = os.getloadavg()[0]
-    latencies, candidates, _, stages = time_queries(queries, options)
-    dense_latencies, _, top, _ = time_queries(queries, {**options, "fusion": DEFAULT_FUSION})
+    latencies, candidates, _, stages = time_queries(latex, options)
+    dense_latencies, _, top, _ = time_queries(latex, {**options, "fusion": DEFAULT_FUSION})
     sample = dict(list(top.items())[:overlap_sample])
     progress(f"exhaustive maxsim for {len(sample)} queries over every formula")
     overlap, exhaustive_ms = exhaustive_overlap(sample)

@@ -10,11 +10,10 @@ from django.core.management.base import BaseCommand, CommandError
 from corpora.tolerant import MalformedFile
 from ml.evaluation.click_simulation import ClickModel
 from searchapp.benchmarks import learning_loop
-from searchapp.benchmarks.database import throwaway_database
+from searchapp.benchmarks.database import bench_database, throwaway_database
 
 DEFAULT_DATA = settings.BASE_DIR.parent / "shared" / "data"
 DEFAULT_QRELS = DEFAULT_DATA / "arqmath" / "qrels" / "qrels.arqmath-2020-task2-dev-visual_ids.txt"
-DATABASE = "mathsearch_bench_clicks"
 
 
 class Command(BaseCommand):
@@ -48,7 +47,7 @@ class Command(BaseCommand):
                 raise CommandError(f"not found: {path}")
         progress = self.stderr.write if options["json"] else self.stdout.write
         try:
-            with throwaway_database(DATABASE, keep=not drop, reuse=reuse):
+            with throwaway_database(bench_database("clicks"), keep=not drop, reuse=reuse):
                 report = learning_loop.benchmark(data, qrels, sessions, seed, ClickModel(eta=eta), progress, bot_share)
         except MalformedFile as error:
             raise CommandError(str(error)) from None

@@ -8,7 +8,7 @@ from pathlib import Path
 from django.core.management.base import BaseCommand, CommandError
 
 from searchapp.benchmarks import documents
-from searchapp.benchmarks.database import throwaway_database
+from searchapp.benchmarks.database import bench_database, throwaway_database
 from searchapp.benchmarks.workers import compare_workers
 
 
@@ -33,7 +33,7 @@ class Command(BaseCommand):
         if workers is not None and workers < 2:
             raise CommandError("--workers must be at least 2 (a build with one worker is what it is compared with)")
         progress = self.stderr.write if options["json"] else self.stdout.write
-        with throwaway_database("mathsearch_bench_documents", keep=keep):
+        with throwaway_database(bench_database("documents"), keep=keep):
             report = documents.benchmark(path, sample, seed, progress)
             if workers:
                 report |= compare_workers(path, "documents", workers, progress)

@@ -8,7 +8,7 @@ from pathlib import Path
 from django.core.management.base import BaseCommand, CommandError
 
 from searchapp.benchmarks import pages
-from searchapp.benchmarks.database import throwaway_database
+from searchapp.benchmarks.database import bench_database, throwaway_database
 
 
 class Command(BaseCommand):
@@ -25,7 +25,7 @@ class Command(BaseCommand):
         if repeat < 1 or parallel < 0:
             raise CommandError("--repeat must be at least 1 and --parallel at least 0")
         progress = self.stderr.write
-        with throwaway_database("mathsearch_bench_pages"), tempfile.TemporaryDirectory() as folder:
+        with throwaway_database(bench_database("pages")), tempfile.TemporaryDirectory() as folder:
             rows = pages.benchmark(Path(folder), repeat, parallel, progress)
         self.stdout.write(json.dumps(rows, indent=2) if options["json"] else table(rows))
 

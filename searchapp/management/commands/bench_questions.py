@@ -8,7 +8,7 @@ from django.core.management.base import BaseCommand, CommandError
 
 from searchapp.benchmarks import question_speed
 from searchapp.benchmarks.arqmath_answers import PAGES
-from searchapp.benchmarks.database import throwaway_database
+from searchapp.benchmarks.database import bench_database, throwaway_database
 
 DEFAULT_DATA = settings.BASE_DIR.parent / "shared" / "data"
 
@@ -37,7 +37,7 @@ class Command(BaseCommand):
                 raise CommandError(f"folder not found: {path}")
         progress = self.stderr.write if options["json"] else self.stdout.write
         questions = question_speed.development_questions(data / "arqmath" / "topics")
-        with throwaway_database(f"mathsearch_bench_posts_{posts}", keep=not drop, reuse=reuse):
+        with throwaway_database(bench_database(f"posts_{posts}"), keep=not drop, reuse=reuse):
             try:
                 report = question_speed.benchmark(data / PAGES, questions, posts, overlap_sample=overlap_sample,
                                                   progress=progress)

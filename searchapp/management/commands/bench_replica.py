@@ -8,7 +8,7 @@ from django.core.management.base import BaseCommand, CommandError
 
 from searchapp.benchmarks import replica
 from searchapp.benchmarks.bench_corpus import WIKI_FILE
-from searchapp.benchmarks.database import throwaway_database
+from searchapp.benchmarks.database import bench_database, throwaway_database
 from searchapp.replica_server import ReplicaError
 
 DEFAULT_DATA = settings.BASE_DIR.parent / "shared" / "data"
@@ -37,7 +37,7 @@ class Command(BaseCommand):
             raise CommandError(f"data folder not found: {data}")
         progress = self.stderr.write if options["json"] else self.stdout.write
         try:
-            with throwaway_database("mathsearch_bench_replica"):
+            with throwaway_database(bench_database("replica")):
                 report = replica.benchmark(data, formulas, seed, down_seconds, wiki_file=wiki, progress=progress)
         except ReplicaError as error:
             raise CommandError(str(error)) from None

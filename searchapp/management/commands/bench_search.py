@@ -9,7 +9,7 @@ from django.core.management.base import BaseCommand, CommandError
 
 from searchapp.benchmarks import search_speed
 from searchapp.benchmarks.bench_corpus import WIKI_FILE
-from searchapp.benchmarks.database import throwaway_database
+from searchapp.benchmarks.database import bench_database, throwaway_database
 from searchapp.benchmarks.workers import compare_workers
 from searchapp.search.candidates import PROBES, SHORTLIST_SIZE
 
@@ -18,7 +18,7 @@ DEFAULT_DATA = settings.BASE_DIR.parent / "shared" / "data"
 
 class Command(BaseCommand):
     help = ("Build an index of N formulas (real ones first, then variants) in its own database, or reuse the kept "
-            "one, and time 200 queries against it.")
+            "one, and time queries against it (200 by default).")
 
     def add_arguments(self, parser):
         parser.add_argument("--formulas", type=int, required=True)
@@ -31,6 +31,8 @@ class Command(BaseCommand):
         parser.add_argument("--probes", type=int, default=PROBES, help="nearest centroids per query node")
         parser.add_argument("--shortlist", type=int, default=SHORTLIST_SIZE,
                             help="formulas per representation scored exactly")
+        parser.add_argument("--queries", type=int, default=search_speed.QUERY_COUNT,
+                            help="distinct ARQMath Task 2 topic formulas timed (all of them when fewer)")
         parser.add_argument("--overlap-sample", type=int, default=search_speed.OVERLAP_SAMPLE,
                             help="queries compared with exhaustive maxsim over every formula")
         parser.add_argument("--drop", action="store_true", help="drop the benchmark database afterwards")
@@ -38,11 +40,13 @@ class Command(BaseCommand):
                                                         "this many, and report speedup_vs_one")
 
     def handle(self, *args, formulas: int, data: Path, wiki: Path, reuse: bool, drop: bool, probes: int,
-               shortlist: int, overlap_sample: int, workers: int | None, **options):
+               shortlist: int, overlap_sample: int, queries: int, workers: int | None, **options):
         if formulas < 100:
             raise CommandError("--formulas must be at least 100")
         if overlap_sample < 1:
             raise CommandError("--overlap-sample must be at least 1")
+        if queries < 1:
+            raise CommandError("--queries must be at least 1")
         if workers is not None and workers < 2:
             raise CommandError("--workers must be at least 2 (a build with one worker is what it is compared with)")
         if not data.is_dir():
@@ -50,9 +54,10 @@ class Command(BaseCommand):
         progress = self.stderr.write if options["json"] else self.stdout.write
         if not wiki.is_file():
             progress(f"no Wikipedia formulas at {wiki} (`make wiki-formulas` fetches them): variants fill in")
-        with throwaway_database(f"mathsearch_bench_{formulas}", keep=not drop, reuse=reuse):
+        with throwaway_database(bench_database(formulas), keep=not drop, reuse=reuse):
             report = search_speed.benchmark(data, formulas, {"probes": probes, "shortlist_size": shortlist},
-                                            wiki_file=wiki, overlap_sample=overlap_sample, progress=progress)
+                                            wiki_file=wiki, overlap_sample=overlap_sample, queries=queries,
+                                            progress=progress)
             if workers:
                 report |= compare_workers(search_speed.corpus_file(formulas), "slt_tsv", workers, progress)
         self.stdout.write(json.dumps(report, indent=2) if options["json"] else

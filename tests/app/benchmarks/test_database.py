@@ -5,7 +5,7 @@ import os
 import pytest
 from django.db import connection
 
-from searchapp.benchmarks.database import throwaway_database
+from searchapp.benchmarks.database import bench_database, throwaway_database
 from searchapp.models import Corpus
 
 
@@ -42,3 +42,10 @@ def test_a_kept_database_is_reopened_with_its_rows_and_dropped_after_a_block_tha
         connection.close()
         with connection.cursor() as cursor:
             cursor.execute(f'DROP DATABASE IF EXISTS "{name}"')
+
+
+def test_a_benchmark_database_is_named_after_the_database_it_stands_beside(settings):
+    """The site's `mathsearch` has `mathsearch_bench_1000000`; a test suite's child benchmarks beside its own test
+    database, so two suites on one server never build into one database."""
+    assert bench_database(1000000) == f"{connection.settings_dict['NAME']}_bench_1000000"
+    assert bench_database("pages").startswith("test_mathsearch") and bench_database("pages").endswith("_bench_pages")
