@@ -1,18 +1,22 @@
 """The fair queue in a real browser, with real Celery workers: while a big job holds the big queue, a small upload made
-from the admin's page is done within 30 s; and an upload that waits in its queue says where it stands on its page."""
+from the admin's page is done by the small queue's worker; and an upload that waits in its queue says where it stands
+on its page. What is waited for is the order of events, never a number of seconds: how soon is `bench_documents`'
+to measure, and a worker starting on a loaded machine took over 30 s."""
 import pytest
 from playwright.sync_api import expect
 
 from searchapp.indexing.actions import start_index_job
 from searchapp.indexing.jobs import running_job_ids
 from searchapp.indexing.queues import BIG, SMALL
-from searchapp.tasks import run_index_job
+from searchapp.tasks import ping, run_index_job
 from tests.conftest import EndlessFile, start_worker, stop_worker
 from tests.polling import job_until
 
 pytestmark = pytest.mark.e2e
 
 VIEWPORTS = {"laptop": {"width": 1366, "height": 768}, "phone": {"width": 390, "height": 844}}
+UNTIL_IT_HAPPENS = 0
+"""Playwright's timeout for "no timeout": the test's own timeout (pytest.ini) guards a hang."""
 
 
 def upload(page, path, corpus: str) -> None:
@@ -40,9 +44,10 @@ def test_a_small_upload_is_done_beside_a_big_job_and_a_waiting_one_shows_its_pla
     small_worker = start_worker(service_env, SMALL)
     second = EndlessFile(tmp_path / "second.txt")
     try:
-        book = held(endless_file.path, BIG)  # the session's worker
+        book = held(endless_file.path, BIG)  # the session's worker (which reads the small queue too)
+        ping.apply_async(queue=SMALL).get()  # so this one answers: it is up and takes from its queue
         upload(page, tmp_path / "note.txt", "notes")
-        expect(page.locator("#job-state")).to_have_text("done", timeout=30_000)
+        expect(page.locator("#job-state")).to_have_text("done", timeout=UNTIL_IT_HAPPENS)
         assert book.pk in running_job_ids()  # the book still holds its queue
 
         held(second.path, SMALL)  # both workers busy now: the next upload waits, and its page says where it stands
@@ -54,7 +59,7 @@ def test_a_small_upload_is_done_beside_a_big_job_and_a_waiting_one_shows_its_pla
             expect(page.locator("#job-counts")).to_contain_text("waiting: 2 jobs ahead")
             screenshot(f"queued-{size}", full_page=False)
         second.end()
-        expect(page.locator("#job-state")).to_have_text("done", timeout=30_000)  # its turn came
+        expect(page.locator("#job-state")).to_have_text("done", timeout=UNTIL_IT_HAPPENS)  # its turn came
     finally:
         endless_file.end()
         second.end()
