@@ -49,7 +49,7 @@ def test_a_job_whose_worker_is_killed_is_finished_exactly_by_the_next_worker(wor
     path = tmp_path / "chaos.tsv"
     path.write_text(arqmath_tsv())
     first = workers(FIRST_QUEUE)
-    ping.apply_async(queue=FIRST_QUEUE).get(timeout=120)  # ready: its start-up found no job to resume
+    ping.apply_async(queue=FIRST_QUEUE).get()  # ready: its start-up found no job to resume
     job = start_index_job(path, "arqmath", "chaos", enqueue=False)
     run_index_job.apply_async([job.pk], queue=FIRST_QUEUE)
 
@@ -80,7 +80,7 @@ def test_a_part_whose_worker_is_killed_midway_is_resumed_from_its_cursor_by_two_
     path = tmp_path / "chaos.tsv"
     path.write_text(arqmath_tsv(lines))
     first = workers(FIRST_QUEUE)
-    ping.apply_async(queue=FIRST_QUEUE).get(timeout=120)
+    ping.apply_async(queue=FIRST_QUEUE).get()
     job = start_index_job(path, "arqmath", "chaos", enqueue=False)
     run_index_job.apply_async([job.pk], queue=FIRST_QUEUE)
 
