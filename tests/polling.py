@@ -2,6 +2,9 @@
 per-test timeout (pytest.ini), so a slow day waits longer instead of failing."""
 import time
 
+UNTIL_IT_HAPPENS = 0
+"""Playwright's timeout for "no timeout", for a page waiting on a worker's job: the test's own timeout guards a hang."""
+
 
 def until(condition, step: float = 0.1):
     """Polls `condition()` until it is truthy, and returns what it returned."""

@@ -2,6 +2,7 @@
 import pytest
 
 from searchapp.models import Formula, IndexJob
+from tests.polling import UNTIL_IT_HAPPENS
 
 pytestmark = pytest.mark.e2e
 
@@ -21,7 +22,7 @@ def test_staff_upload_shows_live_progress_until_done(staff_login, celery_worker_
     screenshot("form")
     page.click(".upload-form button[type=submit]")
     page.wait_for_url("**/live/")
-    page.wait_for_selector('#job-state[data-state="done"]', timeout=90_000)
+    page.wait_for_selector('#job-state[data-state="done"]', timeout=UNTIL_IT_HAPPENS)
     assert "5 / 5 records" in page.inner_text("#job-counts")
     assert page.locator("#job-errors li").count() == 1  # the unbalanced \frac{1}{
     assert page.inner_text("#job-errors li").startswith("line ") and page.inner_text("#job-error-count") == "(1)"

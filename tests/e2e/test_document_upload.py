@@ -7,6 +7,7 @@ import pytest
 from playwright.sync_api import expect
 
 from searchapp.models import IndexJob
+from tests.polling import UNTIL_IT_HAPPENS
 
 pytestmark = pytest.mark.e2e
 
@@ -46,7 +47,7 @@ def project_zip(tmp_path):
     return path
 
 
-def _watch_counts(page, timeout: float = 120.0) -> list[str]:
+def _watch_counts(page) -> list[str]:
     """Every text the job's counters showed until the job finished, each change waited for as it comes."""
     seen: list[str] = []
     while page.get_attribute("#job-state", "data-state") not in ("done", "failed"):
@@ -55,7 +56,7 @@ def _watch_counts(page, timeout: float = 120.0) -> list[str]:
             seen.append(" ".join(text.split()))
         page.wait_for_function("shown => document.querySelector('#job-counts').innerText !== shown || "
                                "['done', 'failed'].includes(document.querySelector('#job-state').dataset.state)",
-                               arg=text, timeout=timeout * 1000)
+                               arg=text, timeout=UNTIL_IT_HAPPENS)
     return seen
 
 

@@ -10,13 +10,11 @@ from searchapp.indexing.jobs import running_job_ids
 from searchapp.indexing.queues import BIG, SMALL
 from searchapp.tasks import ping, run_index_job
 from tests.conftest import EndlessFile, start_worker, stop_worker
-from tests.polling import job_until
+from tests.polling import UNTIL_IT_HAPPENS, job_until
 
 pytestmark = pytest.mark.e2e
 
 VIEWPORTS = {"laptop": {"width": 1366, "height": 768}, "phone": {"width": 390, "height": 844}}
-UNTIL_IT_HAPPENS = 0
-"""Playwright's timeout for "no timeout": the test's own timeout (pytest.ini) guards a hang."""
 
 
 def upload(page, path, corpus: str) -> None:
