@@ -10,6 +10,8 @@ tests in two processes (pytest-xdist), in slots N and N + 1.
 """
 import os
 
+from django.conf import global_settings
+
 from mathsearch.env import cache_url, shifted_database
 from mathsearch.settings import *  # noqa: F403
 from mathsearch.settings import CACHES, DATABASES, REDIS_URL
@@ -28,3 +30,8 @@ CELERY_BROKER_URL = CELERY_RESULT_BACKEND = REDIS_URL
 CACHES = {"default": {**CACHES["default"], "LOCATION": cache_url(REDIS_URL)}}
 if TEST_SLOT:
     DATABASES["default"]["TEST"] = {"NAME": f"test_mathsearch_{TEST_SLOT}"}
+
+PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher", *global_settings.PASSWORD_HASHERS]
+"""Django's advice for test suites: the site's PBKDF2 (a million rounds) made each staff account a test creates, and
+each login, cost about half a second of CPU. The site's own hashers follow, so an account a child process made
+(`make run`'s admin) is still checked here; no child checks an account made here."""
