@@ -36,17 +36,17 @@ def get(port: int, target: str, extra: str = "") -> tuple[int, dict, bytes]:
     return exchange(port, f"GET {target} HTTP/1.1\r\nHost: 127.0.0.1\r\n{extra}Connection: close\r\n\r\n".encode())
 
 
-@pytest.fixture
-def gunicorn(service_env, tmp_path):
-    """gunicorn as `make run` starts it (one process), over the test database holding a few formulas."""
-    index_formulas(tmp_path / "formulas.txt")
+@pytest.fixture(scope="module")
+def gunicorn(service_env):
+    """gunicorn as `make run` starts it (one process) over the test database, started once for the module."""
     with gunicorn_site(service_env) as port:
         yield port
 
 
-def test_queries_at_their_limits_in_the_url_are_searched(gunicorn):
+def test_queries_at_their_limits_in_the_url_are_searched(gunicorn, tmp_path):
     """Up to 120 KB of request line, more than most proxies pass on (the pages and the API also POST): each answered
     by the app, JSON on the API."""
+    index_formulas(tmp_path / "formulas.txt")  # committed: gunicorn reads them
     for query in (QUERY, WIDEST_QUERY):
         target = "/api/search?" + urlencode({"q": query, "k": 3})
         assert len(target) > 44_000
