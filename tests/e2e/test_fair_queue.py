@@ -1,7 +1,7 @@
 """The fair queue in a real browser, with real Celery workers: while a big job holds the big queue, a small upload made
 from the admin's page is done by the small queue's worker; and an upload that waits in its queue says where it stands
-on its page. What is waited for is the order of events, never a number of seconds: how soon is `bench_documents`'
-to measure, and a worker starting on a loaded machine took over 30 s."""
+on its page. The test waits for the order of events, never for a number of seconds: how soon is for a benchmark to
+measure, and a worker starting on a loaded machine once took over 30 s."""
 import pytest
 from playwright.sync_api import expect
 

@@ -44,7 +44,7 @@ def test_a_kept_database_is_reopened_with_its_rows_and_dropped_after_a_block_tha
             cursor.execute(f'DROP DATABASE IF EXISTS "{name}"')
 
 
-def test_a_benchmark_database_is_named_after_the_database_it_stands_beside(settings):
+def test_a_benchmark_database_is_named_after_the_database_it_stands_beside():
     """The site's `mathsearch` has `mathsearch_bench_1000000`; a test suite's child benchmarks beside its own test
     database, so two suites on one server never build into one database."""
     assert bench_database(1000000) == f"{connection.settings_dict['NAME']}_bench_1000000"

@@ -12,6 +12,7 @@ from searchapp.indexing.jobs import JOB_LOCK_CLASS
 from searchapp.indexing.uploads import release_upload, save_upload
 from searchapp.models import Corpus, Formula, IndexJob
 from searchapp.tasks import run_index_job
+from tests.app.factories import latex_file
 from tests.conftest import database_url
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("upload_dir")]
@@ -21,7 +22,7 @@ BAD_RECORDS = ["not json", '{"broken"']
 
 def upload(lines, format="latex", corpus="up") -> IndexJob:
     """What the admin's upload does, short of queueing the job: the site stores the file, the job reads it."""
-    path = save_upload(SimpleUploadedFile("f.txt", ("\n".join(lines) + "\n").encode()))
+    path = save_upload(latex_file(lines))
     return start_index_job(path, format, corpus, enqueue=False)
 
 
