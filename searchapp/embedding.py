@@ -3,6 +3,7 @@ fusion of words and formulas from MATHSEARCH_FUSION_DIR."""
 from __future__ import annotations
 
 from functools import lru_cache
+from pathlib import Path
 
 from django.conf import settings
 
@@ -30,10 +31,14 @@ def embed_graphs(graphs: list) -> list[dict]:
 
 @lru_cache(maxsize=1)
 def get_codebook():
-    """The retrieval codebook stored beside this process's model (see `ml.retrieval.codebook`)."""
+    """The retrieval codebook stored beside this process's model (see `ml.retrieval.codebook`), checked against the
+    model's dimension as its config gives it: `serve`'s supervisor loads the codebook, and needs neither torch nor
+    the model for that."""
+    from ml.models.config import CONFIG_FILE, read_config
     from ml.retrieval.codebook import load_codebook
 
-    return load_codebook(settings.MATHSEARCH_MODEL_DIR, get_model().config.dim)
+    model_dir = Path(settings.MATHSEARCH_MODEL_DIR)
+    return load_codebook(model_dir, read_config(model_dir / CONFIG_FILE)[0].dim)
 
 
 def node_labels(graphs) -> dict[str, list[str] | None]:

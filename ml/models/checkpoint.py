@@ -15,23 +15,9 @@ import torch
 from safetensors import SafetensorError
 from safetensors.torch import load_file, save_file
 
-from ml.models.encoders import EncoderConfig, NodeEncoderModel
+from ml.models.config import CONFIG_FILE, FORMAT, FORMAT_VERSION, VOCAB_FILE, WEIGHTS_FILE, CheckpointError, read_config
+from ml.models.encoders import NodeEncoderModel
 from ml.models.features import NodeFeaturizer
-
-FORMAT = "mathsearch-node-encoder"
-FORMAT_VERSION = 1
-CONFIG_FILE = "config.json"
-WEIGHTS_FILE = "model.safetensors"
-VOCAB_FILE = "vocab.json"
-
-
-class CheckpointError(ValueError):
-    """A model directory is missing, corrupted or does not match the model its config describes."""
-
-    def __init__(self, path: Path, problem: str) -> None:
-        super().__init__(f"{path}: {problem}")
-        self.path = path
-        self.problem = problem
 
 
 def save_model(model: NodeEncoderModel, directory: Path) -> None:
@@ -55,7 +41,7 @@ def save_model(model: NodeEncoderModel, directory: Path) -> None:
 def load_model(directory: Path) -> NodeEncoderModel:
     """The model saved in `directory`, in eval mode; raises CheckpointError naming the bad file and why."""
     directory = Path(directory)
-    config, vocab_path, weights_path = _read_config(directory / CONFIG_FILE)
+    config, vocab_path, weights_path = read_config(directory / CONFIG_FILE)
     try:
         featurizer = NodeFeaturizer.load(vocab_path)
     except (OSError, ValueError, KeyError, TypeError) as error:
@@ -63,25 +49,6 @@ def load_model(directory: Path) -> NodeEncoderModel:
     model = NodeEncoderModel(featurizer, config)
     _load_weights(model, weights_path)
     return model.eval()
-
-
-def _read_config(path: Path) -> tuple[EncoderConfig, Path, Path]:
-    """The encoder hyper-parameters and the vocabulary and weights paths named by a config.json."""
-    try:
-        config = json.loads(path.read_text())
-    except (OSError, ValueError) as error:
-        raise CheckpointError(path, f"unreadable config ({error})") from error
-    if not isinstance(config, dict) or config.get("format") != FORMAT:
-        raise CheckpointError(path, f"not a {FORMAT} config")
-    if config.get("format_version") != FORMAT_VERSION:
-        raise CheckpointError(path, f"format_version {config.get('format_version')} is not {FORMAT_VERSION}")
-    fields = {key: config[key] for key in EncoderConfig.__dataclass_fields__ if key in config}
-    try:
-        encoder = EncoderConfig(**fields)
-    except (TypeError, ValueError) as error:
-        raise CheckpointError(path, f"bad hyper-parameters ({error})") from error
-    folder = path.parent
-    return encoder, folder / config.get("vocab_file", VOCAB_FILE), folder / config.get("weights_file", WEIGHTS_FILE)
 
 
 def _load_weights(model: NodeEncoderModel, path: Path) -> None:

@@ -5,7 +5,6 @@ and transformers), which every `manage.py` command and process paid through the 
 """
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
 from typing import TYPE_CHECKING
 
 import torch
@@ -13,27 +12,13 @@ import torch.nn.functional as F
 from torch import nn
 
 from mathparse.tree import NODE_TYPES
+from ml.models.config import EncoderConfig
 from ml.models.features import GraphBatch, NodeFeaturizer
 from ml.models.graphs import NUM_OPT_RELATIONS, NUM_SLT_RELATIONS
 
 if TYPE_CHECKING:
     from torch_geometric.data import Batch
     from torch_geometric.nn import RGCNConv
-
-
-@dataclass(frozen=True)
-class EncoderConfig:
-    """Hyper-parameters a saved model needs to rebuild itself (written to `config.json`)."""
-
-    dim: int = 64
-    layers: int = 2
-
-    def __post_init__(self) -> None:
-        if self.dim < 1 or self.layers < 1:
-            raise ValueError(f"dim and layers must be positive, got dim={self.dim} layers={self.layers}")
-
-    def to_dict(self) -> dict:
-        return asdict(self)
 
 
 class FormulaEncoder(nn.Module):

@@ -5,7 +5,7 @@
 E_ctx are the post's MiniLM token vectors, E_formula a formula's SLG node vectors. MaRF scores O by token-level
 maxsim; here O is mean-pooled into one unit vector per (post, formula), the paper's passage-level variant, so a
 post is stored as one vector: with one pooled query vector, the mean over a post's formulas of the cosines
-(MaRF's multi-formula averaging) equals the dot product with the mean of its formulas' vectors, `post_vector`.
+(MaRF's multi-formula averaging) equals the dot product with the mean of its formulas' vectors, `Fusion.post_vector`.
 Since O is pooled anyway, the gated FFN runs on the pooled H (each context token still attends over the formula):
 token by token it cost ~230 MFLOP per (post, formula), six minutes for the thread pages' 76 k formulas and nine
 minutes a training epoch. The last layer of FFN starts at zero, so an untrained fusion is the words alone.
@@ -57,6 +57,14 @@ class Fusion(nn.Module):
         weights = context_mask.float()[..., None]
         heard = self._heard(context, weights, formula, formula_mask | ~has_formula[:, None])
         return self._output(context, weights, heard, has_formula)
+
+    def post_vector(self, tokens: np.ndarray, formulas: list[np.ndarray]) -> np.ndarray:
+        """The mean of a post's fused (post, formula) vectors; a post without formulas is its pooled words.
+
+        A method, so the site's searches and indexing call it on the fusion they were given without importing torch
+        (a process that never loads a fusion, `manage.py healthcheck` say, starts without it)."""
+        fused = fuse_pairs(self, tokens, formulas or [np.zeros((0, self.config.formula_dim), np.float32)])
+        return fused.mean(axis=0)
 
     def shared_context(self, context: torch.Tensor, nodes: torch.Tensor, lengths: torch.Tensor) -> torch.Tensor:
         """`forward` of len(lengths) formulas with one context (n_c, TEXT_DIM), every token real: their nodes
@@ -139,12 +147,6 @@ def fuse_pairs(fusion: Fusion, tokens: np.ndarray, formulas: list[np.ndarray]) -
     nodes = np.concatenate(formulas).astype(np.float32).reshape(-1, fusion.config.formula_dim)
     return fusion.shared_context(torch.from_numpy(np.ascontiguousarray(tokens, dtype=np.float32)),
                                  torch.from_numpy(nodes), torch.tensor([len(formula) for formula in formulas])).numpy()
-
-
-def post_vector(fusion: Fusion, tokens: np.ndarray, formulas: list[np.ndarray]) -> np.ndarray:
-    """The mean of a post's fused (post, formula) vectors; a post without formulas is its pooled words."""
-    fused = fuse_pairs(fusion, tokens, formulas or [np.zeros((0, fusion.config.formula_dim), np.float32)])
-    return fused.mean(axis=0)
 
 
 def save(fusion: Fusion, directory: Path, report: dict) -> None:

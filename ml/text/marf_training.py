@@ -17,7 +17,7 @@ import torch
 from torch import nn
 
 from ml.text.encoder import TEXT_DIM
-from ml.text.marf import Fusion, padded, post_vector
+from ml.text.marf import Fusion, padded
 
 
 @dataclass(frozen=True)
@@ -87,8 +87,8 @@ def _fused(fusion: Fusion, posts: list[FusionPost], rng: random.Random) -> torch
 
 def answer_mrr(fusion: Fusion, pairs: list[tuple[FusionPost, FusionPost]]) -> float:
     """Mean reciprocal rank of each question's own answer among the pairs' answers, by the posts' fused vectors."""
-    questions = np.stack([_unit(post_vector(fusion, q.tokens.astype(np.float32), q.formulas)) for q, _ in pairs])
-    answers = np.stack([post_vector(fusion, a.tokens.astype(np.float32), a.formulas) for _, a in pairs])
+    questions = np.stack([_unit(fusion.post_vector(q.tokens.astype(np.float32), q.formulas)) for q, _ in pairs])
+    answers = np.stack([fusion.post_vector(a.tokens.astype(np.float32), a.formulas) for _, a in pairs])
     scores = questions @ answers.T
     ranks = (scores > scores.diagonal()[:, None]).sum(axis=1) + 1
     return float(np.mean(1.0 / ranks))

@@ -19,7 +19,8 @@ import torch
 
 from mathparse.tree import Tree
 from ml.embed import FormulaGraphs
-from ml.models.encoders import EncoderConfig, NodeEncoderModel
+from ml.models.config import EncoderConfig
+from ml.models.encoders import NodeEncoderModel
 from ml.models.features import NodeFeaturizer
 from ml.training.batches import FORMS, BatchInputs, TrainingSteps
 from ml.training.config import TrainConfig

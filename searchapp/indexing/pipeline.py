@@ -25,7 +25,6 @@ from mathparse import FormulaGraphs, ParseError, parse, slt_to_latex, to_slt_str
 from mathparse.cycle_collection import cycle_collection_paused
 from ml.retrieval.structure import pack_terms, structure_terms, subtree_terms
 from ml.text import EncodedPost, text_encoder
-from ml.text.marf import post_vector
 from ml.text.posts import body_span, post_text
 from searchapp.embedding import embed_graphs, get_fusion, node_labels
 from searchapp.indexing.codebook import require_loaded_codebook
@@ -371,7 +370,7 @@ def _fuse_posts(corpus: Corpus, parsed: list[ParsedFormula], new: list[ParsedFor
     wanted = {key for found in keys.values() for key in found} - set(matrices)
     matrices.update((key, decode_matrix(blob)) for key, blob in
                     corpus.formulas.filter(visual_key__in=wanted).values_list("visual_key", "slg_matrix"))
-    return {source_id: post_vector(fusion, texts[source_id].tokens.astype("float32"),
+    return {source_id: fusion.post_vector(texts[source_id].tokens.astype("float32"),
                                    [matrices[key] for key in found if key in matrices])
             for source_id, found in keys.items()}
 

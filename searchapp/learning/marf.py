@@ -11,7 +11,7 @@ from tqdm import tqdm
 
 from ml.text import text_encoder
 from ml.text.encoder import dense_threads
-from ml.text.marf import Fusion, post_vector
+from ml.text.marf import Fusion
 from ml.text.marf_training import FusionPost
 from ml.text.posts import body_span, post_text
 from searchapp.models import Occurrence, Post, slg_matrices
@@ -60,6 +60,6 @@ def question_answer_pairs(corpus: str, posts: dict[int, FusionPost]) -> list[tup
 
 def refresh_fused(posts: dict[int, FusionPost], fusion: Fusion) -> int:
     """Store every post's MaRF vector under `fusion`; returns how many."""
-    Post.objects.bulk_update([Post(pk=post_id, fused=post_vector(fusion, post.tokens.astype("float32"), post.formulas))
+    Post.objects.bulk_update([Post(pk=post_id, fused=fusion.post_vector(post.tokens.astype("float32"), post.formulas))
                               for post_id, post in posts.items()], ["fused"], batch_size=500)
     return len(posts)

@@ -27,7 +27,6 @@ from ml.retrieval.post_scores import DEFAULT_FORMULA_WEIGHT, formula_scores, sse
 from ml.retrieval.score_fusion import fuse
 from ml.text import text_encoder
 from ml.text.encoder import EncodedPost
-from ml.text.marf import post_vector
 from searchapp.embedding import get_fusion
 from searchapp.search.database import search_connection, search_database
 from searchapp.search.formula_search import scored_candidates_of, scores_of
@@ -225,7 +224,7 @@ def _similarities(question: Question) -> dict:
     if fusion is None:
         marf: RawSQL | Value = Value(None, output_field=FloatField())
     else:  # the question's words fused with each of its formulas, averaged; the post's stored the same way
-        fused = post_vector(fusion, question.tokens, [query.vectors["slg"] for query in question.formulas])
+        fused = fusion.post_vector(question.tokens, [query.vectors["slg"] for query in question.formulas])
         marf = RawSQL("-(searchapp_post.fused <#> %s::halfvec)",
                       [vector_literal(fused / max(float(np.linalg.norm(fused)), 1e-12))], output_field=FloatField())
     return {"own_words": RawSQL("1 - (searchapp_post.embedding <=> %s::halfvec)", [words], output_field=FloatField()),

@@ -19,7 +19,7 @@ from django.core.management.base import BaseCommand, CommandError
 from ml.embed import load_default_model
 from ml.retrieval.codebook import POSTINGS_PER_CENTROID, CodebookError, save_codebook
 from ml.training.corpus import parse_formula, read_corpus_spec, unique
-from searchapp.indexing.codebook import IndexSizing, fit_to_formulas, fit_to_index, index_sizing
+from searchapp.indexing.codebook_fitting import IndexSizing, fit_to_formulas, fit_to_index, index_sizing
 
 DATA = settings.BASE_DIR.parent / "shared" / "data" / "arqmath"
 DEFAULT_CORPORA = [f"{DATA}/arqmath1-task2-judged-formulas/visual_id_file.tsv:visual_ids",

@@ -10,7 +10,6 @@ from corpora.corpus_files import read_records
 from corpora.records import MAX_RECORD_BYTES
 from mathparse import parse_latex
 from ml.text import text_encoder
-from ml.text.marf import post_vector
 from ml.text.posts import body_span, post_text
 from searchapp.embedding import embed_graphs, get_codebook, get_fusion
 from searchapp.indexing import pipeline
@@ -297,7 +296,7 @@ def test_thread_pages_become_questions_and_answers_with_text_vectors_and_formula
     title_body = (question.title, question.body)
     tokens = text_encoder().encode([post_text(*title_body)],
                                    [[body_span(question.title, o.start, o.end) for o in occurrences]])[0].tokens
-    expected = post_vector(get_fusion(), tokens.astype(np.float32),
+    expected = get_fusion().post_vector(tokens.astype(np.float32),
                            [decode_matrix(o.formula.slg_matrix) for o in occurrences])
     assert np.allclose(np.asarray(question.fused), expected, atol=2e-3)
     assert all(post.fused is not None for post in Post.objects.all())

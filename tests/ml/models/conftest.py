@@ -1,7 +1,8 @@
 import pytest
 
 from mathparse.tree import Node, Tree
-from ml.models.encoders import EncoderConfig, NodeEncoderModel
+from ml.models.config import EncoderConfig
+from ml.models.encoders import NodeEncoderModel
 from ml.models.features import NodeFeaturizer
 
 

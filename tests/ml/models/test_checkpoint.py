@@ -4,8 +4,9 @@ import pytest
 import torch
 from torch_geometric.data import Batch
 
-from ml.models.checkpoint import CheckpointError, load_model, save_model
-from ml.models.encoders import EncoderConfig, NodeEncoderModel
+from ml.models.checkpoint import load_model, save_model
+from ml.models.config import CheckpointError, EncoderConfig
+from ml.models.encoders import NodeEncoderModel
 
 
 def outputs(model, graphs):

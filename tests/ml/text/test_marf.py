@@ -2,7 +2,7 @@ import numpy as np
 import torch
 
 from ml.text.encoder import TEXT_DIM
-from ml.text.marf import Fusion, fuse_pairs, padded, post_vector
+from ml.text.marf import Fusion, fuse_pairs, padded
 
 
 def unit_mean(tokens):
@@ -15,7 +15,7 @@ def test_an_untrained_fusion_is_the_words_alone_whatever_the_formula():
     tokens = rng.normal(size=(7, TEXT_DIM)).astype(np.float32)
     fused = fuse_pairs(Fusion(), tokens, [rng.normal(size=(5, 64)).astype(np.float32), np.zeros((0, 64), np.float32)])
     assert fused.shape == (2, TEXT_DIM) and np.allclose(fused, unit_mean(tokens), atol=1e-5)
-    assert np.allclose(post_vector(Fusion(), tokens, []), unit_mean(tokens), atol=1e-5)
+    assert np.allclose(Fusion().post_vector(tokens, []), unit_mean(tokens), atol=1e-5)
 
 
 def test_the_written_out_attention_is_multihead_attention_mean_pooled_over_the_words():

@@ -1,7 +1,8 @@
 import pytest
 import torch
 
-from ml.models.encoders import EncoderConfig, NodeEncoderModel
+from ml.models.config import EncoderConfig
+from ml.models.encoders import NodeEncoderModel
 from ml.models.features import NodeFeaturizer
 from ml.training import context_pairs
 from ml.training.context_pairs import nearest_partners, thread_graphs
